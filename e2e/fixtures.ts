@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
+
+export const PANES = ['author', 'graph', 'simulate', 'replay', 'share'] as const;
+export type PaneId = (typeof PANES)[number];
+export const TITLES: Record<PaneId, string> = {
+  author: 'Author',
+  graph: 'Graph',
+  simulate: 'Simulate',
+  replay: 'Replay',
+  share: 'Share',
+};
+
+/** Drives the shell the way a person does: by role, label and key, not by internals. */
+export class Workbench {
+  readonly page: Page;
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  async open() {
+    await this.page.goto('/');
+    await expect(this.page.getByRole('banner')).toBeVisible();
+  }
+
+  pane(id: PaneId): Locator {
+    return this.page.getByRole('region', { name: TITLES[id], exact: true });
+  }
+
+  toggle(id: PaneId): Locator {
+    return this.page.getByRole('navigation', { name: 'Panes' }).getByRole('button', {
+      name: TITLES[id],
+    });
+  }
+
+  themeChoice(name: 'Follow the system theme' | 'Light theme' | 'Dark theme'): Locator {
+    return this.page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name });
+  }
+
+  /** The pane holding the focused element, or null. */
+  focusedPane(): Promise<string | null> {
+    return this.page.evaluate(
+      () => document.activeElement?.closest('[data-pane]')?.getAttribute('data-pane') ?? null,
+    );
+  }
+
+  async paneWidth(id: PaneId): Promise<number> {
+    const box = await this.pane(id).boundingBox();
+    return box?.width ?? 0;
+  }
+
+  /** The visible panes, judged by what is on screen: a pane with no area is not visible. */
+  async visiblePanes(): Promise<PaneId[]> {
+    const visible: PaneId[] = [];
+    for (const id of PANES) {
+      const box = await this.page.locator(`section[data-pane="${id}"]`).boundingBox();
+      if (box && box.width > 40 && box.height > 40) visible.push(id);
+    }
+    return visible;
+  }
+}
+
+/** The built files a lazily loaded module ends up in, read from the Vite manifest. */
+export function chunkFilesOf(sourcePath: string): string[] {
+  const manifest = JSON.parse(readFileSync('dist/.vite/manifest.json', 'utf8')) as Record<
+    string,
+    { file: string; imports?: string[] }
+  >;
+  const entry = manifest[sourcePath];
+  if (!entry) throw new Error(`${sourcePath} is not in the build manifest: run npm run build.`);
+  return [entry.file];
+}
+
+export const test = base.extend<{ workbench: Workbench }>({
+  workbench: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await use(new Workbench(page));
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  },
+});
+
+export { expect };

@@ -1,0 +1,201 @@
+import { mkdirSync } from 'node:fs';
+import { PANES, TITLES, expect, test } from './fixtures.ts';
+
+test('shows the five panes, the project name and the main actions', async ({ workbench, page }) => {
+  await workbench.open();
+  for (const id of PANES) {
+    await expect(workbench.pane(id)).toBeVisible();
+    await expect(
+      workbench.pane(id).getByRole('heading', { name: TITLES[id], exact: true }),
+    ).toBeVisible();
+    await expect(workbench.toggle(id)).toHaveAttribute('aria-pressed', 'true');
+  }
+  await expect(page.getByRole('button', { name: /Project: Untitled project/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reset layout' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await expect(page).toHaveTitle('Untitled project · PolicyLab');
+});
+
+test('every pane is reachable from the keyboard', async ({ workbench, page }) => {
+  await workbench.open();
+  await expect(page.locator('.monaco-editor')).toBeVisible();
+
+  // Alt+digit jumps straight to a pane.
+  for (const [index, id] of PANES.entries()) {
+    await page.keyboard.press(`Alt+${index + 1}`);
+    await expect.poll(() => workbench.focusedPane()).toBe(id);
+  }
+  // F6 and Shift+F6 cycle through the panes, wrapping around.
+  await page.keyboard.press('F6');
+  await expect.poll(() => workbench.focusedPane()).toBe('author');
+  await page.keyboard.press('Shift+F6');
+  await expect.poll(() => workbench.focusedPane()).toBe('share');
+
+  // Tab walks from the top of the page through every pane. Inside the editor Tab indents, so a
+  // keyboard user presses Ctrl+M (Monaco's "Tab moves focus") to walk on, as the dialog says.
+  await page.locator('body').focus();
+  const reached = new Set<string>();
+  for (let i = 0; i < 80 && reached.size < PANES.length; i++) {
+    await page.keyboard.press('Tab');
+    const inEditor = await page.evaluate(
+      () => document.activeElement?.closest('.monaco-editor') !== null,
+    );
+    if (inEditor) await page.keyboard.press('Control+M');
+    const pane = await workbench.focusedPane();
+    if (pane) reached.add(pane);
+  }
+  expect([...reached].sort()).toEqual([...PANES].sort());
+});
+
+test('the theme follows the system until the user picks one, and is remembered', async ({
+  workbench,
+  page,
+}) => {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await workbench.open();
+  const root = page.locator('html');
+  await expect(root).toHaveAttribute('data-theme', 'light');
+  await expect(workbench.themeChoice('Follow the system theme')).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  await expect(page.locator('.monaco-editor')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/shell-light.png' });
+
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(root).toHaveAttribute('data-theme', 'dark');
+
+  await workbench.themeChoice('Light theme').click();
+  await expect(root).toHaveAttribute('data-theme', 'light');
+  await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(238, 240, 243)');
+
+  // Arrow keys move through the radio group.
+  await page.keyboard.press('ArrowRight');
+  await expect(workbench.themeChoice('Dark theme')).toBeFocused();
+  await expect(root).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(13, 15, 19)');
+  await expect(page.locator('.monaco-editor')).toHaveCSS('background-color', 'rgb(22, 25, 31)');
+
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.reload();
+  await expect(root).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('.monaco-editor')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/shell-dark.png' });
+});
+
+test('panes hide and show from the header, never all of them, and the layout is remembered', async ({
+  workbench,
+}) => {
+  await workbench.open();
+  await workbench.toggle('graph').click();
+  await workbench.toggle('share').click();
+  await expect(workbench.toggle('graph')).toHaveAttribute('aria-pressed', 'false');
+  expect(await workbench.visiblePanes()).toEqual(['author', 'simulate', 'replay']);
+
+  await workbench.page.reload();
+  await expect(workbench.pane('author')).toBeVisible();
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['author', 'simulate', 'replay']);
+
+  // Showing a hidden pane also moves focus into it.
+  await workbench.toggle('graph').click();
+  await expect
+    .poll(() => workbench.visiblePanes())
+    .toEqual(['author', 'graph', 'simulate', 'replay']);
+  await expect.poll(() => workbench.focusedPane()).toBe('graph');
+
+  for (const id of ['author', 'graph', 'simulate'] as const) {
+    await workbench.toggle(id).click();
+  }
+  // The last visible pane stays: its toggle does nothing and its hide button is disabled.
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['replay']);
+  await expect(workbench.toggle('replay')).toHaveAttribute('aria-disabled', 'true');
+  await expect(
+    workbench.pane('replay').getByRole('button', { name: 'Hide Replay' }),
+  ).toBeDisabled();
+
+  await workbench.page.getByRole('button', { name: 'Reset layout' }).click();
+  await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
+});
+
+test('a pane maximizes and restores by button, double-click, Alt+M and Escape', async ({
+  workbench,
+  page,
+}) => {
+  await workbench.open();
+  const simulate = workbench.pane('simulate');
+  await simulate.getByRole('button', { name: 'Maximize Simulate' }).click();
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['simulate']);
+  expect(await workbench.paneWidth('simulate')).toBeGreaterThan(1300);
+
+  await simulate.getByRole('button', { name: 'Restore Simulate' }).click();
+  await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
+
+  await workbench.pane('replay').getByRole('heading', { name: 'Replay', exact: true }).dblclick();
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['replay']);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
+
+  await page.keyboard.press('Alt+2');
+  await page.keyboard.press('Alt+M');
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['graph']);
+  // Jumping to another pane restores the layout first.
+  await page.keyboard.press('Alt+5');
+  await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
+  await expect.poll(() => workbench.focusedPane()).toBe('share');
+});
+
+test('separators resize panes by mouse and by keyboard', async ({ workbench, page }) => {
+  await workbench.open();
+  const before = await workbench.paneWidth('author');
+  const separator = page.getByRole('separator').first();
+  await separator.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  await expect.poll(() => workbench.paneWidth('author')).toBeGreaterThan(before + 40);
+
+  const box = await separator.boundingBox();
+  if (!box) throw new Error('separator has no box');
+  const width = await workbench.paneWidth('author');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 150, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(() => workbench.paneWidth('author')).toBeLessThan(width - 100);
+});
+
+test('the shortcuts dialog opens with "?" and closes with Escape', async ({ workbench, page }) => {
+  await workbench.open();
+  await workbench.pane('simulate').click();
+  await page.keyboard.press('?');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('row')).toHaveCount(10);
+  await expect(dialog).toContainText('Go to Graph');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // Typing "?" into the editor types it; it does not open the dialog.
+  await workbench.pane('author').locator('.monaco-editor').click();
+  await page.keyboard.press('?');
+  await expect(dialog).toBeHidden();
+});
+
+test('the project can be renamed in the header', async ({ workbench, page }) => {
+  await workbench.open();
+  await page.getByRole('button', { name: /Project: Untitled project/ }).click();
+  const input = page.getByRole('textbox', { name: 'Project name' });
+  await input.fill('  Airline   desk  ');
+  await input.press('Enter');
+  await expect(page.getByRole('button', { name: 'Project: Airline desk. Rename' })).toBeVisible();
+  await expect(page).toHaveTitle('Airline desk · PolicyLab');
+
+  // A blank name is refused and Escape cancels an edit.
+  await page.getByRole('button', { name: /Project: Airline desk/ }).click();
+  await input.fill('   ');
+  await input.press('Enter');
+  await expect(page.getByRole('button', { name: /Project: Airline desk/ })).toBeVisible();
+  await page.getByRole('button', { name: /Project: Airline desk/ }).click();
+  await input.fill('Something else');
+  await input.press('Escape');
+  await expect(page.getByRole('button', { name: /Project: Airline desk/ })).toBeVisible();
+});

@@ -1,0 +1,41 @@
+import { useEffect } from 'react';
+import { selectProjectName } from '../state/selectors.ts';
+import { useAppStore } from '../state/useAppStore.ts';
+import { Header } from './Header.tsx';
+import { ShortcutsDialog } from './ShortcutsDialog.tsx';
+import { StatusBar } from './StatusBar.tsx';
+import { useGlobalShortcuts } from './useGlobalShortcuts.ts';
+import { useThemeSync } from './useThemeSync.ts';
+import { Workbench } from './workbench/Workbench.tsx';
+import { WorkbenchProvider } from './workbench/WorkbenchProvider.tsx';
+
+/** The shell: header, the five-pane workbench, status bar. It lays out; features do the work. */
+export function App() {
+  return (
+    <WorkbenchProvider>
+      <Shell />
+    </WorkbenchProvider>
+  );
+}
+
+function Shell() {
+  useThemeSync();
+  useGlobalShortcuts();
+  const projectName = useAppStore(selectProjectName);
+  const layoutGeneration = useAppStore((s) => s.layoutGeneration);
+
+  useEffect(() => {
+    document.title = `${projectName} · PolicyLab`;
+  }, [projectName]);
+
+  return (
+    <div className="app">
+      <Header />
+      <main className="app-main">
+        <Workbench key={layoutGeneration} />
+      </main>
+      <StatusBar />
+      <ShortcutsDialog />
+    </div>
+  );
+}

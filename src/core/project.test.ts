@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_PROJECT_NAME_LENGTH,
+  PROJECT_FILES,
+  createProject,
+  isProjectFileName,
+  normalizeProjectName,
+} from './project.ts';
+
+describe('PROJECT_FILES', () => {
+  it('lists the six files of DESIGN.md once each, prompt first', () => {
+    expect(PROJECT_FILES.map((f) => f.name)).toEqual([
+      'agent.md',
+      'policies.yaml',
+      'tools.yaml',
+      'database.yaml',
+      'rules.yaml',
+      'scenarios.yaml',
+    ]);
+  });
+
+  it('gives each file the language its extension implies', () => {
+    for (const file of PROJECT_FILES) {
+      expect(file.language).toBe(file.name.endsWith('.md') ? 'markdown' : 'yaml');
+    }
+  });
+});
+
+describe('createProject', () => {
+  it('fills every file and titles the prompt with the project name', () => {
+    const project = createProject('  Airline   desk ');
+    expect(project.name).toBe('Airline desk');
+    expect(Object.keys(project.files).sort()).toEqual(PROJECT_FILES.map((f) => f.name).sort());
+    expect(project.files['agent.md'].startsWith('# Airline desk\n')).toBe(true);
+    for (const text of Object.values(project.files)) expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it('names a project with a blank name "Untitled project"', () => {
+    expect(createProject(' \n\t').name).toBe('Untitled project');
+  });
+});
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+describe('normalizeProjectName', () => {
+  it('is idempotent, bounded, and never returns blank or padded names', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300, unit: 'grapheme' }), (raw) => {
+        const name = normalizeProjectName(raw);
+        if (name === undefined) {
+          expect(raw.trim()).toBe('');
+          return;
+        }
+        expect(name.length).toBeGreaterThan(0);
+        expect(Array.from(name).length).toBeLessThanOrEqual(MAX_PROJECT_NAME_LENGTH);
+        expect(name).not.toMatch(LONE_SURROGATE);
+        expect(name).toBe(name.trim());
+        expect(name).not.toMatch(/\s{2}/);
+        expect(normalizeProjectName(name)).toBe(name);
+      }),
+    );
+  });
+});
+
+describe('isProjectFileName', () => {
+  it('accepts the six names and nothing else', () => {
+    for (const file of PROJECT_FILES) expect(isProjectFileName(file.name)).toBe(true);
+    for (const other of ['agent.MD', 'policies.yml', '', '../agent.md', 'notes.txt']) {
+      expect(isProjectFileName(other)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import type { AppState } from './createAppStore.ts';
+import type { PaneId, PaneLayout } from './paneLayout.ts';
+import { hiddenPanesFrom } from './paneLayout.ts';
+
+/** The theme the page shows: the user's choice, or the system's when they chose "system". */
+export function selectEffectiveTheme(state: AppState): 'light' | 'dark' {
+  if (state.themePreference === 'system') return state.systemPrefersDark ? 'dark' : 'light';
+  return state.themePreference;
+}
+
+let hiddenCache: { sizes: PaneLayout; hidden: readonly PaneId[] } | undefined;
+
+/** Panes that take no space right now (collapsed, or inside a collapsed column). */
+export function selectHiddenPanes(state: AppState): readonly PaneId[] {
+  if (hiddenCache?.sizes !== state.panelSizes) {
+    hiddenCache = { sizes: state.panelSizes, hidden: hiddenPanesFrom(state.panelSizes) };
+  }
+  return hiddenCache.hidden;
+}
+
+/** Whether a pane takes space on screen right now. */
+export function selectPaneVisible(pane: PaneId) {
+  return (state: AppState) => !selectHiddenPanes(state).includes(pane);
+}
+
+export const selectProjectName = (state: AppState) => state.project.name;
+export const selectActiveFile = (state: AppState) => state.activeFile;
+export const selectThemePreference = (state: AppState) => state.themePreference;
