@@ -16,7 +16,12 @@ export const ALLOWED_IMPORTS = {
   features: ['features', 'ui', 'state', 'core'],
   app: ['app', 'features', 'ui', 'state', 'workers', 'adapters', 'core'],
   cli: ['cli', 'adapters', 'core'],
+  // Test helpers build stores and render components: they may reach every layer.
+  test: ['test', 'app', 'features', 'ui', 'state', 'workers', 'adapters', 'core'],
 };
+
+/** Test files may also import the shared helpers of src/test. */
+const TEST_FILE = /\.test\.tsx?$/;
 
 /** @param {string} srcDir @param {string} file */
 function layerOf(srcDir, file) {
@@ -48,6 +53,7 @@ const layersRule = {
       if (!source.value.startsWith('.')) return;
       const to = layerOf(srcDir, path.resolve(path.dirname(context.filename), source.value));
       if (to === undefined || allowed?.includes(to)) return;
+      if (to === 'test' && TEST_FILE.test(context.filename)) return;
       context.report({
         node: source,
         messageId: 'forbidden',

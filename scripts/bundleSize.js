@@ -1,0 +1,71 @@
+// @ts-check
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** @typedef {{ file: string, isEntry?: boolean, imports?: string[], dynamicImports?: string[], css?: string[] }} ManifestChunk */
+
+/**
+ * The chunks the browser loads before any lazy import runs: the HTML entry and, transitively,
+ * every chunk it imports statically. Dynamic imports (the editor, the graph) are left out.
+ * @param {Record<string, ManifestChunk>} manifest Vite's `.vite/manifest.json`
+ * @returns {string[]} output file names, entry first
+ */
+export function initialChunkFiles(manifest) {
+  return staticClosure(
+    manifest,
+    Object.keys(manifest).filter((key) => manifest[key]?.isEntry),
+  );
+}
+
+/**
+ * The output files of the given chunks and of every chunk they import statically.
+ * @param {Record<string, ManifestChunk>} manifest
+ * @param {string[]} keys manifest keys to start from
+ */
+export function staticClosure(manifest, keys) {
+  /** @type {string[]} */
+  const files = [];
+  const seen = new Set();
+  const visit = (/** @type {string} */ key) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`The manifest names a chunk it does not hold: ${key}`);
+    files.push(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return files;
+}
+
+/** Gzipped size in bytes, at the level servers and Vite's report use by default. */
+export function gzipSize(/** @type {Buffer} */ bytes) {
+  return gzipSync(bytes, { level: 9 }).length;
+}
+
+/**
+ * Measures a production build in `distDir`: the initial JavaScript and named lazy chunks.
+ * @param {string} distDir
+ * @param {Record<string, string>} lazySources label → source path of a lazily imported module;
+ *   its figure counts the chunk and the static imports it adds to the initial page
+ */
+export function measureBuild(distDir, lazySources = {}) {
+  /** @type {Record<string, ManifestChunk>} */
+  const manifest = JSON.parse(readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8'));
+  const size = (/** @type {string} */ file) => gzipSize(readFileSync(path.join(distDir, file)));
+  const initial = initialChunkFiles(manifest).filter((f) => f.endsWith('.js'));
+  /** @type {Record<string, number>} */
+  const lazy = {};
+  for (const [label, source] of Object.entries(lazySources)) {
+    if (!manifest[source]) throw new Error(`${source} is not a chunk of the build.`);
+    // What showing that pane downloads: its chunk and static imports not already loaded.
+    const extra = staticClosure(manifest, [source]).filter((f) => !initial.includes(f));
+    lazy[label] = extra.reduce((sum, file) => sum + size(file), 0);
+  }
+  return {
+    initialFiles: initial,
+    initialJsGzipBytes: initial.reduce((sum, file) => sum + size(file), 0),
+    lazyGzipBytes: lazy,
+  };
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../adapters/storage/preferences.ts';
+import { createAppStore } from './createAppStore.ts';
+import { selectEffectiveTheme, selectHiddenPanes, selectPaneVisible } from './selectors.ts';
+import { parseLayout } from './slices/uiSlice.ts';
+
+function freshStore(saved: Record<string, string> = {}) {
+  const preferences = createMemoryStore(saved);
+  return { store: createAppStore({ preferences }), preferences };
+}
+
+describe('theme', () => {
+  it('follows the system until a choice is made, and remembers the choice', () => {
+    const { store, preferences } = freshStore();
+    store.getState().setSystemPrefersDark(true);
+    expect(selectEffectiveTheme(store.getState())).toBe('dark');
+    store.getState().setThemePreference('light');
+    expect(selectEffectiveTheme(store.getState())).toBe('light');
+    expect(preferences.getItem('policylab.theme')).toBe('light');
+    expect(createAppStore({ preferences }).getState().themePreference).toBe('light');
+  });
+
+  it('ignores a saved theme it does not know', () => {
+    expect(freshStore({ 'policylab.theme': 'sepia' }).store.getState().themePreference).toBe(
+      'system',
+    );
+  });
+});
+
+describe('pane layout', () => {
+  it('knows before the first render which panes a saved layout hides', () => {
+    const { store } = freshStore({
+      'policylab.layout.workbench': JSON.stringify({ author: 0, middle: 60, right: 40 }),
+      'policylab.layout.middle': JSON.stringify({ graph: 0, simulate: 100 }),
+    });
+    expect(selectHiddenPanes(store.getState())).toEqual(['author', 'graph']);
+    expect(selectPaneVisible('simulate')(store.getState())).toBe(true);
+  });
+
+  it('derives hidden panes from reported sizes and returns the same array while they hold', () => {
+    const { store } = freshStore();
+    const before = selectHiddenPanes(store.getState());
+    expect(selectHiddenPanes(store.getState())).toBe(before);
+    store.getState().reportPanelSize('right', 0);
+    expect(selectHiddenPanes(store.getState())).toEqual(['replay', 'share']);
+    store.getState().reportPanelSize('right', 30);
+    expect(selectHiddenPanes(store.getState())).toEqual([]);
+  });
+
+  it('forgets saved layouts on reset and asks the workbench to remount', () => {
+    const { store, preferences } = freshStore();
+    store.getState().writeLayout('workbench', { author: 50, middle: 25, right: 25 });
+    store.getState().reportPanelSize('author', 0);
+    store.getState().resetLayout();
+    expect(preferences.getItem('policylab.layout.workbench')).toBeNull();
+    expect(store.getState().layoutGeneration).toBe(1);
+    expect(selectHiddenPanes(store.getState())).toEqual([]);
+  });
+});
+
+describe('parseLayout', () => {
+  it('accepts a map of sizes and rejects everything else', () => {
+    expect(parseLayout('{"a":40,"b":60}')).toEqual({ a: 40, b: 60 });
+    for (const junk of [
+      null,
+      '',
+      'nope',
+      '[]',
+      '{}',
+      '{"a":"40"}',
+      '{"a":-1}',
+      '{"a":101}',
+      'null',
+    ]) {
+      expect(parseLayout(junk)).toBeUndefined();
+    }
+  });
+});
+
+describe('project', () => {
+  it('renames with a cleaned name and refuses a blank one', () => {
+    const { store } = freshStore();
+    expect(store.getState().renameProject('  Store   orders ')).toBe(true);
+    expect(store.getState().project.name).toBe('Store orders');
+    expect(store.getState().renameProject('   ')).toBe(false);
+    expect(store.getState().project.name).toBe('Store orders');
+  });
+
+  it('keeps each file text apart and does not notify when nothing changed', () => {
+    const { store } = freshStore();
+    let notified = 0;
+    store.subscribe(() => (notified += 1));
+    store.getState().setFileText('tools.yaml', 'tools: [lookup]\n');
+    store.getState().setFileText('tools.yaml', 'tools: [lookup]\n');
+    expect(notified).toBe(1);
+    expect(store.getState().project.files['tools.yaml']).toBe('tools: [lookup]\n');
+    expect(store.getState().project.files['agent.md']).toContain('# Untitled project');
+  });
+});
+
+describe('storage problems', () => {
+  it('turns a full quota into a message for the status bar', () => {
+    const { store } = freshStore();
+    store.getState().reportStorageProblem('full');
+    expect(store.getState().storageWarning).toMatch(/storage is full/);
+  });
+});
