@@ -8,5 +8,6 @@ export const SHORTCUTS: readonly { keys: string; action: string }[] = [
   { keys: 'Shift+F6', action: 'Previous pane' },
   { keys: 'Alt+M', action: 'Maximize or restore the current pane' },
   { keys: 'Esc', action: 'Restore panes after maximizing' },
+  { keys: 'Ctrl+M', action: 'In the editor: make Tab move focus instead of indenting' },
   { keys: '?', action: 'Show this list' },
 ];

@@ -2,8 +2,10 @@ import { useCallback, useState } from 'react';
 import type { Layout } from 'react-resizable-panels';
 import { Group, Panel, Separator } from 'react-resizable-panels';
 import type { PaneId } from '../../state/slices/uiSlice.ts';
+import { PANE_IDS } from '../../state/slices/uiSlice.ts';
+import { PANES } from '../panes.ts';
 import { WORKBENCH_GROUP } from '../../state/slices/uiSlice.ts';
-import { useAppStoreApi } from '../../state/useAppStore.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { PaneSlot } from './PaneSlot.tsx';
 import type { Column } from '../../state/paneLayout.ts';
 import { COLUMNS } from '../../state/paneLayout.ts';
@@ -46,7 +48,7 @@ export function Workbench() {
           <ColumnPanel
             key={column.id}
             column={column}
-            first={index === 0}
+            previous={COLUMNS[index - 1]?.id}
             onResize={onResize}
             registerPanel={registerPanel}
           />
@@ -64,16 +66,18 @@ function withLayout(persisted: ReturnType<typeof usePersistedLayout>) {
 
 interface ColumnPanelProps {
   column: Column;
-  first: boolean;
+  previous?: string | undefined;
   onResize: (size: { asPercentage: number }, id: string | number | undefined) => void;
   registerPanel: ReturnType<typeof useWorkbench>['registerPanel'];
 }
 
-function ColumnPanel({ column, first, onResize, registerPanel }: ColumnPanelProps) {
+function ColumnPanel({ column, previous, onResize, registerPanel }: ColumnPanelProps) {
   const [single] = column.panes;
   return (
     <>
-      {!first && <Separator className="separator separator-vertical" />}
+      {previous !== undefined && (
+        <PanelSeparator between={[previous, column.id]} orientation="vertical" />
+      )}
       <Panel
         id={column.id}
         className="column"
@@ -95,7 +99,7 @@ function ColumnPanel({ column, first, onResize, registerPanel }: ColumnPanelProp
   );
 }
 
-function StackedPanes({ column, onResize, registerPanel }: Omit<ColumnPanelProps, 'first'>) {
+function StackedPanes({ column, onResize, registerPanel }: Omit<ColumnPanelProps, 'previous'>) {
   const layout = usePersistedLayout(column.id);
   return (
     <Group id={column.id} orientation="vertical" {...withLayout(layout)}>
@@ -103,7 +107,7 @@ function StackedPanes({ column, onResize, registerPanel }: Omit<ColumnPanelProps
         <PanePanel
           key={pane}
           pane={pane}
-          first={index === 0}
+          previous={column.panes[index - 1]}
           size={column.split?.[index] ?? 100 / column.panes.length}
           onResize={onResize}
           registerPanel={registerPanel}
@@ -115,20 +119,22 @@ function StackedPanes({ column, onResize, registerPanel }: Omit<ColumnPanelProps
 
 function PanePanel({
   pane,
-  first,
+  previous,
   size,
   onResize,
   registerPanel,
 }: {
   pane: PaneId;
-  first: boolean;
+  previous: PaneId | undefined;
   size: number;
   onResize: ColumnPanelProps['onResize'];
   registerPanel: ColumnPanelProps['registerPanel'];
 }) {
   return (
     <>
-      {!first && <Separator className="separator separator-horizontal" />}
+      {previous !== undefined && (
+        <PanelSeparator between={[previous, pane]} orientation="horizontal" />
+      )}
       <Panel
         id={pane}
         defaultSize={String(size)}
@@ -143,4 +149,32 @@ function PanePanel({
       </Panel>
     </>
   );
+}
+
+/**
+ * A draggable separator. Next to a collapsed panel it shows a grip, so the user sees where the
+ * hidden pane is folded and can drag it open again.
+ */
+function PanelSeparator({
+  between,
+  orientation,
+}: {
+  between: readonly [string, string];
+  orientation: 'vertical' | 'horizontal';
+}) {
+  const [a, b] = between;
+  const folded = useAppStore((s) => (s.panelSizes[a] ?? 1) <= 0 || (s.panelSizes[b] ?? 1) <= 0);
+  return (
+    <Separator
+      className={`separator separator-${orientation}${folded ? ' separator-folded' : ''}`}
+      aria-label={`Resize between ${panelTitle(a)} and ${panelTitle(b)}`}
+    />
+  );
+}
+
+/** A panel's name for people: a pane's title, or the titles of a column's panes. */
+function panelTitle(id: string): string {
+  const column = COLUMNS.find((c) => c.id === id);
+  const panes = column ? column.panes : PANE_IDS.filter((p) => p === id);
+  return panes.map((p) => PANES[p].title).join('/');
 }
