@@ -6,6 +6,7 @@ import { createAppStore } from '../state/createAppStore.ts';
 import { AppStoreProvider } from '../state/AppStoreProvider.tsx';
 import { App } from './App.tsx';
 import './theme.css';
+import '../ui/ui.css';
 import './app.css';
 
 // Problems met while the store is being created are held until it can show them.

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { lazyWithRetry } from '../../ui/lazyWithRetry.tsx';
 import { useRevealed } from '../useRevealed.ts';
 import { FileList } from './FileList.tsx';
+import './author.css';
 
 const MonacoEditor = lazyWithRetry(() => import('./MonacoEditor.tsx').then((m) => m.MonacoEditor));
 

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { lazyWithRetry } from '../../ui/lazyWithRetry.tsx';
 import { useRevealed } from '../useRevealed.ts';
+import './graph.css';
 
 const GraphCanvas = lazyWithRetry(() => import('./GraphCanvas.tsx').then((m) => m.GraphCanvas));
 
