@@ -1,4 +1,18 @@
 // The public surface of core: the page, workers and the CLI import from here.
+export type { ProjectAnalysis } from './analyze.ts';
+export { analyzeProject, countBySeverity } from './analyze.ts';
+export type { LoadNote } from './bundle.ts';
+export { BUNDLE_FORMAT, parseBundle, projectFromFiles, toBundle } from './bundle.ts';
+export type { CelContext, CelProblem, CompiledExpression } from './cel.ts';
+export { CEL_VARIABLES, checkCel, compileCel, isCelProblem } from './cel.ts';
+export type { Diagnostic, Severity, Span } from './diagnostics.ts';
+export { LineIndex, sortDiagnostics } from './diagnostics.ts';
+export type { CandidatePolicy } from './extract.ts';
+export { addPoliciesToYaml, extractPolicies, newCandidates } from './extract.ts';
+export type * from './format/model.ts';
+export type { ParsedProject } from './format/parseProject.ts';
+export { parseProject } from './format/parseProject.ts';
+export { lintProject } from './lint/lint.ts';
 export type { KeyValueStore } from './ports.ts';
 export type { Project, ProjectFileInfo, ProjectFileLanguage, ProjectFileName } from './project.ts';
 export {
@@ -8,3 +22,5 @@ export {
   isProjectFileName,
   normalizeProjectName,
 } from './project.ts';
+export type { GuardContext, GuardDecision, PastCall, RuleTrace, ToolCall } from './rules/guards.ts';
+export { decideToolCall, seedDatabase } from './rules/guards.ts';

@@ -1,0 +1,31 @@
+import type { Diagnostic } from './diagnostics.ts';
+import { sortDiagnostics } from './diagnostics.ts';
+import type { ParsedProject } from './format/parseProject.ts';
+import { parseProject } from './format/parseProject.ts';
+import { lintProject } from './lint/lint.ts';
+import type { Project } from './project.ts';
+import { PROJECT_FILES } from './project.ts';
+
+/** A project read and linted: its model and every diagnostic, in file and line order. */
+export interface ProjectAnalysis extends ParsedProject {
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Parses a project and lints it. Never throws. */
+export function analyzeProject(project: Project): ProjectAnalysis {
+  const parsed = parseProject(project);
+  const diagnostics = sortDiagnostics(
+    [...parsed.diagnostics, ...lintProject(parsed)],
+    PROJECT_FILES.map((f) => f.name),
+  );
+  return { ...parsed, diagnostics };
+}
+
+/** Counts diagnostics by severity. */
+export function countBySeverity(
+  diagnostics: readonly Diagnostic[],
+): Record<Diagnostic['severity'], number> {
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) counts[d.severity]++;
+  return counts;
+}

@@ -1,0 +1,77 @@
+import type { Project, ProjectFileName } from './project.ts';
+import { PROJECT_FILES, isProjectFileName, normalizeProjectName } from './project.ts';
+
+/** The format tag of a bundle file (`*.policylab.json`). */
+export const BUNDLE_FORMAT = 'policylab/1';
+
+/** What reading a project from loose files or a bundle found missing or odd. */
+export interface LoadNote {
+  readonly file: ProjectFileName | 'bundle';
+  readonly message: string;
+}
+
+/**
+ * Makes a project from whatever files were found; a missing file is empty and noted, a file that
+ * is not part of the format is ignored and noted.
+ */
+export function projectFromFiles(
+  name: string,
+  found: Readonly<Record<string, string>>,
+): { project: Project; notes: LoadNote[] } {
+  const notes: LoadNote[] = [];
+  const files = {} as Record<ProjectFileName, string>;
+  for (const { name: file } of PROJECT_FILES) {
+    const text = found[file];
+    if (text === undefined)
+      notes.push({ file, message: `${file} is missing; it is treated as empty.` });
+    files[file] = text ?? '';
+  }
+  for (const file of Object.keys(found)) {
+    if (!isProjectFileName(file)) {
+      notes.push({ file: 'bundle', message: `"${file}" is not a project file and was left out.` });
+    }
+  }
+  return { project: { name: normalizeProjectName(name) ?? 'Untitled project', files }, notes };
+}
+
+/** Reads a bundle's text. Never throws: unreadable input comes back as an error message. */
+export function parseBundle(
+  text: string,
+): { project: Project; notes: LoadNote[] } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      error: `This bundle is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { error: 'This bundle is not a PolicyLab project: expected a JSON object.' };
+  }
+  const bundle = value as Record<string, unknown>;
+  if (bundle.format !== BUNDLE_FORMAT) {
+    return {
+      error: `This bundle is not a PolicyLab project: "format" must be "${BUNDLE_FORMAT}".`,
+    };
+  }
+  const files = bundle.files;
+  if (typeof files !== 'object' || files === null || Array.isArray(files)) {
+    return { error: 'This bundle has no "files" object.' };
+  }
+  const found: Record<string, string> = {};
+  for (const [file, content] of Object.entries(files as Record<string, unknown>)) {
+    if (typeof content !== 'string')
+      return { error: `The file "${file}" in this bundle is not text.` };
+    found[file] = content;
+  }
+  return projectFromFiles(
+    typeof bundle.name === 'string' ? bundle.name : 'Untitled project',
+    found,
+  );
+}
+
+/** Writes a project as bundle text. */
+export function toBundle(project: Project): string {
+  return `${JSON.stringify({ format: BUNDLE_FORMAT, name: project.name, files: project.files }, null, 2)}\n`;
+}

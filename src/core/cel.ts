@@ -1,0 +1,166 @@
+import { Environment, ParseError, parse } from '@marcbachmann/cel-js';
+import { closest } from './text.ts';
+
+/** A CEL condition compiled once and run many times. */
+export interface CompiledExpression {
+  readonly source: string;
+  /** Evaluates against the given variables; throws `CelRunError` when evaluation fails. */
+  run(variables: Readonly<Record<string, unknown>>): unknown;
+}
+
+/** Why a CEL expression could not be compiled: a message and the offset in its source. */
+export interface CelProblem {
+  readonly message: string;
+  readonly offset: number;
+}
+
+/** An evaluation failure; `missing` names the key that was absent, when that was the cause. */
+export class CelRunError extends Error {
+  readonly missing: string | undefined;
+  constructor(message: string, missing: string | undefined) {
+    super(message);
+    this.name = 'CelRunError';
+    this.missing = missing;
+  }
+}
+
+const cache = new Map<string, CompiledExpression | CelProblem>();
+
+/** Compiles a CEL expression; results are cached by source text. */
+export function compileCel(source: string): CompiledExpression | CelProblem {
+  const cached = cache.get(source);
+  if (cached) return cached;
+  let result: CompiledExpression | CelProblem;
+  try {
+    const evaluate = parse(source);
+    result = {
+      source,
+      run(variables) {
+        try {
+          const value: unknown = evaluate(variables);
+          return value;
+        } catch (error) {
+          const message = firstLine(error);
+          const missing = /^No such key: (.+)$/.exec(message)?.[1];
+          throw new CelRunError(message, missing);
+        }
+      },
+    };
+  } catch (error) {
+    const offset = error instanceof ParseError ? positionOf(error) : 0;
+    result = { message: firstLine(error), offset };
+  }
+  if (cache.size > 5000) cache.clear();
+  cache.set(source, result);
+  return result;
+}
+
+/** Tells a compiled expression from a problem. */
+export function isCelProblem(value: CompiledExpression | CelProblem): value is CelProblem {
+  return 'offset' in value;
+}
+
+function positionOf(error: ParseError): number {
+  const node = (error as unknown as { node?: { pos?: unknown } }).node;
+  return typeof node?.pos === 'number' ? node.pos : 0;
+}
+
+const TOKEN_WORDS: Record<string, string> = {
+  EOF: 'end of the condition: something is missing at the end',
+  RPAREN: '")"',
+  LPAREN: '"("',
+  RBRACKET: '"]"',
+  LBRACKET: '"["',
+  RBRACE: '"}"',
+  LBRACE: '"{"',
+  COMMA: '","',
+  DOT: '"."',
+  GT: '">"',
+  LT: '"<"',
+  EQ: '"=="',
+  MULTIPLY: '"*"',
+  PLUS: '"+"',
+  MINUS: '"-"',
+  COLON: '":"',
+  QUESTION: '"?"',
+};
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = (message.split('\n')[0] ?? message).trim();
+  const token = /^Unexpected token: (\w+)$/.exec(line)?.[1];
+  if (token !== undefined) return `Unexpected ${TOKEN_WORDS[token] ?? token.toLowerCase()}.`;
+  const expected = /^Expected (\w+), got (\w+)$/.exec(line);
+  if (expected) {
+    const [, want = '', got = ''] = expected;
+    return `Expected ${TOKEN_WORDS[want] ?? want.toLowerCase()} but found ${TOKEN_WORDS[got] ?? got.toLowerCase()}.`;
+  }
+  if (line === 'Unexpected character: =') return 'Unexpected "=": to compare, write "==".';
+  return line;
+}
+
+/** The variables a condition may read, by where it is written (docs/format.md). */
+export const CEL_VARIABLES = {
+  guard: ['args', 'db', 'history', 'tool', 'now'],
+  effect: ['args', 'db', 'row', 'now'],
+  returns: ['args', 'db', 'now'],
+  assertion: ['db'],
+} as const;
+
+export type CelContext = keyof typeof CEL_VARIABLES;
+
+const VARIABLE_TYPES: Record<string, string> = {
+  args: 'map',
+  db: 'map',
+  history: 'list',
+  tool: 'string',
+  now: 'google.protobuf.Timestamp',
+  row: 'map',
+};
+
+const environments = new Map<CelContext, Environment>();
+
+function environmentFor(context: CelContext): Environment {
+  let env = environments.get(context);
+  if (!env) {
+    env = new Environment();
+    for (const name of CEL_VARIABLES[context]) {
+      env = env.registerVariable(name, VARIABLE_TYPES[name] ?? 'dyn');
+    }
+    environments.set(context, env);
+  }
+  return env;
+}
+
+/**
+ * Compiles and type-checks a condition for the place it is written: a syntax error, an unknown
+ * variable (with a suggestion) or an impossible comparison is returned as a problem.
+ */
+export function checkCel(source: string, context: CelContext): CelProblem | undefined {
+  const compiled = compileCel(source);
+  if (isCelProblem(compiled)) return compiled;
+  let result: { valid: boolean; error?: unknown };
+  try {
+    result = environmentFor(context).check(source);
+  } catch (error) {
+    return { message: firstLine(error), offset: 0 };
+  }
+  if (result.valid) return undefined;
+  const message = firstLine(result.error);
+  const unknown = /^Unknown variable: (\w+)/.exec(message)?.[1];
+  if (unknown !== undefined) {
+    const allowed = CEL_VARIABLES[context];
+    const guess = closest(unknown, allowed);
+    const offset = Math.max(0, source.search(new RegExp(`\\b${unknown}\\b`)));
+    return {
+      message: `Unknown variable "${unknown}".${guess ? ` Did you mean "${guess}"?` : ''} Here you can use: ${allowed.join(', ')}.`,
+      offset,
+    };
+  }
+  return { message, offset: positionOfUnknown(result.error) };
+}
+
+function positionOfUnknown(error: unknown): number {
+  const node = (error as { node?: { pos?: unknown } } | undefined)?.node;
+  return typeof node?.pos === 'number' ? node.pos : 0;
+}

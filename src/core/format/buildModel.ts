@@ -1,0 +1,257 @@
+import type {
+  Check,
+  CheckKind,
+  Column,
+  ColumnType,
+  Effect,
+  EffectOp,
+  GuardRule,
+  Policy,
+  Relation,
+  Row,
+  Scenario,
+  Table,
+  Tool,
+  ToolGuards,
+} from './model.ts';
+import { CHECK_KINDS } from './schemas.ts';
+
+// The builders read values that may or may not have passed their schema, so each takes only
+// what has the right type and skips an entry that lacks its identity. Problems are reported by
+// the schema and reference checks, not here.
+
+type Obj = Readonly<Record<string, unknown>>;
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function list(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function strings(value: unknown): string[] {
+  return list(value).filter((v): v is string => typeof v === 'string');
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function pick<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.find((a) => a === value) ?? fallback;
+}
+
+/** Builds policies and relations from the value of policies.yaml. */
+export function buildPolicies(value: unknown): { policies: Policy[]; relations: Relation[] } {
+  const root = isObj(value) ? value : {};
+  const policies: Policy[] = [];
+  list(root.policies).forEach((item, i) => {
+    if (!isObj(item)) return;
+    const id = str(item.id);
+    if (id === undefined) return;
+    const source = isObj(item.source) ? item.source : undefined;
+    const line = num(source?.line);
+    const endLine = num(source?.endLine);
+    policies.push({
+      path: ['policies', i],
+      id,
+      text: str(item.text) ?? '',
+      category: str(item.category) ?? 'uncategorised',
+      challenge: Math.min(5, Math.max(1, Math.round(num(item.challenge) ?? 1))),
+      tools: strings(item.tools),
+      ...(line === undefined
+        ? {}
+        : { source: endLine === undefined ? { line } : { line, endLine } }),
+    });
+  });
+  const relations: Relation[] = [];
+  list(root.relations).forEach((item, i) => {
+    if (!isObj(item)) return;
+    const [a, b] = strings(item.between);
+    const weight = num(item.weight);
+    if (a === undefined || b === undefined || weight === undefined) return;
+    relations.push({
+      path: ['relations', i],
+      between: [a, b],
+      weight,
+      origin: pick(item.origin, ['manual', 'heuristic', 'model'], 'manual'),
+    });
+  });
+  return { policies, relations };
+}
+
+const EFFECT_OPS: readonly EffectOp[] = ['select', 'insert', 'update', 'delete'];
+
+/** Builds tools from the value of tools.yaml. */
+export function buildTools(value: unknown): Tool[] {
+  const root = isObj(value) ? value : {};
+  const tools: Tool[] = [];
+  list(root.tools).forEach((item, i) => {
+    if (!isObj(item)) return;
+    const name = str(item.name);
+    if (name === undefined) return;
+    const path = ['tools', i] as const;
+    const effects: Effect[] = [];
+    list(item.effects).forEach((effect, j) => {
+      if (!isObj(effect)) return;
+      const op = EFFECT_OPS.find((o) => typeof effect[o] === 'string');
+      if (op === undefined) return;
+      const columns = isObj(effect.set) ? effect.set : isObj(effect.values) ? effect.values : {};
+      const where = str(effect.where);
+      effects.push({
+        path: [...path, 'effects', j],
+        op,
+        table: str(effect[op]) ?? '',
+        ...(where === undefined ? {} : { where }),
+        columns: Object.fromEntries(
+          Object.entries(columns).filter((e): e is [string, string] => typeof e[1] === 'string'),
+        ),
+      });
+    });
+    const returns = str(item.returns);
+    tools.push({
+      path,
+      name,
+      description: str(item.description) ?? '',
+      kind: pick(item.kind, ['read', 'write'], 'read'),
+      parameters: isObj(item.parameters) ? item.parameters : {},
+      effects,
+      ...(returns === undefined ? {} : { returns }),
+    });
+  });
+  return tools;
+}
+
+const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean'];
+
+/** Builds tables (with their seed rows) from the value of database.yaml. */
+export function buildTables(value: unknown): Table[] {
+  const root = isObj(value) ? value : {};
+  const tables: Table[] = [];
+  list(root.tables).forEach((item, i) => {
+    if (!isObj(item)) return;
+    const name = str(item.name);
+    if (name === undefined) return;
+    const columns: Column[] = Object.entries(isObj(item.columns) ? item.columns : {}).flatMap(
+      ([columnName, spec]) => {
+        if (!isObj(spec)) return [];
+        const references = str(spec.references);
+        return [
+          {
+            name: columnName,
+            type: pick(spec.type, COLUMN_TYPES, 'string'),
+            ...(Array.isArray(spec.enum) ? { enum: spec.enum as unknown[] } : {}),
+            nullable: spec.nullable === true,
+            ...(references === undefined ? {} : { references }),
+          },
+        ];
+      },
+    );
+    tables.push({
+      path: ['tables', i],
+      name,
+      key: str(item.key) ?? '',
+      columns,
+      rows: list(item.rows).filter(isObj),
+    });
+  });
+  return tables;
+}
+
+/** Builds guards per tool and transcript checks from the value of rules.yaml. */
+export function buildRules(value: unknown): { guards: ToolGuards[]; checks: Check[] } {
+  const root = isObj(value) ? value : {};
+  const guards: ToolGuards[] = Object.entries(isObj(root.guards) ? root.guards : {}).flatMap(
+    ([tool, spec]) => {
+      if (!isObj(spec)) return [];
+      const path = ['guards', tool] as const;
+      const rules: GuardRule[] = [];
+      list(spec.rules).forEach((rule, i) => {
+        if (!isObj(rule)) return;
+        const id = str(rule.id);
+        if (id === undefined) return;
+        const when = str(rule.when);
+        const message = str(rule.message);
+        rules.push({
+          path: [...path, 'rules', i],
+          id,
+          tool,
+          policy: str(rule.policy) ?? '',
+          decision: pick(rule.decision, ['allow', 'forbid'], 'forbid'),
+          ...(when === undefined ? {} : { when }),
+          fallback: pick(rule.fallback, ['message', 'end', 'ask_user'], 'message'),
+          ...(message === undefined ? {} : { message }),
+          ifMissing: pick(rule.if_missing, ['forbid', 'skip'], 'forbid'),
+        });
+      });
+      return [
+        { path, tool, defaultDecision: pick(spec.default, ['allow', 'deny'], 'allow'), rules },
+      ];
+    },
+  );
+  const checks: Check[] = [];
+  list(root.checks).forEach((item, i) => {
+    if (!isObj(item)) return;
+    const id = str(item.id);
+    const kind = CHECK_KINDS.find((k) => k === item.kind);
+    if (id === undefined || kind === undefined) return;
+    const optional = (key: 'pattern' | 'tool' | 'first' | 'then') => {
+      const v = str(item[key]);
+      return v === undefined ? {} : { [key]: v };
+    };
+    const max = num(item.max);
+    checks.push({
+      path: ['checks', i],
+      id,
+      policy: str(item.policy) ?? '',
+      kind: kind satisfies CheckKind,
+      ...optional('pattern'),
+      ...optional('tool'),
+      ...optional('first'),
+      ...optional('then'),
+      ...(max === undefined ? {} : { max }),
+    });
+  });
+  return { guards, checks };
+}
+
+/** Builds scenarios from the value of scenarios.yaml. */
+export function buildScenarios(value: unknown): Scenario[] {
+  const root = isObj(value) ? value : {};
+  const scenarios: Scenario[] = [];
+  list(root.scenarios).forEach((item, i) => {
+    if (!isObj(item)) return;
+    const id = str(item.id);
+    if (id === undefined) return;
+    const expected = isObj(item.expected) ? item.expected : {};
+    const rows = isObj(item.rows) ? item.rows : {};
+    scenarios.push({
+      path: ['scenarios', i],
+      id,
+      policies: strings(item.policies),
+      persona: str(item.persona) ?? '',
+      goal: str(item.goal) ?? '',
+      knows: strings(item.knows),
+      unknown: strings(item.unknown),
+      rows: Object.fromEntries(
+        Object.entries(rows).map(([table, tableRows]) => [
+          table,
+          list(tableRows).filter(isObj) as Row[],
+        ]),
+      ),
+      expected: {
+        database: strings(expected.database),
+        requiredActions: strings(expected.required_actions),
+        forbiddenActions: strings(expected.forbidden_actions),
+        mustSay: strings(expected.must_say),
+        mustNotSay: strings(expected.must_not_say),
+      },
+    });
+  });
+  return scenarios;
+}

@@ -1,0 +1,128 @@
+import type { YamlPath } from './yamlFile.ts';
+
+/** Where an entity is written: its file's YAML path (so diagnostics can point into it). */
+export interface Located {
+  readonly path: YamlPath;
+}
+
+export type RelationOrigin = 'manual' | 'heuristic' | 'model';
+
+export interface Policy extends Located {
+  readonly id: string;
+  readonly text: string;
+  readonly category: string;
+  readonly challenge: number;
+  readonly tools: readonly string[];
+  readonly source?: { readonly line: number; readonly endLine?: number };
+}
+
+export interface Relation extends Located {
+  readonly between: readonly [string, string];
+  readonly weight: number;
+  readonly origin: RelationOrigin;
+}
+
+export type EffectOp = 'select' | 'insert' | 'update' | 'delete';
+
+export interface Effect extends Located {
+  readonly op: EffectOp;
+  readonly table: string;
+  readonly where?: string;
+  readonly columns: Readonly<Record<string, string>>;
+}
+
+export interface JsonSchemaObject {
+  readonly type?: unknown;
+  readonly properties?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly required?: readonly string[];
+}
+
+export interface Tool extends Located {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: 'read' | 'write';
+  readonly parameters: JsonSchemaObject;
+  readonly effects: readonly Effect[];
+  readonly returns?: string;
+}
+
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean';
+
+export interface Column {
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly enum?: readonly unknown[];
+  readonly nullable: boolean;
+  readonly references?: string;
+}
+
+export type Row = Readonly<Record<string, unknown>>;
+
+export interface Table extends Located {
+  readonly name: string;
+  readonly key: string;
+  readonly columns: readonly Column[];
+  readonly rows: readonly Row[];
+}
+
+export interface GuardRule extends Located {
+  readonly id: string;
+  readonly tool: string;
+  readonly policy: string;
+  readonly decision: 'allow' | 'forbid';
+  readonly when?: string;
+  readonly fallback: 'message' | 'end' | 'ask_user';
+  readonly message?: string;
+  readonly ifMissing: 'forbid' | 'skip';
+}
+
+export interface ToolGuards extends Located {
+  readonly tool: string;
+  readonly defaultDecision: 'allow' | 'deny';
+  readonly rules: readonly GuardRule[];
+}
+
+export type CheckKind =
+  'must_say' | 'must_not_say' | 'tool_order' | 'confirm_before' | 'never_call' | 'max_calls';
+
+export interface Check extends Located {
+  readonly id: string;
+  readonly policy: string;
+  readonly kind: CheckKind;
+  readonly pattern?: string;
+  readonly tool?: string;
+  readonly first?: string;
+  readonly then?: string;
+  readonly max?: number;
+}
+
+export interface ScenarioExpectations {
+  readonly database: readonly string[];
+  readonly requiredActions: readonly string[];
+  readonly forbiddenActions: readonly string[];
+  readonly mustSay: readonly string[];
+  readonly mustNotSay: readonly string[];
+}
+
+export interface Scenario extends Located {
+  readonly id: string;
+  readonly policies: readonly string[];
+  readonly persona: string;
+  readonly goal: string;
+  readonly knows: readonly string[];
+  readonly unknown: readonly string[];
+  readonly rows: Readonly<Record<string, readonly Row[]>>;
+  readonly expected: ScenarioExpectations;
+}
+
+/** The project as data, derived from its files. Entries that could not be read are left out. */
+export interface ProjectModel {
+  readonly prompt: string;
+  readonly policies: readonly Policy[];
+  readonly relations: readonly Relation[];
+  readonly tools: readonly Tool[];
+  readonly tables: readonly Table[];
+  readonly guards: readonly ToolGuards[];
+  readonly checks: readonly Check[];
+  readonly scenarios: readonly Scenario[];
+}

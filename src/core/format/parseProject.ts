@@ -1,0 +1,80 @@
+import type { Diagnostic } from '../diagnostics.ts';
+import { LineIndex, sortDiagnostics } from '../diagnostics.ts';
+import type { Project } from '../project.ts';
+import { PROJECT_FILES } from '../project.ts';
+import {
+  buildPolicies,
+  buildRules,
+  buildScenarios,
+  buildTables,
+  buildTools,
+} from './buildModel.ts';
+import type { ProjectModel } from './model.ts';
+import type { YamlFiles } from './references.ts';
+import { checkReferences } from './references.ts';
+import {
+  DATABASE_SCHEMA,
+  POLICIES_SCHEMA,
+  RULES_SCHEMA,
+  SCENARIOS_SCHEMA,
+  TOOLS_SCHEMA,
+} from './schemas.ts';
+import { validateAgainstSchema } from './validate.ts';
+import { parseYamlFile } from './yamlFile.ts';
+
+/** The result of reading a project: its model, the parsed files and every problem found. */
+export interface ParsedProject {
+  readonly model: ProjectModel;
+  readonly files: YamlFiles;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const SCHEMAS = {
+  'policies.yaml': POLICIES_SCHEMA,
+  'tools.yaml': TOOLS_SCHEMA,
+  'database.yaml': DATABASE_SCHEMA,
+  'rules.yaml': RULES_SCHEMA,
+  'scenarios.yaml': SCENARIOS_SCHEMA,
+} as const;
+
+/**
+ * Reads a project's six files into its model. Never throws: YAML errors, schema errors and broken
+ * references all come back as diagnostics, and whatever could be read is in the model.
+ */
+export function parseProject(project: Project): ParsedProject {
+  const diagnostics: Diagnostic[] = [];
+  const parse = (name: keyof typeof SCHEMAS) => {
+    const file = parseYamlFile(name, project.files[name]);
+    diagnostics.push(...file.diagnostics, ...validateAgainstSchema(file, SCHEMAS[name]));
+    return file;
+  };
+  const files: YamlFiles = {
+    'policies.yaml': parse('policies.yaml'),
+    'tools.yaml': parse('tools.yaml'),
+    'database.yaml': parse('database.yaml'),
+    'rules.yaml': parse('rules.yaml'),
+    'scenarios.yaml': parse('scenarios.yaml'),
+  };
+  const { policies, relations } = buildPolicies(files['policies.yaml'].value);
+  const { guards, checks } = buildRules(files['rules.yaml'].value);
+  const model: ProjectModel = {
+    prompt: project.files['agent.md'],
+    policies,
+    relations,
+    tools: buildTools(files['tools.yaml'].value),
+    tables: buildTables(files['database.yaml'].value),
+    guards,
+    checks,
+    scenarios: buildScenarios(files['scenarios.yaml'].value),
+  };
+  const promptLines = new LineIndex(project.files['agent.md']).lineCount;
+  diagnostics.push(...checkReferences(model, files, promptLines));
+  return {
+    model,
+    files,
+    diagnostics: sortDiagnostics(
+      diagnostics,
+      PROJECT_FILES.map((f) => f.name),
+    ),
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * JSON Schemas of the project's YAML files (docs/format.md). They check shape and types; the
+ * references between files (a rule naming a policy, a row fitting its table) are checked in
+ * `references.ts`, which can say more than a schema can.
+ */
+
+const POLICY_ID = { type: 'string', pattern: '^[a-z][a-z0-9_-]*$' } as const;
+const NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
+const CEL = { type: 'string', minLength: 1 } as const;
+const TEXT = { type: 'string', minLength: 1 } as const;
+
+export const POLICIES_SCHEMA = {
+  $id: 'policylab:policies.yaml',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    policies: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'text', 'category', 'challenge'],
+        properties: {
+          id: POLICY_ID,
+          text: TEXT,
+          category: TEXT,
+          challenge: { type: 'integer', minimum: 1, maximum: 5 },
+          tools: { type: 'array', items: NAME },
+          source: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['line'],
+            properties: {
+              line: { type: 'integer', minimum: 1 },
+              endLine: { type: 'integer', minimum: 1 },
+            },
+          },
+        },
+      },
+    },
+    relations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['between', 'weight'],
+        properties: {
+          between: { type: 'array', items: POLICY_ID, minItems: 2, maxItems: 2 },
+          weight: { type: 'number', minimum: 0, maximum: 10 },
+          origin: { enum: ['manual', 'heuristic', 'model'] },
+        },
+      },
+    },
+  },
+} as const;
+
+const COLUMN_VALUES = { type: 'object', additionalProperties: CEL } as const;
+
+export const TOOLS_SCHEMA = {
+  $id: 'policylab:tools.yaml',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'description', 'kind'],
+        properties: {
+          name: NAME,
+          description: TEXT,
+          kind: { enum: ['read', 'write'] },
+          parameters: {
+            type: 'object',
+            required: ['type'],
+            properties: {
+              type: { const: 'object' },
+              properties: { type: 'object', additionalProperties: { type: 'object' } },
+              required: { type: 'array', items: { type: 'string' } },
+            },
+          },
+          effects: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              minProperties: 1,
+              properties: {
+                select: NAME,
+                insert: NAME,
+                update: NAME,
+                delete: NAME,
+                where: CEL,
+                set: COLUMN_VALUES,
+                values: COLUMN_VALUES,
+              },
+            },
+          },
+          returns: CEL,
+        },
+      },
+    },
+  },
+} as const;
+
+export const DATABASE_SCHEMA = {
+  $id: 'policylab:database.yaml',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tables: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'key', 'columns'],
+        properties: {
+          name: NAME,
+          key: NAME,
+          description: TEXT,
+          columns: {
+            type: 'object',
+            minProperties: 1,
+            propertyNames: NAME,
+            additionalProperties: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['type'],
+              properties: {
+                type: { enum: ['string', 'integer', 'number', 'boolean'] },
+                enum: { type: 'array', minItems: 1 },
+                nullable: { type: 'boolean' },
+                references: NAME,
+                format: { type: 'string' },
+                description: { type: 'string' },
+              },
+            },
+          },
+          rows: { type: 'array', items: { type: 'object' } },
+        },
+      },
+    },
+  },
+} as const;
+
+const GUARD_RULE = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'policy', 'decision'],
+  properties: {
+    id: POLICY_ID,
+    policy: POLICY_ID,
+    decision: { enum: ['allow', 'forbid'] },
+    when: CEL,
+    fallback: { enum: ['message', 'end', 'ask_user'] },
+    message: TEXT,
+    if_missing: { enum: ['forbid', 'skip'] },
+  },
+} as const;
+
+export const CHECK_KINDS = [
+  'must_say',
+  'must_not_say',
+  'tool_order',
+  'confirm_before',
+  'never_call',
+  'max_calls',
+] as const;
+
+export const RULES_SCHEMA = {
+  $id: 'policylab:rules.yaml',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    guards: {
+      type: 'object',
+      propertyNames: NAME,
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          default: { enum: ['allow', 'deny'] },
+          rules: { type: 'array', items: GUARD_RULE },
+        },
+      },
+    },
+    checks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'policy', 'kind'],
+        properties: {
+          id: POLICY_ID,
+          policy: POLICY_ID,
+          kind: { enum: CHECK_KINDS },
+          pattern: TEXT,
+          tool: NAME,
+          first: NAME,
+          then: NAME,
+          max: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+  },
+} as const;
+
+export const SCENARIOS_SCHEMA = {
+  $id: 'policylab:scenarios.yaml',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    scenarios: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'policies', 'persona', 'goal'],
+        properties: {
+          id: POLICY_ID,
+          policies: { type: 'array', items: POLICY_ID, minItems: 1 },
+          persona: TEXT,
+          goal: TEXT,
+          knows: { type: 'array', items: { type: 'string' } },
+          unknown: { type: 'array', items: { type: 'string' } },
+          rows: {
+            type: 'object',
+            propertyNames: NAME,
+            additionalProperties: { type: 'array', items: { type: 'object' } },
+          },
+          expected: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              database: { type: 'array', items: CEL },
+              required_actions: { type: 'array', items: NAME },
+              forbidden_actions: { type: 'array', items: NAME },
+              must_say: { type: 'array', items: TEXT },
+              must_not_say: { type: 'array', items: TEXT },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** The bundle file (`*.policylab.json`) that holds a whole project. */
+export const BUNDLE_SCHEMA = {
+  $id: 'policylab:bundle',
+  type: 'object',
+  required: ['format', 'files'],
+  properties: {
+    format: { const: 'policylab/1' },
+    name: { type: 'string' },
+    files: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+} as const;

@@ -1,0 +1,152 @@
+import type { Document, Node, Pair } from 'yaml';
+import { isMap, isNode, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Diagnostic, Span } from '../diagnostics.ts';
+import { LineIndex, diagnosticAt } from '../diagnostics.ts';
+import type { ProjectFileName } from '../project.ts';
+
+/** A path into a YAML value: map keys and sequence indexes. */
+export type YamlPath = readonly (string | number)[];
+
+/** A parsed YAML file that can say where any part of its value is written. */
+export interface YamlFile {
+  readonly file: ProjectFileName;
+  readonly text: string;
+  readonly index: LineIndex;
+  readonly doc: Document;
+  /** The plain value, or `undefined` when the text could not be read as YAML at all. */
+  readonly value: unknown;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Where the value at `path` is written; falls back to the nearest written parent. */
+  spanOf(path: YamlPath): Span;
+  /** Where the key of the entry at `path` is written (for "unknown field" and the like). */
+  keySpanOf(path: YamlPath): Span;
+  /** A diagnostic at the value at `path`. */
+  at(path: YamlPath, severity: Diagnostic['severity'], code: string, message: string): Diagnostic;
+  /** A diagnostic at the key of the entry at `path`. */
+  atKey(
+    path: YamlPath,
+    severity: Diagnostic['severity'],
+    code: string,
+    message: string,
+  ): Diagnostic;
+}
+
+/** Aliases may expand to at most this many nodes, so a "billion laughs" file cannot hang the page. */
+const MAX_ALIAS_COUNT = 1000;
+
+/** Parses one YAML file. Never throws: every problem becomes a diagnostic. */
+export function parseYamlFile(file: ProjectFileName, text: string): YamlFile {
+  const index = new LineIndex(text);
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+  const diagnostics: Diagnostic[] = [];
+
+  for (const error of doc.errors) {
+    const [start, end] = error.pos;
+    diagnostics.push(
+      diagnosticAt(file, index, { start, end }, 'error', 'yaml-syntax', yamlMessage(error.message)),
+    );
+  }
+  for (const warning of doc.warnings) {
+    const [start, end] = warning.pos;
+    diagnostics.push(
+      diagnosticAt(
+        file,
+        index,
+        { start, end },
+        'warning',
+        'yaml-warning',
+        yamlMessage(warning.message),
+      ),
+    );
+  }
+
+  let value: unknown;
+  if (doc.errors.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      diagnostics.push(
+        diagnosticAt(
+          file,
+          index,
+          { start: 0, end: Math.min(text.length, 1) },
+          'error',
+          'yaml-syntax',
+          `This file cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    }
+  }
+
+  const firstLineEnd = text.indexOf('\n');
+  const whole: Span = { start: 0, end: firstLineEnd === -1 ? text.length : firstLineEnd };
+
+  function spanOfNode(node: unknown): Span | undefined {
+    if (isNode(node) && node.range) return { start: node.range[0], end: node.range[1] };
+    return undefined;
+  }
+
+  function nodeAt(path: YamlPath): { node: unknown; pair: Pair | undefined; depth: number } {
+    let node: unknown = doc.contents;
+    let pair: Pair | undefined;
+    let depth = 0;
+    for (const key of path) {
+      if (isMap(node)) {
+        const found = node.items.find((item) => isPair(item) && keyValue(item) === key);
+        if (!found) break;
+        pair = found;
+        node = found.value;
+      } else if (isSeq(node) && typeof key === 'number') {
+        const item: unknown = node.items[key];
+        if (item === undefined) break;
+        pair = undefined;
+        node = item;
+      } else {
+        break;
+      }
+      depth++;
+    }
+    return { node, pair, depth };
+  }
+
+  function spanOf(path: YamlPath): Span {
+    const { node, pair, depth } = nodeAt(path);
+    if (depth < path.length && pair) return spanOfNode(pair.key) ?? whole;
+    return spanOfNode(node) ?? (pair ? spanOfNode(pair.key) : undefined) ?? whole;
+  }
+
+  function keySpanOf(path: YamlPath): Span {
+    const { pair, depth } = nodeAt(path);
+    if (depth === path.length && pair) return spanOfNode(pair.key) ?? spanOf(path);
+    return spanOf(path);
+  }
+
+  return {
+    file,
+    text,
+    index,
+    doc,
+    value,
+    diagnostics,
+    spanOf,
+    keySpanOf,
+    at: (path, severity, code, message) =>
+      diagnosticAt(file, index, spanOf(path), severity, code, message),
+    atKey: (path, severity, code, message) =>
+      diagnosticAt(file, index, keySpanOf(path), severity, code, message),
+  };
+}
+
+function keyValue(pair: Pair): unknown {
+  return isScalar(pair.key) ? pair.key.value : pair.key;
+}
+
+/** The yaml library's messages, minus its error codes and with a capital first letter. */
+function yamlMessage(message: string): string {
+  const firstLine = message.split('\n')[0] ?? message;
+  const text = firstLine.replace(/ at line \d+, column \d+:?$/, '').trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Re-exported for callers that walk nodes themselves. */
+export type { Node };

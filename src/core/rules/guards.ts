@@ -1,0 +1,166 @@
+import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
+import type { GuardRule, ProjectModel, Row } from '../format/model.ts';
+
+/** A tool call to judge: the tool's name and its arguments. */
+export interface ToolCall {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** An earlier call in the dialogue, as conditions see it in `history`. */
+export interface PastCall extends ToolCall {
+  readonly allowed: boolean;
+}
+
+/** What a guard condition can see besides the call itself. */
+export interface GuardContext {
+  readonly db: Readonly<Record<string, readonly Row[]>>;
+  readonly history: readonly PastCall[];
+  /** The simulation clock as an ISO-8601 timestamp; conditions read it as `now`. */
+  readonly now: string;
+}
+
+/** How one rule fared for this call, in the order the rules were tried. */
+export interface RuleTrace {
+  readonly rule: string;
+  readonly outcome: 'matched' | 'no-match' | 'skipped' | 'failed';
+  readonly detail: string;
+}
+
+/** The verdict on a tool call, with the rule (or default) that gave it and why. */
+export interface GuardDecision {
+  readonly allowed: boolean;
+  readonly decidedBy:
+    | { readonly kind: 'rule'; readonly rule: GuardRule }
+    | { readonly kind: 'default'; readonly decision: 'allow' | 'deny' }
+    | { readonly kind: 'unguarded' }
+    | { readonly kind: 'unknown-tool' };
+  /** What happens next when the call is refused. */
+  readonly fallback: 'message' | 'end' | 'ask_user' | undefined;
+  /** A sentence for the agent (when refused) and for the person reading the log. */
+  readonly reason: string;
+  readonly trace: readonly RuleTrace[];
+}
+
+/**
+ * Judges a tool call against the project's guard rules. Rules of the tool are tried in the order
+ * written and the first that matches decides. A condition that reads a missing argument refuses
+ * the call (no silent bypass) unless its rule says `if_missing: skip`; a condition that fails to
+ * evaluate refuses it too. When no rule matches, the tool's `default` applies (allow unless the
+ * author wrote `deny`).
+ */
+export function decideToolCall(
+  model: ProjectModel,
+  call: ToolCall,
+  context: GuardContext,
+): GuardDecision {
+  if (!model.tools.some((t) => t.name === call.tool)) {
+    return {
+      allowed: false,
+      decidedBy: { kind: 'unknown-tool' },
+      fallback: 'message',
+      reason: `There is no tool named "${call.tool}".`,
+      trace: [],
+    };
+  }
+  const guards = model.guards.find((g) => g.tool === call.tool);
+  if (!guards) {
+    return {
+      allowed: true,
+      decidedBy: { kind: 'unguarded' },
+      fallback: undefined,
+      reason: `No guard rules cover "${call.tool}", so the call is allowed.`,
+      trace: [],
+    };
+  }
+
+  const variables = {
+    args: call.args,
+    db: context.db,
+    history: context.history,
+    tool: call.tool,
+    now: new Date(context.now),
+  };
+  const trace: RuleTrace[] = [];
+  for (const rule of guards.rules) {
+    const outcome = evaluateRule(rule, variables);
+    trace.push({ rule: rule.id, ...outcome });
+    if (outcome.outcome === 'matched')
+      return ruled(rule, rule.decision === 'allow', trace, outcome.detail);
+    if (outcome.outcome === 'failed') return ruled(rule, false, trace, outcome.detail);
+  }
+  const allowed = guards.defaultDecision === 'allow';
+  return {
+    allowed,
+    decidedBy: { kind: 'default', decision: guards.defaultDecision },
+    fallback: allowed ? undefined : 'message',
+    reason: allowed
+      ? `No rule of "${call.tool}" matched; its default allows the call.`
+      : `No rule of "${call.tool}" allowed the call, and its default is deny.`,
+    trace,
+  };
+}
+
+function ruled(
+  rule: GuardRule,
+  allowed: boolean,
+  trace: RuleTrace[],
+  detail: string,
+): GuardDecision {
+  return {
+    allowed,
+    decidedBy: { kind: 'rule', rule },
+    fallback: allowed ? undefined : rule.fallback,
+    reason: allowed ? `Allowed by "${rule.id}" (${rule.policy}).` : (rule.message ?? detail),
+    trace,
+  };
+}
+
+function evaluateRule(
+  rule: GuardRule,
+  variables: Readonly<Record<string, unknown>>,
+): Omit<RuleTrace, 'rule'> {
+  if (rule.when === undefined)
+    return { outcome: 'matched', detail: `"${rule.id}" has no condition, so it always applies.` };
+  const compiled = compileCel(rule.when);
+  if (isCelProblem(compiled)) {
+    return {
+      outcome: 'failed',
+      detail: `"${rule.id}" cannot be checked: its condition is not valid CEL (${compiled.message}).`,
+    };
+  }
+  try {
+    const value = compiled.run(variables);
+    if (value === true)
+      return { outcome: 'matched', detail: `The condition of "${rule.id}" holds.` };
+    if (value === false)
+      return { outcome: 'no-match', detail: `The condition of "${rule.id}" does not hold.` };
+    return {
+      outcome: 'failed',
+      detail: `"${rule.id}" cannot decide: its condition gave ${JSON.stringify(value)}, not true or false.`,
+    };
+  } catch (error) {
+    if (error instanceof CelRunError && error.missing !== undefined) {
+      if (rule.ifMissing === 'skip') {
+        return {
+          outcome: 'skipped',
+          detail: `"${rule.id}" reads "${error.missing}", which is missing; the rule says to skip it.`,
+        };
+      }
+      return {
+        outcome: 'failed',
+        detail: `The call is refused: "${rule.id}" needs "${error.missing}", which is missing.`,
+      };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      outcome: 'failed',
+      detail: `The call is refused: "${rule.id}" could not be evaluated (${message}).`,
+    };
+  }
+}
+
+/** The seed data of a project, as guard conditions see it in `db`. */
+export function seedDatabase(model: ProjectModel): Record<string, readonly Row[]> {
+  return Object.fromEntries(model.tables.map((t) => [t.name, t.rows]));
+}
