@@ -1,4 +1,5 @@
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { parseDocument } from 'yaml';
+import { appendToTopLevelSequence } from './format/yamlEdit.ts';
 import type { Policy } from './format/model.ts';
 import { buildPolicies } from './format/buildModel.ts';
 import { words } from './text.ts';
@@ -117,42 +118,27 @@ export function newCandidates(
 }
 
 /**
- * Adds candidates to the text of policies.yaml as a minimal edit: comments, order and formatting
- * of what is there stay as they were. Returns the text unchanged when it is not readable YAML.
+ * Adds candidates to the text of policies.yaml as a minimal edit: what is there keeps every byte,
+ * comments included, and the new policies go at the end of the list. Returns the text unchanged
+ * when it is not readable YAML.
  */
 export function addPoliciesToYaml(
   policiesYaml: string,
   candidates: readonly CandidatePolicy[],
 ): string {
-  // A file of comments only has no mapping to add to yet: start one below the comments.
-  const base =
-    parseDocument(policiesYaml).contents === null
-      ? `${policiesYaml.trimEnd()}\npolicies: []\n`.trimStart()
-      : policiesYaml;
-  const doc = parseDocument(base);
-  if (doc.errors.length > 0 || !isMap(doc.contents)) return policiesYaml;
+  const doc = parseDocument(policiesYaml);
+  if (doc.errors.length > 0) return policiesYaml;
   const fresh = newCandidates(candidates, buildPolicies(doc.toJS()).policies);
-  if (fresh.length === 0) return policiesYaml;
-  let list = doc.get('policies', true);
-  if (!isSeq(list)) {
-    list = doc.createNode([]);
-    doc.set('policies', list);
-  }
-  if (!isSeq(list)) return policiesYaml;
-  list.flow = false;
-  for (const candidate of fresh) {
-    const node = doc.createNode({
-      id: candidate.id,
-      text: candidate.text,
-      category: candidate.category,
-      challenge: candidate.challenge,
-      ...(candidate.tools.length > 0 ? { tools: [...candidate.tools] } : {}),
-      source:
-        candidate.source.endLine === candidate.source.line
-          ? { line: candidate.source.line }
-          : { line: candidate.source.line, endLine: candidate.source.endLine },
-    });
-    list.items.push(node);
-  }
-  return doc.toString({ lineWidth: 0 });
+  const items = fresh.map((candidate) => ({
+    id: candidate.id,
+    text: candidate.text,
+    category: candidate.category,
+    challenge: candidate.challenge,
+    ...(candidate.tools.length > 0 ? { tools: [...candidate.tools] } : {}),
+    source:
+      candidate.source.endLine === candidate.source.line
+        ? { line: candidate.source.line }
+        : { line: candidate.source.line, endLine: candidate.source.endLine },
+  }));
+  return appendToTopLevelSequence(policiesYaml, 'policies', items) ?? policiesYaml;
 }

@@ -31,17 +31,20 @@ export function checkReferences(
   const policyIds = new Set(model.policies.map((p) => p.id));
   const toolNames = new Set(model.tools.map((t) => t.name));
   const tables = new Map(model.tables.map((t) => [t.name, t]));
+  // A file that could not be read yields no names; checking against it would only report
+  // every reference to it as unknown, burying the one real error.
+  const readable = (file: keyof YamlFiles) => files[file].value !== undefined;
 
   const unknownName = (kind: string, name: string, known: Iterable<string>) => {
     const guess = closest(name, known);
     return `Unknown ${kind} "${name}".${guess ? ` Did you mean "${guess}"?` : ''}`;
   };
   const checkPolicyRef = (file: keyof YamlFiles, path: YamlPath, id: string) => {
-    if (!policyIds.has(id))
+    if (readable('policies.yaml') && !policyIds.has(id))
       report(file, path, 'unknown-policy', unknownName('policy', id, policyIds));
   };
   const checkToolRef = (file: keyof YamlFiles, path: YamlPath, name: string) => {
-    if (!toolNames.has(name))
+    if (readable('tools.yaml') && !toolNames.has(name))
       report(file, path, 'unknown-tool', unknownName('tool', name, toolNames));
   };
   const checkCondition = (
@@ -180,7 +183,7 @@ export function checkReferences(
     });
     for (const effect of tool.effects) {
       const table = tables.get(effect.table);
-      if (!table) {
+      if (!table && readable('database.yaml')) {
         report(
           'tools.yaml',
           [...effect.path, effect.op],
@@ -237,7 +240,7 @@ export function checkReferences(
       ),
   );
   for (const guards of model.guards) {
-    if (!toolNames.has(guards.tool)) {
+    if (readable('tools.yaml') && !toolNames.has(guards.tool)) {
       out.push(
         files['rules.yaml'].atKey(
           guards.path,
@@ -322,6 +325,7 @@ export function checkReferences(
     for (const [tableName, rows] of Object.entries(scenario.rows)) {
       const table = tables.get(tableName);
       if (!table) {
+        if (!readable('database.yaml')) continue;
         out.push(
           files['scenarios.yaml'].atKey(
             [...scenario.path, 'rows', tableName],

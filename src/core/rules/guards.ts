@@ -85,9 +85,17 @@ export function decideToolCall(
   for (const rule of guards.rules) {
     const outcome = evaluateRule(rule, variables);
     trace.push({ rule: rule.id, ...outcome });
-    if (outcome.outcome === 'matched')
-      return ruled(rule, rule.decision === 'allow', trace, outcome.detail);
-    if (outcome.outcome === 'failed') return ruled(rule, false, trace, outcome.detail);
+    if (outcome.outcome === 'matched') return ruled(rule, rule.decision === 'allow', trace);
+    if (outcome.outcome === 'failed') {
+      // The rule could not be checked: refuse, and tell the agent why rather than the rule's text.
+      return {
+        allowed: false,
+        decidedBy: { kind: 'rule', rule },
+        fallback: 'message',
+        reason: outcome.detail,
+        trace,
+      };
+    }
   }
   const allowed = guards.defaultDecision === 'allow';
   return {
@@ -101,17 +109,14 @@ export function decideToolCall(
   };
 }
 
-function ruled(
-  rule: GuardRule,
-  allowed: boolean,
-  trace: RuleTrace[],
-  detail: string,
-): GuardDecision {
+function ruled(rule: GuardRule, allowed: boolean, trace: RuleTrace[]): GuardDecision {
   return {
     allowed,
     decidedBy: { kind: 'rule', rule },
     fallback: allowed ? undefined : rule.fallback,
-    reason: allowed ? `Allowed by "${rule.id}" (${rule.policy}).` : (rule.message ?? detail),
+    reason: allowed
+      ? `Allowed by "${rule.id}" (${rule.policy}).`
+      : (rule.message ?? `Refused by "${rule.id}" (${rule.policy}).`),
     trace,
   };
 }
@@ -137,7 +142,7 @@ function evaluateRule(
       return { outcome: 'no-match', detail: `The condition of "${rule.id}" does not hold.` };
     return {
       outcome: 'failed',
-      detail: `"${rule.id}" cannot decide: its condition gave ${JSON.stringify(value)}, not true or false.`,
+      detail: `"${rule.id}" cannot decide: its condition gave ${describeValue(value)}, not true or false.`,
     };
   } catch (error) {
     if (error instanceof CelRunError && error.missing !== undefined) {
@@ -163,4 +168,18 @@ function evaluateRule(
 /** The seed data of a project, as guard conditions see it in `db`. */
 export function seedDatabase(model: ProjectModel): Record<string, readonly Row[]> {
   return Object.fromEntries(model.tables.map((t) => [t.name, t.rows]));
+}
+
+/** A short rendering of a CEL result for messages (CEL integers arrive as BigInt). */
+function describeValue(value: unknown): string {
+  if (typeof value === 'bigint') return value.toString();
+  try {
+    // JSON.stringify gives undefined for undefined and functions, whatever its type says.
+    const text = JSON.stringify(value, (_key, v: unknown) =>
+      typeof v === 'bigint' ? v.toString() : v,
+    ) as string | undefined;
+    return text ?? String(value);
+  } catch {
+    return String(value);
+  }
 }

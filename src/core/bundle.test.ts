@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseBundle, projectFromFiles, toBundle } from './bundle.ts';
+import { miniProject } from './testing/miniProject.ts';
+
+describe('bundles', () => {
+  it('round-trips a project', () => {
+    const project = miniProject();
+    expect(parseBundle(toBundle(project))).toEqual({ project, notes: [] });
+  });
+
+  it('explains what is wrong with a file that is not a bundle', () => {
+    expect(parseBundle('{')).toMatchObject({
+      error: expect.stringMatching(/not valid JSON/) as unknown,
+    });
+    expect(parseBundle('[]')).toMatchObject({
+      error: expect.stringMatching(/expected a JSON object/) as unknown,
+    });
+    expect(parseBundle('{"format":"other"}')).toMatchObject({
+      error: expect.stringMatching(/"format" must be "policylab\/1"/) as unknown,
+    });
+    expect(parseBundle('{"format":"policylab/1","files":{"agent.md":3}}')).toMatchObject({
+      error: expect.stringMatching(/"agent.md" in this bundle is not text/) as unknown,
+    });
+  });
+
+  it('notes missing and foreign files instead of failing', () => {
+    const { project, notes } = projectFromFiles('x', { 'agent.md': '# Hi', 'notes.txt': 'x' });
+    expect(project.files['rules.yaml']).toBe('');
+    expect(notes.map((n) => n.message)).toContain('rules.yaml is missing; it is treated as empty.');
+    expect(notes.map((n) => n.message)).toContain(
+      '"notes.txt" is not a project file and was left out.',
+    );
+  });
+
+  it('never throws on hostile input', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ format: 'policylab/1', files: v })),
+        ),
+        (text) => {
+          const result = parseBundle(text);
+          expect('error' in result || 'project' in result).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});

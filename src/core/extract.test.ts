@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { addPoliciesToYaml, extractPolicies } from './extract.ts';
+import { parseProject } from './format/parseProject.ts';
+import { MINI_FILES, miniProject } from './testing/miniProject.ts';
+
+const PROMPT = `# Support bot
+
+You help customers of Acme.
+
+## Refunds
+- Refund only **delivered** orders, and only
+  within 30 days of delivery.
+- Never refund to a different card than the one used.
+* ok
+
+## Privacy
+1. Do not reveal another customer's address, phone or email.
+
+\`\`\`
+- this is code, not a policy
+\`\`\`
+`;
+
+describe('extractPolicies', () => {
+  const candidates = extractPolicies(PROMPT, ['refund_order']);
+
+  it('turns each list item into a policy under its heading, with its lines', () => {
+    expect(candidates.map((c) => [c.category, c.source.line, c.source.endLine])).toEqual([
+      ['refunds', 6, 7],
+      ['refunds', 8, 8],
+      ['privacy', 12, 12],
+    ]);
+    expect(candidates[0]?.text).toBe(
+      'Refund only delivered orders, and only within 30 days of delivery.',
+    );
+  });
+
+  it('builds stable, readable ids and scores conditions as harder', () => {
+    expect(candidates.map((c) => c.id)).toEqual([
+      'refund-delivered-orders-within-30-days',
+      'refund-different-card-one-used',
+      'reveal-another-customer-s-address-phone',
+    ]);
+    expect(extractPolicies(PROMPT).map((c) => c.id)).toEqual(candidates.map((c) => c.id));
+    expect(candidates[0]?.challenge).toBeGreaterThan(candidates[1]?.challenge ?? 0);
+  });
+
+  it('never throws and always gives unique, valid ids', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(fc.constantFrom('# ', '## ', '- ', '* ', '1. ', '  ', '```', '\n'), fc.string()),
+          { maxLength: 60 },
+        ),
+        (parts) => {
+          const found = extractPolicies(parts.join(''));
+          const ids = found.map((c) => c.id);
+          expect(new Set(ids).size).toBe(ids.length);
+          for (const id of ids) expect(id).toMatch(/^[a-z][a-z0-9_-]*$/);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('addPoliciesToYaml', () => {
+  it('appends new policies, keeps comments, and adds nothing twice', () => {
+    const candidates = extractPolicies(PROMPT);
+    const once = addPoliciesToYaml(MINI_FILES['policies.yaml'], candidates);
+    expect(once.startsWith('# Policies of the refund desk.\n')).toBe(true);
+    expect(once.startsWith(MINI_FILES['policies.yaml'].split('relations:')[0] ?? '')).toBe(true);
+    expect(once).toContain('  - id: refund-delivered-orders-within-30-days\n');
+    expect(once).toContain('    source: { line: 6, endLine: 7 }\n');
+    expect(addPoliciesToYaml(once, candidates)).toBe(once);
+    const { model, diagnostics } = parseProject(miniProject({ 'policies.yaml': once }));
+    expect(diagnostics.filter((d) => d.file === 'policies.yaml' && d.code === 'schema')).toEqual(
+      [],
+    );
+    expect(model.policies).toHaveLength(5);
+  });
+
+  it('starts a list in a file that has only comments', () => {
+    const text = addPoliciesToYaml('# nothing yet\n', extractPolicies(PROMPT));
+    expect(text.startsWith('# nothing yet\npolicies:\n')).toBe(true);
+  });
+
+  it('leaves a file it cannot read unchanged', () => {
+    expect(addPoliciesToYaml('policies: [', extractPolicies(PROMPT))).toBe('policies: [');
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeProject } from '../analyze.ts';
+import { parseProject } from '../format/parseProject.ts';
+import { MINI_FILES, miniProject, miniWith } from '../testing/miniProject.ts';
+import { lintProject } from './lint.ts';
+
+function lintCodes(project: ReturnType<typeof miniProject>) {
+  return lintProject(parseProject(project)).map((d) => `${d.code}@${d.file}:${d.line}`);
+}
+
+describe('lintProject', () => {
+  it('finds nothing in the clean mini project', () => {
+    expect(lintCodes(miniProject())).toEqual([]);
+  });
+
+  it('flags a policy that no rule, check or scenario tests', () => {
+    const project = miniProject({
+      'policies.yaml': MINI_FILES['policies.yaml'].replace(
+        'relations:',
+        '  - id: be-polite\n    text: Always greet the customer by name.\n    category: tone\n    challenge: 1\nrelations:',
+      ),
+    });
+    const found = lintProject(parseProject(project));
+    expect(found.map((d) => d.code)).toEqual(['untestable-policy']);
+    expect(found[0]?.message).toMatch(/No rule, check or scenario tests "be-polite"/);
+  });
+
+  it('flags a policy written twice in other words', () => {
+    const project = miniWith(
+      'policies.yaml',
+      'text: Refund only orders delivered within the last thirty days.',
+      "text: Verify the customer's identity before any change to the order.",
+    );
+    expect(lintCodes(project)).toContain('near-duplicate@policies.yaml:10');
+  });
+
+  it('flags a rule after an unconditional rule as never reached', () => {
+    const project = miniWith(
+      'rules.yaml',
+      '        when: \'!history.exists(c, c.tool == "get_user")\'\n',
+      '',
+    );
+    const found = lintProject(parseProject(project)).filter((d) => d.code === 'shadowed-rule');
+    expect(found[0]?.message).toMatch(
+      /"refund-late" is never reached: "refund-after-identity" above has no condition/,
+    );
+  });
+
+  it('flags a rule with the same condition as an earlier one, by decision', () => {
+    const same = (decision: string) =>
+      miniWith(
+        'rules.yaml',
+        'checks:\n',
+        `      - id: refund-late-again\n        policy: refund-window\n        decision: ${decision}\n        when: db.orders.exists(o, o.id == args.order_id && o.days_since_delivery > 30)\n        message: Again.\nchecks:\n`,
+      );
+    expect(lintCodes(same('forbid'))).toContain('shadowed-rule@rules.yaml:18');
+    expect(lintCodes(same('allow'))).toContain('contradicting-rules@rules.yaml:18');
+  });
+
+  it('finds an input on which an allow and a forbid rule both match', () => {
+    const project = miniWith(
+      'rules.yaml',
+      'checks:\n',
+      '      - id: small-refunds-ok\n        policy: refund-window\n        decision: allow\n        when: args.amount < 50\nchecks:\n',
+    );
+    const found = lintProject(parseProject(project)).filter(
+      (d) => d.code === 'contradicting-rules',
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]?.message).toMatch(
+      /"small-refunds-ok" \(allow\) and "refund-after-identity" \(forbid\) both match arguments \{.*"amount":.*\}; "refund-after-identity" comes first and wins/,
+    );
+  });
+
+  it('flags a tool that is denied by default with nothing to allow it', () => {
+    const project = miniWith(
+      'rules.yaml',
+      '  refund_order:\n    rules:',
+      '  refund_order:\n    default: deny\n    rules:',
+    );
+    expect(lintCodes(project)).toContain('always-denied@rules.yaml:2');
+  });
+
+  it('flags a scenario that expects nothing', () => {
+    const project = miniWith(
+      'scenarios.yaml',
+      '    expected:\n      database:\n        - db.orders.exists(o, o.id == "o2" && o.status == "delivered")\n      forbidden_actions: [refund_order]\n',
+      '    expected: {}\n',
+    );
+    const found = lintProject(parseProject(project)).find((d) => d.code === 'empty-expectations');
+    expect(found?.message).toMatch(/passes even if the agent does nothing/);
+  });
+
+  it('flags a write tool that no guard covers', () => {
+    const project = miniProject({
+      'rules.yaml':
+        'checks:\n  - id: confirm-refund\n    policy: refund-window\n    kind: confirm_before\n    tool: refund_order\n',
+    });
+    expect(lintCodes(project)).toContain('unguarded-write@tools.yaml:13');
+  });
+
+  it('orders parse and lint diagnostics together by file and line', () => {
+    const project = miniWith('policies.yaml', 'challenge: 3', 'challenge: 0');
+    const { diagnostics } = analyzeProject(project);
+    const keys = diagnostics.map((d) => [d.file, d.line] as const);
+    expect(keys).toEqual([...keys].sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : 0)));
+  });
+});
