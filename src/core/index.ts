@@ -24,3 +24,9 @@ export {
 } from './project.ts';
 export type { GuardContext, GuardDecision, PastCall, RuleTrace, ToolCall } from './rules/guards.ts';
 export { decideToolCall, seedDatabase } from './rules/guards.ts';
+export type { CompletionItem } from './ide/completion.ts';
+export { completionsAt } from './ide/completion.ts';
+export { hoverText } from './ide/hover.ts';
+export type { Occurrence, SymbolKind, SymbolName } from './ide/symbols.ts';
+export { definitionOf, referencesOf, renameSymbol, symbolAt, wordAt } from './ide/symbols.ts';
+export { appendToTopLevelSequence } from './format/yamlEdit.ts';
