@@ -85,7 +85,7 @@ export function completionsAt(
     CEL_FIELDS.exec(before) ??
     (file === 'scenarios.yaml' && /^\s*-\s+.*\bdb\b/.test(before) ? ['', 'assertion'] : null);
   if (cel) {
-    const field = cel[1] ?? '';
+    const field = cel[1];
     const context: CelContext =
       field === 'when'
         ? 'guard'
@@ -146,7 +146,7 @@ function celCompletions(
       return Object.entries(spec).map(([name, schema]) => ({
         label: name,
         kind: 'parameter',
-        detail: `${String(schema.type ?? 'any')} parameter of ${tool ?? 'the tool'}`,
+        detail: `${typeLabel(schema.type)} parameter of ${tool ?? 'the tool'}`,
         ...(typeof schema.description === 'string' ? { documentation: schema.description } : {}),
       }));
     }
@@ -217,4 +217,11 @@ function enclosingTool(above: string): string | undefined {
 function enclosingEffectTable(above: string, before: string): string | undefined {
   const pattern = /(?:select|update|insert|delete):\s*([a-z0-9_]+)/g;
   return [...`${above}${before}`.matchAll(pattern)].at(-1)?.[1];
+}
+
+/** The JSON Schema type of a parameter, for people ("string", "number", ...). */
+export function typeLabel(type: unknown): string {
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) return type.filter((t) => typeof t === 'string').join(' or ');
+  return 'any';
 }

@@ -1,4 +1,5 @@
 import type { ProjectModel } from '../format/model.ts';
+import { typeLabel } from './completion.ts';
 import type { SymbolName } from './symbols.ts';
 
 /** Markdown shown when the pointer rests on a policy id, a tool name or a table name. */
@@ -16,7 +17,7 @@ export function hoverText(model: ProjectModel, symbol: SymbolName): string | und
     const required = new Set(tool.parameters.required ?? []);
     const params = Object.entries(tool.parameters.properties ?? {}).map(
       ([name, spec]) =>
-        `- \`${name}\`${required.has(name) ? '' : '?'}: ${String(spec.type ?? 'any')}${typeof spec.description === 'string' ? ` (${spec.description})` : ''}`,
+        `- \`${name}\`${required.has(name) ? '' : '?'}: ${typeLabel(spec.type)}${typeof spec.description === 'string' ? ` (${spec.description})` : ''}`,
     );
     return `**${tool.name}** · ${tool.kind} tool\n\n${tool.description}${params.length > 0 ? `\n\nParameters:\n${params.join('\n')}` : ''}`;
   }

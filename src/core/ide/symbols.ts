@@ -121,7 +121,7 @@ export function referencesOf(
       for (const match of text.matchAll(listed)) {
         const line = match[1] ?? '';
         if (!line.includes('db.')) continue;
-        const start = (match.index ?? 0) + match[0].length - line.length;
+        const start = match.index + match[0].length - line.length;
         out.push(...literalsIn(text, file, start, start + line.length, symbol.name));
       }
     }
@@ -140,7 +140,7 @@ function literalsIn(
   const slice = text.slice(start, end);
   const pattern = new RegExp(`(["'])${escapeRegExp(name)}\\1`, 'g');
   for (const match of slice.matchAll(pattern)) {
-    const s = start + (match.index ?? 0) + 1;
+    const s = start + match.index + 1;
     out.push({ file, start: s, end: s + name.length, isDefinition: false });
   }
   return out;
