@@ -4,6 +4,12 @@ import type { StorageProblem } from '../adapters/storage/preferences.ts';
 import { browserLocalStorage, createWebStorageStore } from '../adapters/storage/preferences.ts';
 import { createAppStore } from '../state/createAppStore.ts';
 import { AppStoreProvider } from '../state/AppStoreProvider.tsx';
+import { createExampleLibrary } from '../adapters/examples.ts';
+import {
+  createIndexedDbRepository,
+  createMemoryRepository,
+  indexedDbAvailable,
+} from '../adapters/storage/projectRepository.ts';
 import { App } from './App.tsx';
 import './theme.css';
 import '../ui/ui.css';
@@ -17,7 +23,9 @@ let reportProblem = (problem: StorageProblem) => {
 const preferences = createWebStorageStore(browserLocalStorage(), (problem) => {
   reportProblem(problem);
 });
-const store = createAppStore({ preferences });
+const repository = indexedDbAvailable() ? createIndexedDbRepository() : createMemoryRepository();
+const examples = createExampleLibrary(import.meta.env.BASE_URL);
+const store = createAppStore({ preferences, repository, examples });
 reportProblem = (problem) => {
   store.getState().reportStorageProblem(problem.reason);
 };
@@ -33,3 +41,19 @@ createRoot(root).render(
     </AppStoreProvider>
   </StrictMode>,
 );
+
+// Open what the address asks for (?example=airline, ?new), then drop the request from the
+// address so that reloading reopens the saved project instead of making another one.
+const url = new URL(window.location.href);
+const example = url.searchParams.get('example');
+void store.getState().boot({
+  ...(example === null ? {} : { example }),
+  fresh: url.searchParams.has('new'),
+});
+if (url.search !== '') window.history.replaceState(null, '', url.pathname + url.hash);
+
+// Leaving or hiding the tab writes pending edits at once.
+window.addEventListener('pagehide', () => void store.getState().saveNow());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') void store.getState().saveNow();
+});

@@ -13,7 +13,14 @@ export type * from './format/model.ts';
 export type { ParsedProject } from './format/parseProject.ts';
 export { parseProject } from './format/parseProject.ts';
 export { lintProject } from './lint/lint.ts';
-export type { KeyValueStore } from './ports.ts';
+export type {
+  ExampleInfo,
+  ExampleLibrary,
+  KeyValueStore,
+  ProjectRepository,
+  ProjectSummary,
+  StoredProject,
+} from './ports.ts';
 export type { Project, ProjectFileInfo, ProjectFileLanguage, ProjectFileName } from './project.ts';
 export {
   MAX_PROJECT_NAME_LENGTH,

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../adapters/storage/preferences.ts';
+import { testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
 import { selectEffectiveTheme, selectHiddenPanes, selectPaneVisible } from './selectors.ts';
 import { parseLayout } from './slices/uiSlice.ts';
 
 function freshStore(saved: Record<string, string> = {}) {
   const preferences = createMemoryStore(saved);
-  return { store: createAppStore({ preferences }), preferences };
+  return { store: createAppStore(testServices({ preferences })), preferences };
 }
 
 describe('theme', () => {
@@ -17,7 +18,7 @@ describe('theme', () => {
     store.getState().setThemePreference('light');
     expect(selectEffectiveTheme(store.getState())).toBe('light');
     expect(preferences.getItem('policylab.theme')).toBe('light');
-    expect(createAppStore({ preferences }).getState().themePreference).toBe('light');
+    expect(createAppStore(testServices({ preferences })).getState().themePreference).toBe('light');
   });
 
   it('ignores a saved theme it does not know', () => {

@@ -1,5 +1,8 @@
+import type { StoreApi } from 'zustand/vanilla';
 import { createStore } from 'zustand/vanilla';
-import type { KeyValueStore, Project } from '../core/index.ts';
+import type { ExampleLibrary, KeyValueStore, Project, ProjectRepository } from '../core/index.ts';
+import type { LibrarySlice } from './slices/librarySlice.ts';
+import { createLibrarySlice } from './slices/librarySlice.ts';
 import type { ProjectSlice } from './slices/projectSlice.ts';
 import { createProjectSlice } from './slices/projectSlice.ts';
 import type { UiSlice } from './slices/uiSlice.ts';
@@ -8,15 +11,39 @@ import { createUiSlice } from './slices/uiSlice.ts';
 /** The outside world the store talks to, passed in by the app (or by a test). */
 export interface AppServices {
   readonly preferences: KeyValueStore;
+  readonly repository: ProjectRepository;
+  readonly examples: ExampleLibrary;
+  readonly newId?: () => string;
+  readonly now?: () => string;
+  /** How long edits settle before they are saved, in milliseconds. */
+  readonly autosaveDelayMs?: number;
 }
 
-export type AppState = UiSlice & ProjectSlice;
+export type AppState = UiSlice & ProjectSlice & LibrarySlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /** Creates a fresh store; each page load and each test gets its own. */
 export function createAppStore(services: AppServices, initial: { project?: Project } = {}) {
-  return createStore<AppState>()((...args) => ({
+  const store = createStore<AppState>()((...args) => ({
     ...createUiSlice(services.preferences)(...args),
     ...createProjectSlice(initial.project)(...args),
+    ...createLibrarySlice({
+      repository: services.repository,
+      examples: services.examples,
+      newId: services.newId ?? (() => crypto.randomUUID()),
+      now: services.now ?? (() => new Date().toISOString()),
+    })(...args),
   }));
+  autosave(store, services.autosaveDelayMs ?? 250);
+  return store;
+}
+
+/** Saves the open project a moment after each change settles. */
+function autosave(store: StoreApi<AppState>, delayMs: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  store.subscribe((state, previous) => {
+    if (state.project === previous.project || state.projectId !== previous.projectId) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void store.getState().saveNow(), delayMs);
+  });
 }

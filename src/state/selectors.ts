@@ -1,3 +1,5 @@
+import type { ProjectFileName } from '../core/index.ts';
+import { PROJECT_FILES } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
 import type { PaneId, PaneLayout } from './paneLayout.ts';
 import { hiddenPanesFrom } from './paneLayout.ts';
@@ -26,3 +28,19 @@ export function selectPaneVisible(pane: PaneId) {
 export const selectProjectName = (state: AppState) => state.project.name;
 export const selectActiveFile = (state: AppState) => state.activeFile;
 export const selectThemePreference = (state: AppState) => state.themePreference;
+
+let dirtyCache: { files: unknown; saved: unknown; dirty: readonly ProjectFileName[] } | undefined;
+
+/** Files whose text differs from what was last saved, in the project's file order. */
+export function selectDirtyFiles(state: AppState): readonly ProjectFileName[] {
+  const { files } = state.project;
+  const saved = state.savedFiles;
+  if (dirtyCache?.files !== files || dirtyCache.saved !== saved) {
+    dirtyCache = {
+      files,
+      saved,
+      dirty: PROJECT_FILES.map((f) => f.name).filter((name) => files[name] !== saved[name]),
+    };
+  }
+  return dirtyCache.dirty;
+}

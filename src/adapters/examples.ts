@@ -1,0 +1,49 @@
+import type { ExampleInfo, ExampleLibrary } from '../core/index.ts';
+import { PROJECT_FILES } from '../core/index.ts';
+
+/** The example projects shipped in public/examples/. */
+export const EXAMPLES: readonly ExampleInfo[] = [
+  {
+    id: 'airline',
+    name: 'SkyWay Airlines support',
+    summary:
+      'A booking assistant: identity checks, changes, cancellations and refunds, baggage, compensation.',
+  },
+  {
+    id: 'store',
+    name: 'Northwind Outfitters orders',
+    summary:
+      'An online-store assistant: orders, returns, exchanges, shipping, payments, promotions.',
+  },
+];
+
+/** Loads examples over HTTP from the app's own origin (never a CDN). */
+export function createExampleLibrary(
+  baseUrl: string,
+  fetchText: (url: string) => Promise<Response> = (url) => fetch(url),
+): ExampleLibrary {
+  return {
+    examples: EXAMPLES,
+    async load(id) {
+      if (!EXAMPLES.some((e) => e.id === id))
+        throw new Error(`There is no example called "${id}".`);
+      const entries = await Promise.all(
+        PROJECT_FILES.map(async ({ name }) => {
+          const url = `${baseUrl}examples/${id}/${name}`;
+          let response: Response;
+          try {
+            response = await fetchText(url);
+          } catch {
+            throw new Error(
+              `The example could not be downloaded (${name}). Check your connection.`,
+            );
+          }
+          if (!response.ok)
+            throw new Error(`The example's ${name} is missing (HTTP ${response.status}).`);
+          return [name, await response.text()] as const;
+        }),
+      );
+      return Object.fromEntries(entries);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryRepository } from '../adapters/storage/projectRepository.ts';
+import type { ProjectRepository } from '../core/index.ts';
+import { testServices } from '../test/services.ts';
+import { createAppStore } from './createAppStore.ts';
+import { selectDirtyFiles } from './selectors.ts';
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('boot', () => {
+  it('opens the first example, saved, when this device has no projects', async () => {
+    const services = testServices();
+    const store = createAppStore(services);
+    await store.getState().boot({});
+    expect(store.getState()).toMatchObject({ ready: true, projectId: 'p1' });
+    expect(store.getState().project.name).toBe('Mini refund desk');
+    expect((await services.repository.list()).map((p) => p.name)).toEqual(['Mini refund desk']);
+  });
+
+  it('reopens the most recently changed project', async () => {
+    const services = testServices();
+    const first = createAppStore(services);
+    await first.getState().boot({ fresh: true });
+    first.getState().setFileText('agent.md', '# Mine\n');
+    await first.getState().saveNow();
+    const second = createAppStore(services);
+    await second.getState().boot({});
+    expect(second.getState().project.files['agent.md']).toBe('# Mine\n');
+    expect(selectDirtyFiles(second.getState())).toEqual([]);
+  });
+
+  it('still opens a project, and says why, when the example cannot be loaded', async () => {
+    const store = createAppStore(testServices());
+    await store.getState().boot({ example: 'nope' });
+    expect(store.getState().ready).toBe(true);
+    expect(store.getState().libraryError).toBe('There is no example called "nope".');
+  });
+});
+
+describe('autosave', () => {
+  it('saves each change after it settles, and marks files dirty until then', async () => {
+    const services = testServices({ autosaveDelayMs: 1 });
+    const store = createAppStore(services);
+    await store.getState().boot({ fresh: true });
+    store.getState().setFileText('rules.yaml', 'guards: {}\n');
+    expect(selectDirtyFiles(store.getState())).toEqual(['rules.yaml']);
+    await settle();
+    await settle();
+    expect(selectDirtyFiles(store.getState())).toEqual([]);
+    expect(store.getState().saveStatus).toBe('saved');
+    expect((await services.repository.get('p1'))?.files['rules.yaml']).toBe('guards: {}\n');
+  });
+
+  it('keeps the edits open and explains when the device refuses to save', async () => {
+    const memory = createMemoryRepository();
+    const full: ProjectRepository = {
+      ...memory,
+      put: () => Promise.reject(new Error('QuotaExceededError')),
+    };
+    const store = createAppStore(testServices({ repository: full }));
+    await store.getState().boot({ fresh: true });
+    store.getState().setFileText('agent.md', '# Unsaved\n');
+    await store.getState().saveNow();
+    expect(store.getState().saveStatus).toBe('error');
+    expect(store.getState().libraryError).toMatch(
+      /could not be saved on this device \(QuotaExceededError\)/,
+    );
+    expect(store.getState().project.files['agent.md']).toBe('# Unsaved\n');
+    expect(selectDirtyFiles(store.getState())).toContain('agent.md');
+  });
+});
+
+describe('the project list', () => {
+  it('duplicates, deletes with undo, and opens another project when the open one goes', async () => {
+    const services = testServices();
+    const store = createAppStore(services);
+    await store.getState().boot({ example: 'mini' });
+    await store.getState().duplicateProject('p1');
+    expect(store.getState().project.name).toBe('Mini refund desk (copy)');
+    expect(
+      store
+        .getState()
+        .projects.map((p) => p.id)
+        .sort(),
+    ).toEqual(['p1', 'p2']);
+
+    await store.getState().deleteProject('p2');
+    expect(store.getState().projectId).toBe('p1');
+    expect(store.getState().projects.map((p) => p.id)).toEqual(['p1']);
+    await store.getState().undoDelete();
+    expect(
+      store
+        .getState()
+        .projects.map((p) => p.id)
+        .sort(),
+    ).toEqual(['p1', 'p2']);
+    expect((await services.repository.get('p2'))?.name).toBe('Mini refund desk (copy)');
+  });
+
+  it('starts a new project when the last one is deleted', async () => {
+    const store = createAppStore(testServices());
+    await store.getState().boot({ fresh: true });
+    await store.getState().deleteProject('p1');
+    expect(store.getState().projectId).toBe('p2');
+    expect(store.getState().project.name).toBe('Untitled project');
+  });
+});

@@ -1,0 +1,234 @@
+import type { StateCreator } from 'zustand';
+import type {
+  ExampleLibrary,
+  Project,
+  ProjectRepository,
+  ProjectSummary,
+  StoredProject,
+} from '../../core/index.ts';
+import { createProject, projectFromFiles } from '../../core/index.ts';
+import type { AppState } from '../createAppStore.ts';
+
+/** What the library needs from outside: storage, examples, ids and the clock. */
+export interface LibraryServices {
+  readonly repository: ProjectRepository;
+  readonly examples: ExampleLibrary;
+  readonly newId: () => string;
+  readonly now: () => string;
+}
+
+/** How the page was opened: a fresh project, an example, a given project, or the last one. */
+export interface BootRequest {
+  readonly example?: string;
+  readonly fresh?: boolean;
+  readonly projectId?: string;
+}
+
+export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error';
+
+export interface LibrarySlice {
+  ready: boolean;
+  projects: readonly ProjectSummary[];
+  saveStatus: SaveStatus;
+  /** A problem to tell the user about (a failed save, a failed download), or null. */
+  libraryError: string | null;
+  /** The last deleted project, kept until the next delete so it can be restored. */
+  deleted: StoredProject | null;
+
+  boot: (request: BootRequest) => Promise<void>;
+  refreshProjects: () => Promise<void>;
+  openProject: (id: string) => Promise<void>;
+  newProject: () => Promise<void>;
+  openExample: (exampleId: string) => Promise<void>;
+  duplicateProject: (id: string) => Promise<void>;
+  deleteProject: (id: string) => Promise<void>;
+  undoDelete: () => Promise<void>;
+  /** Writes the open project now; the autosave calls it, and so does the page on hide. */
+  saveNow: () => Promise<void>;
+  dismissLibraryError: () => void;
+}
+
+/** Builds the slice that keeps projects on this device and opens them. */
+export function createLibrarySlice(
+  services: LibraryServices,
+): StateCreator<AppState, [], [], LibrarySlice> {
+  const { repository, examples, newId, now } = services;
+
+  return (set, get) => {
+    const stored = (project: Project, id: string, createdAt = now()): StoredProject => ({
+      id,
+      name: project.name,
+      files: project.files,
+      createdAt,
+      updatedAt: now(),
+    });
+
+    /** Shows a project in the editor; `saved` says whether it is already on disk. */
+    const show = (id: string, project: Project, saved: boolean) => {
+      set({
+        projectId: id,
+        project,
+        savedFiles: saved ? project.files : ({} as Project['files']),
+        activeFile: 'agent.md',
+        reveal: null,
+        ready: true,
+      });
+    };
+
+    const fail = (error: unknown) => {
+      set({ libraryError: error instanceof Error ? error.message : String(error) });
+    };
+
+    const createAndOpen = async (project: Project) => {
+      const id = newId();
+      show(id, project, false);
+      await get().saveNow();
+      await get().refreshProjects();
+    };
+
+    const fromExample = async (exampleId: string): Promise<Project> => {
+      const info = examples.examples.find((e) => e.id === exampleId);
+      const files = await examples.load(exampleId);
+      return projectFromFiles(info?.name ?? exampleId, files).project;
+    };
+
+    return {
+      ready: false,
+      projects: [],
+      saveStatus: 'idle',
+      libraryError: null,
+      deleted: null,
+
+      boot: async (request) => {
+        try {
+          if (request.example !== undefined) {
+            await createAndOpen(await fromExample(request.example));
+            return;
+          }
+          if (request.fresh === true) {
+            await createAndOpen(createProject('Untitled project'));
+            return;
+          }
+          const wanted =
+            request.projectId === undefined ? undefined : await repository.get(request.projectId);
+          const latest = wanted ?? (await firstStored(repository));
+          if (latest) {
+            show(latest.id, { name: latest.name, files: latest.files }, true);
+            await get().refreshProjects();
+            return;
+          }
+          await createAndOpen(await fromExample(examples.examples[0]?.id ?? 'airline'));
+        } catch (error) {
+          // Storage or the network failed: still give the user a project to work in.
+          fail(error);
+          if (!get().ready) show(newId(), createProject('Untitled project'), false);
+        }
+      },
+
+      refreshProjects: async () => {
+        try {
+          set({ projects: await repository.list() });
+        } catch (error) {
+          fail(error);
+        }
+      },
+
+      openProject: async (id) => {
+        await get().saveNow();
+        try {
+          const found = await repository.get(id);
+          if (!found) throw new Error('That project is no longer on this device.');
+          show(found.id, { name: found.name, files: found.files }, true);
+        } catch (error) {
+          fail(error);
+        }
+      },
+
+      newProject: async () => {
+        await get().saveNow();
+        await createAndOpen(createProject('Untitled project'));
+      },
+
+      openExample: async (exampleId) => {
+        await get().saveNow();
+        try {
+          await createAndOpen(await fromExample(exampleId));
+        } catch (error) {
+          fail(error);
+        }
+      },
+
+      duplicateProject: async (id) => {
+        await get().saveNow();
+        try {
+          const source = await repository.get(id);
+          if (!source) throw new Error('That project is no longer on this device.');
+          await createAndOpen({ name: `${source.name} (copy)`, files: source.files });
+        } catch (error) {
+          fail(error);
+        }
+      },
+
+      deleteProject: async (id) => {
+        try {
+          const victim = await repository.get(id);
+          if (!victim) return;
+          await repository.remove(id);
+          set({ deleted: victim });
+          await get().refreshProjects();
+          if (get().projectId === id) {
+            const next = await firstStored(repository);
+            if (next) show(next.id, { name: next.name, files: next.files }, true);
+            else await createAndOpen(createProject('Untitled project'));
+          }
+        } catch (error) {
+          fail(error);
+        }
+      },
+
+      undoDelete: async () => {
+        const { deleted } = get();
+        if (!deleted) return;
+        try {
+          await repository.put(deleted);
+          set({ deleted: null });
+          await get().refreshProjects();
+        } catch (error) {
+          fail(error);
+        }
+      },
+
+      saveNow: async () => {
+        const { projectId, project, savedFiles, ready, projects } = get();
+        if (!ready || projectId === '') return;
+        const summary = projects.find((p) => p.id === projectId);
+        const unchanged = savedFiles === project.files && summary?.name === project.name;
+        if (unchanged) return;
+        set({ saveStatus: 'saving' });
+        try {
+          const existing = await repository.get(projectId);
+          await repository.put(stored(project, projectId, existing?.createdAt));
+          // Only mark as saved what was written; typing during the write stays unsaved.
+          set({ savedFiles: project.files, saveStatus: 'saved', libraryError: null });
+          if (summary?.name !== project.name) await get().refreshProjects();
+        } catch (error) {
+          set({ saveStatus: 'error' });
+          fail(
+            new Error(
+              `Your last changes could not be saved on this device (${error instanceof Error ? error.message : String(error)}). They are still open here; free some space or export the project.`,
+            ),
+          );
+        }
+      },
+
+      dismissLibraryError: () => {
+        set({ libraryError: null });
+      },
+    };
+  };
+}
+
+async function firstStored(repository: ProjectRepository): Promise<StoredProject | undefined> {
+  const [latest] = await repository.list();
+  return latest ? repository.get(latest.id) : undefined;
+}
