@@ -20,6 +20,7 @@ import {
   TOOLS_SCHEMA,
 } from './schemas.ts';
 import { validateAgainstSchema } from './validate.ts';
+import type { YamlFile } from './yamlFile.ts';
 import { parseYamlFile } from './yamlFile.ts';
 
 /** The result of reading a project: its model, the parsed files and every problem found. */
@@ -44,8 +45,8 @@ const SCHEMAS = {
 export function parseProject(project: Project): ParsedProject {
   const diagnostics: Diagnostic[] = [];
   const parse = (name: keyof typeof SCHEMAS) => {
-    const file = parseYamlFile(name, project.files[name]);
-    diagnostics.push(...file.diagnostics, ...validateAgainstSchema(file, SCHEMAS[name]));
+    const { file, schemaDiagnostics } = parseFileCached(name, project.files[name]);
+    diagnostics.push(...file.diagnostics, ...schemaDiagnostics);
     return file;
   };
   const files: YamlFiles = {
@@ -77,4 +78,23 @@ export function parseProject(project: Project): ParsedProject {
       PROJECT_FILES.map((f) => f.name),
     ),
   };
+}
+
+/**
+ * Parsing and schema-checking a file depend on its text alone, so the last result per file is
+ * kept: typing in one file re-reads that file only. (The cache is plain memoisation: it holds no
+ * state that could change a result.)
+ */
+const lastParse = new Map<
+  string,
+  { text: string; file: YamlFile; schemaDiagnostics: Diagnostic[] }
+>();
+
+function parseFileCached(name: keyof typeof SCHEMAS, text: string) {
+  const cached = lastParse.get(name);
+  if (cached?.text === text) return cached;
+  const file = parseYamlFile(name, text);
+  const entry = { text, file, schemaDiagnostics: validateAgainstSchema(file, SCHEMAS[name]) };
+  lastParse.set(name, entry);
+  return entry;
 }

@@ -8,7 +8,12 @@ import { words } from '../text.ts';
 /** Two policies whose word sets overlap at least this much read as one policy written twice. */
 const NEAR_DUPLICATE_SIMILARITY = 0.75;
 /** Bounds the inputs tried per tool when looking for rules that contradict. */
-const MAX_TRIALS_PER_TOOL = 240;
+const MAX_TRIALS_PER_TOOL = 80;
+/**
+ * Rows per table in the database the search runs against. Any database state gives a valid
+ * witness, and conditions that loop over tables cost rows squared, so a small one keeps lint fast.
+ */
+const SEARCH_ROWS_PER_TABLE = 4;
 /** The clock lint uses; only conditions that read `now` see it. */
 const LINT_NOW = '2026-01-01T00:00:00Z';
 
@@ -166,7 +171,12 @@ function normalize(condition: string): string {
 function findContradictions(model: ProjectModel, parsed: ParsedProject): Diagnostic[] {
   const out: Diagnostic[] = [];
   const rulesFile = parsed.files['rules.yaml'];
-  const db = seedDatabase(model);
+  const db = Object.fromEntries(
+    Object.entries(seedDatabase(model)).map(([table, rows]) => [
+      table,
+      rows.slice(0, SEARCH_ROWS_PER_TABLE),
+    ]),
+  );
   for (const guards of model.guards) {
     const conditional = guards.rules.filter((r) => r.when !== undefined);
     const decisions = new Set(conditional.map((r) => r.decision));
