@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
 import { selectProjectName } from '../state/selectors.ts';
 import { useAppStore } from '../state/useAppStore.ts';
+import { ProjectsDialog } from '../features/projects/ProjectsDialog.tsx';
 import { Header } from './Header.tsx';
+import { NoticeBar } from './NoticeBar.tsx';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { useGlobalShortcuts } from './useGlobalShortcuts.ts';
@@ -31,11 +33,13 @@ function Shell() {
   return (
     <div className="app">
       <Header />
+      <NoticeBar />
       <main className="app-main">
         <Workbench key={layoutGeneration} />
       </main>
       <StatusBar />
       <ShortcutsDialog />
+      <ProjectsDialog />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { useWorkbench } from './workbench/WorkbenchContext.ts';
 export function Header() {
   const resetLayout = useAppStore((s) => s.resetLayout);
   const setShortcutsOpen = useAppStore((s) => s.setShortcutsOpen);
+  const setProjectsOpen = useAppStore((s) => s.setProjectsOpen);
 
   return (
     <header className="app-header">
@@ -23,6 +24,16 @@ export function Header() {
       </div>
       <span className="header-divider" aria-hidden="true" />
       <ProjectName />
+      <button
+        type="button"
+        className="header-button"
+        onClick={() => {
+          setProjectsOpen(true);
+        }}
+      >
+        <Icon name="file" size={14} />
+        Projects
+      </button>
       <nav className="view-toggles" aria-label="Panes">
         {PANE_IDS.map((pane) => (
           <PaneToggle key={pane} pane={pane} />

@@ -1,4 +1,6 @@
 import { version } from '../../package.json';
+import { countBySeverity } from '../core/index.ts';
+import { selectDirtyFiles } from '../state/selectors.ts';
 import { useAppStore } from '../state/useAppStore.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { Kbd } from '../ui/Kbd.tsx';
@@ -6,12 +8,27 @@ import { Kbd } from '../ui/Kbd.tsx';
 /** The bottom bar: where the project lives, storage problems, the shortcuts hint, the version. */
 export function StatusBar() {
   const storageWarning = useAppStore((s) => s.storageWarning);
+  const saveStatus = useAppStore((s) => s.saveStatus);
+  const dirty = useAppStore(selectDirtyFiles).length > 0;
+  const diagnostics = useAppStore((s) => s.analysis?.diagnostics);
+  const counts = diagnostics ? countBySeverity(diagnostics) : null;
+  const saveText =
+    saveStatus === 'error'
+      ? 'Not saved'
+      : saveStatus === 'saving' || dirty
+        ? 'Saving…'
+        : 'Saved on this device';
   return (
     <footer className="status-bar">
-      <span className="status-item" title="Saving projects in the browser is not built yet">
-        <Icon name="info" size={13} />
-        Kept in this tab only
+      <span className="status-item" data-save={saveStatus} role="status" aria-label="Save status">
+        <Icon name={saveStatus === 'error' ? 'alert' : 'info'} size={13} />
+        {saveText}
       </span>
+      {counts && (
+        <span className="status-item" aria-label="Problem counts">
+          {counts.error} errors · {counts.warning} warnings
+        </span>
+      )}
       {storageWarning !== null && (
         <span className="status-item status-warning" role="status">
           <Icon name="alert" size={13} />

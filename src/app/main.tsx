@@ -10,6 +10,7 @@ import {
   createMemoryRepository,
   indexedDbAvailable,
 } from '../adapters/storage/projectRepository.ts';
+import { createWorkerAnalyzer } from '../workers/analysisClient.ts';
 import { App } from './App.tsx';
 import './theme.css';
 import '../ui/ui.css';
@@ -25,7 +26,10 @@ const preferences = createWebStorageStore(browserLocalStorage(), (problem) => {
 });
 const repository = indexedDbAvailable() ? createIndexedDbRepository() : createMemoryRepository();
 const examples = createExampleLibrary(import.meta.env.BASE_URL);
-const store = createAppStore({ preferences, repository, examples });
+const analyze = createWorkerAnalyzer(
+  () => new Worker(new URL('../workers/analysis.worker.ts', import.meta.url), { type: 'module' }),
+);
+const store = createAppStore({ preferences, repository, examples, analyze });
 reportProblem = (problem) => {
   store.getState().reportStorageProblem(problem.reason);
 };

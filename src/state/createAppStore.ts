@@ -1,6 +1,10 @@
 import type { StoreApi } from 'zustand/vanilla';
 import { createStore } from 'zustand/vanilla';
 import type { ExampleLibrary, KeyValueStore, Project, ProjectRepository } from '../core/index.ts';
+import type { Analyzer } from '../workers/analysisClient.ts';
+import { Superseded, analyzeInThread } from '../workers/analysisClient.ts';
+import type { AnalysisSlice } from './slices/analysisSlice.ts';
+import { createAnalysisSlice } from './slices/analysisSlice.ts';
 import type { LibrarySlice } from './slices/librarySlice.ts';
 import { createLibrarySlice } from './slices/librarySlice.ts';
 import type { ProjectSlice } from './slices/projectSlice.ts';
@@ -17,9 +21,11 @@ export interface AppServices {
   readonly now?: () => string;
   /** How long edits settle before they are saved, in milliseconds. */
   readonly autosaveDelayMs?: number;
+  /** Reads and lints projects (in a worker in the page). */
+  readonly analyze?: Analyzer;
 }
 
-export type AppState = UiSlice & ProjectSlice & LibrarySlice;
+export type AppState = UiSlice & ProjectSlice & LibrarySlice & AnalysisSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /** Creates a fresh store; each page load and each test gets its own. */
@@ -33,9 +39,39 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       newId: services.newId ?? (() => crypto.randomUUID()),
       now: services.now ?? (() => new Date().toISOString()),
     })(...args),
+    ...createAnalysisSlice(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);
+  analyzeOnChange(
+    store,
+    services.analyze ?? ((project) => Promise.resolve(analyzeInThread(project))),
+  );
   return store;
+}
+
+/** Re-analyses the project whenever its files change; only the newest answer is kept. */
+function analyzeOnChange(store: StoreApi<AppState>, analyze: Analyzer) {
+  let asked: Project['files'] | undefined;
+  const run = () => {
+    const { project } = store.getState();
+    if (project.files === asked) return;
+    asked = project.files;
+    analyze(project).then(
+      (analysis) => {
+        if (store.getState().project.files === project.files) {
+          store.getState().setAnalysis(analysis, project.files);
+        }
+      },
+      (error: unknown) => {
+        if (error instanceof Superseded) return;
+        store.getState().setAnalysisError(error instanceof Error ? error.message : String(error));
+      },
+    );
+  };
+  store.subscribe((state, previous) => {
+    if (state.project.files !== previous.project.files) run();
+  });
+  run();
 }
 
 /** Saves the open project a moment after each change settles. */

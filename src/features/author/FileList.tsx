@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import { PROJECT_FILES } from '../../core/index.ts';
-import { selectActiveFile } from '../../state/selectors.ts';
+import { selectActiveFile, selectDirtyFiles } from '../../state/selectors.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 import { Icon } from '../../ui/Icon.tsx';
 
@@ -8,6 +8,10 @@ import { Icon } from '../../ui/Icon.tsx';
 export function FileList() {
   const activeFile = useAppStore(selectActiveFile);
   const openFile = useAppStore((s) => s.openFile);
+  const dirty = useAppStore(selectDirtyFiles);
+  const diagnostics = useAppStore((s) => s.analysis?.diagnostics);
+  const errorsIn = (file: string) =>
+    diagnostics?.filter((d) => d.file === file && d.severity === 'error').length ?? 0;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
@@ -33,6 +37,8 @@ export function FileList() {
     >
       {PROJECT_FILES.map((file) => {
         const selected = file.name === activeFile;
+        const unsaved = dirty.includes(file.name);
+        const errors = errorsIn(file.name);
         return (
           <button
             key={file.name}
@@ -41,7 +47,7 @@ export function FileList() {
             aria-selected={selected}
             aria-controls="author-editor"
             tabIndex={selected ? 0 : -1}
-            title={file.summary}
+            title={`${file.summary}${unsaved ? ' (unsaved changes)' : ''}`}
             className="file-list-item"
             data-file={file.name}
             onClick={() => {
@@ -49,7 +55,16 @@ export function FileList() {
             }}
           >
             <Icon name="file" size={13} />
-            <span>{file.name}</span>
+            <span className="file-name">{file.name}</span>
+            {errors > 0 && (
+              <span
+                className="file-errors"
+                aria-label={`${errors} error${errors === 1 ? '' : 's'}`}
+              >
+                {errors}
+              </span>
+            )}
+            {unsaved && <span className="file-dirty" aria-label="unsaved changes" />}
           </button>
         );
       })}

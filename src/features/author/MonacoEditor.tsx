@@ -1,16 +1,24 @@
 import { useEffect, useRef } from 'react';
-import type { ProjectFileName } from '../../core/index.ts';
+import type { Diagnostic, ProjectFileName } from '../../core/index.ts';
 import { PROJECT_FILES } from '../../core/index.ts';
 import { selectActiveFile, selectEffectiveTheme } from '../../state/selectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
-import { monaco } from './monaco.ts';
+import { fileUri, registerLanguageFeatures } from './monaco/languageFeatures.ts';
+import { monaco } from './monaco/setup.ts';
 
 type Editor = ReturnType<typeof monaco.editor.create>;
 type Model = ReturnType<typeof monaco.editor.createModel>;
 
+const SEVERITY = {
+  error: monaco.MarkerSeverity.Error,
+  warning: monaco.MarkerSeverity.Warning,
+  info: monaco.MarkerSeverity.Info,
+} as const;
+
 /**
  * Monaco over the project's files: one model per file (so each keeps its own undo history and
- * cursor), the open file's model in the editor, and every edit written back to the store.
+ * cursor), edits written back to the store, changes made elsewhere (a rename, another project)
+ * applied to the models, and the analysis shown as markers.
  */
 export function MonacoEditor() {
   const store = useAppStoreApi();
@@ -20,25 +28,15 @@ export function MonacoEditor() {
   const viewStates = useRef(new Map<string, ReturnType<Editor['saveViewState']>>());
   const activeFile = useAppStore(selectActiveFile);
   const theme = useAppStore(selectEffectiveTheme);
+  const projectId = useAppStore((s) => s.projectId);
 
+  // The editor itself lives as long as the pane.
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const { project, activeFile: firstFile } = store.getState();
-    const subscriptions: { dispose(): void }[] = [];
-    for (const file of PROJECT_FILES) {
-      const uri = monaco.Uri.parse(`file:///${file.name}`);
-      monaco.editor.getModel(uri)?.dispose();
-      const model = monaco.editor.createModel(project.files[file.name], file.language, uri);
-      subscriptions.push(
-        model.onDidChangeContent(() => {
-          store.getState().setFileText(file.name, model.getValue());
-        }),
-      );
-      models.current.set(file.name, model);
-    }
+    registerLanguageFeatures(monaco, store);
     const instance = monaco.editor.create(element, {
-      model: models.current.get(firstFile) ?? null,
+      model: null,
       automaticLayout: true,
       minimap: { enabled: false },
       fontSize: 13,
@@ -48,32 +46,110 @@ export function MonacoEditor() {
       tabSize: 2,
       renderWhitespace: 'selection',
       padding: { top: 8 },
+      fixedOverflowWidgets: true,
       ariaLabel: 'Project file editor',
       // The textarea input is the mature path; EditContext is still marked experimental.
       editContext: false,
     });
     editor.current = instance;
-    const ownModels = models.current;
     return () => {
-      for (const s of subscriptions) s.dispose();
       instance.dispose();
-      for (const model of ownModels.values()) model.dispose();
-      ownModels.clear();
       editor.current = null;
     };
   }, [store]);
 
+  // One set of models per project: opening another project starts fresh undo histories.
+  useEffect(() => {
+    const { project } = store.getState();
+    const own = new Map<ProjectFileName, Model>();
+    const subscriptions: { dispose(): void }[] = [];
+    for (const file of PROJECT_FILES) {
+      const uri = fileUri(monaco, file.name);
+      monaco.editor.getModel(uri)?.dispose();
+      const model = monaco.editor.createModel(project.files[file.name], file.language, uri);
+      subscriptions.push(
+        model.onDidChangeContent(() => {
+          store.getState().setFileText(file.name, model.getValue());
+        }),
+      );
+      own.set(file.name, model);
+    }
+    models.current = own;
+    viewStates.current.clear();
+    editor.current?.setModel(own.get(store.getState().activeFile) ?? null);
+
+    // Text changed outside the editor (rename, extraction, playground): apply it as one edit,
+    // so Ctrl+Z undoes it like any other change.
+    const unsubscribe = store.subscribe((state, previous) => {
+      if (state.project.files === previous.project.files) return;
+      for (const [name, model] of own) {
+        const text = state.project.files[name];
+        if (model.getValue() !== text) {
+          model.pushEditOperations([], [{ range: model.getFullModelRange(), text }], () => null);
+        }
+      }
+    });
+    return () => {
+      unsubscribe();
+      for (const s of subscriptions) s.dispose();
+      for (const model of own.values()) model.dispose();
+    };
+  }, [store, projectId]);
+
+  // Show the open file, keeping each file's cursor and scroll position across switches.
   useEffect(() => {
     const instance = editor.current;
     const model = models.current.get(activeFile);
     const current = instance?.getModel();
     if (!instance || !model || current === model) return;
-    // Keep each file's cursor and scroll position across switches.
     if (current) viewStates.current.set(current.uri.toString(), instance.saveViewState());
     instance.setModel(model);
     const saved = viewStates.current.get(model.uri.toString());
     if (saved) instance.restoreViewState(saved);
-  }, [activeFile]);
+  }, [activeFile, projectId]);
+
+  // Markers follow the analysis; a file whose text moved on since keeps its markers until the next.
+  useEffect(() => {
+    const apply = (diagnostics: readonly Diagnostic[]) => {
+      for (const [name, model] of models.current) {
+        monaco.editor.setModelMarkers(
+          model,
+          'policylab',
+          diagnostics
+            .filter((d) => d.file === name)
+            .map((d) => ({
+              severity: SEVERITY[d.severity],
+              message: d.message,
+              code: d.code,
+              startLineNumber: d.line,
+              startColumn: d.column,
+              endLineNumber: d.endLine,
+              endColumn: d.endColumn,
+            })),
+        );
+      }
+    };
+    apply(store.getState().analysis?.diagnostics ?? []);
+    return store.subscribe((state, previous) => {
+      if (state.analysis !== previous.analysis) apply(state.analysis?.diagnostics ?? []);
+    });
+  }, [store, projectId]);
+
+  // Requests to show a place (problems panel, go to definition) move the cursor there.
+  useEffect(
+    () =>
+      store.subscribe((state, previous) => {
+        const request = state.reveal;
+        const instance = editor.current;
+        if (!request || request === previous.reveal || !instance) return;
+        const model = models.current.get(request.file);
+        if (model && instance.getModel() !== model) instance.setModel(model);
+        instance.setPosition({ lineNumber: request.line, column: request.column });
+        instance.revealLineInCenterIfOutsideViewport(request.line);
+        instance.focus();
+      }),
+    [store],
+  );
 
   useEffect(() => {
     monaco.editor.setTheme(theme === 'dark' ? 'policylab-dark' : 'policylab-light');

@@ -1,12 +1,13 @@
 import type { StateCreator } from 'zustand';
 import type {
+  ExampleInfo,
   ExampleLibrary,
   Project,
   ProjectRepository,
   ProjectSummary,
   StoredProject,
 } from '../../core/index.ts';
-import { createProject, projectFromFiles } from '../../core/index.ts';
+import { createProject, normalizeProjectName, projectFromFiles } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 
 /** What the library needs from outside: storage, examples, ids and the clock. */
@@ -42,10 +43,15 @@ export interface LibrarySlice {
   openExample: (exampleId: string) => Promise<void>;
   duplicateProject: (id: string) => Promise<void>;
   deleteProject: (id: string) => Promise<void>;
+  /** Renames a stored project, open or not; a blank name changes nothing. */
+  renameStored: (id: string, name: string) => Promise<void>;
   undoDelete: () => Promise<void>;
   /** Writes the open project now; the autosave calls it, and so does the page on hide. */
   saveNow: () => Promise<void>;
   dismissLibraryError: () => void;
+  forgetDeleted: () => void;
+  /** The examples the gallery offers. */
+  exampleList: readonly ExampleInfo[];
 }
 
 /** Builds the slice that keeps projects on this device and opens them. */
@@ -186,6 +192,23 @@ export function createLibrarySlice(
         }
       },
 
+      renameStored: async (id, name) => {
+        if (id === get().projectId) {
+          if (get().renameProject(name)) await get().saveNow();
+          return;
+        }
+        const clean = normalizeProjectName(name);
+        if (clean === undefined) return;
+        try {
+          const found = await repository.get(id);
+          if (!found) return;
+          await repository.put({ ...found, name: clean, updatedAt: now() });
+          await get().refreshProjects();
+        } catch (error) {
+          fail(error);
+        }
+      },
+
       undoDelete: async () => {
         const { deleted } = get();
         if (!deleted) return;
@@ -224,6 +247,10 @@ export function createLibrarySlice(
       dismissLibraryError: () => {
         set({ libraryError: null });
       },
+      forgetDeleted: () => {
+        set({ deleted: null });
+      },
+      exampleList: examples.examples,
     };
   };
 }

@@ -22,6 +22,7 @@ export interface UiSlice {
   panelSizes: PaneLayout;
   maximizedPane: PaneId | null;
   shortcutsOpen: boolean;
+  projectsOpen: boolean;
   /** Bumped by `resetLayout` so the workbench remounts with its default sizes. */
   layoutGeneration: number;
   /** A message for the status bar when preferences could not be saved. */
@@ -32,6 +33,7 @@ export interface UiSlice {
   reportPanelSize: (panelId: string, percent: number) => void;
   setMaximizedPane: (pane: PaneId | null) => void;
   setShortcutsOpen: (open: boolean) => void;
+  setProjectsOpen: (open: boolean) => void;
   readLayout: (groupId: string) => PaneLayout | undefined;
   writeLayout: (groupId: string, layout: PaneLayout) => void;
   resetLayout: () => void;
@@ -78,6 +80,7 @@ export function createUiSlice(preferences: KeyValueStore): StateCreator<AppState
     panelSizes: savedSizes,
     maximizedPane: null,
     shortcutsOpen: false,
+    projectsOpen: false,
     layoutGeneration: 0,
     storageWarning: null,
 
@@ -98,6 +101,9 @@ export function createUiSlice(preferences: KeyValueStore): StateCreator<AppState
     },
     setShortcutsOpen: (shortcutsOpen) => {
       set({ shortcutsOpen });
+    },
+    setProjectsOpen: (projectsOpen) => {
+      set({ projectsOpen });
     },
     readLayout,
     writeLayout: (groupId, layout) => {

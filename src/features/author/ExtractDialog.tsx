@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import type { CandidatePolicy } from '../../core/index.ts';
+import { addPoliciesToYaml } from '../../core/index.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
+
+/**
+ * Shows the policies found in agent.md that policies.yaml lacks; the ones the user keeps are
+ * added to policies.yaml as a minimal edit (comments and formatting stay), which Ctrl+Z undoes.
+ */
+export function ExtractDialog({
+  candidates,
+  onClose,
+}: {
+  candidates: readonly CandidatePolicy[] | null;
+  onClose: () => void;
+}) {
+  const store = useAppStoreApi();
+  const setFileText = useAppStore((s) => s.setFileText);
+  const openFile = useAppStore((s) => s.openFile);
+  const [skipped, setSkipped] = useState<ReadonlySet<string>>(new Set());
+  const chosen = (candidates ?? []).filter((c) => !skipped.has(c.id));
+
+  return (
+    <Dialog open={candidates !== null} title="Policies found in agent.md" onClose={onClose} wide>
+      {candidates?.length === 0 ? (
+        <p>Every list item of agent.md is already a policy in policies.yaml.</p>
+      ) : (
+        <>
+          <p className="dialog-note">
+            Each list item became a candidate policy, filed under its heading. Untick the ones you
+            do not want.
+          </p>
+          <ul className="candidate-list">
+            {(candidates ?? []).map((c) => (
+              <li key={c.id}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={!skipped.has(c.id)}
+                    onChange={(e) => {
+                      const next = new Set(skipped);
+                      if (e.currentTarget.checked) next.delete(c.id);
+                      else next.add(c.id);
+                      setSkipped(next);
+                    }}
+                  />
+                  <span className="candidate-id">{c.id}</span>
+                  <span className="candidate-meta">
+                    {c.category} · challenge {c.challenge} · line {c.source.line}
+                  </span>
+                  <span className="candidate-text">{c.text}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          <div className="dialog-actions">
+            <button type="button" className="button button-quiet" onClick={onClose}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={chosen.length === 0}
+              onClick={() => {
+                const text = store.getState().project.files['policies.yaml'];
+                setFileText('policies.yaml', addPoliciesToYaml(text, chosen));
+                openFile('policies.yaml');
+                onClose();
+              }}
+            >
+              Add {chosen.length} polic{chosen.length === 1 ? 'y' : 'ies'} to policies.yaml
+            </button>
+          </div>
+        </>
+      )}
+    </Dialog>
+  );
+}

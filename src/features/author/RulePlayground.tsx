@@ -1,0 +1,245 @@
+import { useId, useMemo, useState } from 'react';
+import type { GuardDecision, PastCall, ProjectModel, Row } from '../../core/index.ts';
+import { LineIndex, decideToolCall, parseProject, seedDatabase } from '../../core/index.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
+import { Icon } from '../../ui/Icon.tsx';
+
+const PLAYGROUND_NOW = '2026-06-15T12:00:00Z';
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function parseJson<T>(
+  text: string,
+  what: string,
+  check: (v: unknown) => string | undefined,
+): Parsed<T> {
+  if (text.trim() === '') return { ok: true, value: undefined as T };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      ok: false,
+      error: `${what} are not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  const problem = check(value);
+  return problem === undefined
+    ? { ok: true, value: value as T }
+    : { ok: false, error: `${what}: ${problem}` };
+}
+
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function argumentsTemplate(model: ProjectModel, tool: string): string {
+  const spec = model.tools.find((t) => t.name === tool)?.parameters;
+  const sample: Record<string, unknown> = {};
+  for (const name of spec?.required ?? []) {
+    const type = spec?.properties?.[name]?.type;
+    sample[name] =
+      type === 'number' || type === 'integer'
+        ? 0
+        : type === 'boolean'
+          ? false
+          : type === 'array'
+            ? []
+            : '';
+  }
+  return JSON.stringify(sample, null, 2);
+}
+
+/**
+ * Beside rules.yaml: type a tool call, earlier calls and database rows, and see which guard rule
+ * decides, why, and how every rule before it fared, as the simulator would at that call.
+ */
+export function RulePlayground() {
+  const store = useAppStoreApi();
+  const model = useAppStore((s) => s.analysis?.model);
+  const revealAt = useAppStore((s) => s.revealAt);
+  const [tool, setTool] = useState('');
+  const [args, setArgs] = useState('');
+  const [history, setHistory] = useState('');
+  const [rows, setRows] = useState('');
+  const ids = { tool: useId(), args: useId(), history: useId(), rows: useId() };
+
+  const chosen = tool !== '' ? tool : (model?.guards[0]?.tool ?? model?.tools[0]?.name ?? '');
+  const argsText = args === '' && model ? argumentsTemplate(model, chosen) : args;
+
+  const result = useMemo(() => {
+    if (!model) return undefined;
+    const parsedArgs = parseJson<Record<string, unknown> | undefined>(
+      argsText,
+      'The arguments',
+      (v) => (isObject(v) ? undefined : 'write an object, like {"order_id": "o1"}'),
+    );
+    const parsedHistory = parseJson<
+      { tool: string; args?: unknown; allowed?: unknown }[] | undefined
+    >(history, 'The earlier calls', (v) =>
+      Array.isArray(v) &&
+      v.every((c) => isObject(c) && typeof (c as { tool?: unknown }).tool === 'string')
+        ? undefined
+        : 'write a list of calls, like [{"tool": "get_user", "args": {"user_id": "u1"}}]',
+    );
+    const parsedRows = parseJson<Record<string, Row[]> | undefined>(
+      rows,
+      'The database rows',
+      (v) =>
+        isObject(v) && Object.values(v as object).every(Array.isArray)
+          ? undefined
+          : 'write tables of rows, like {"orders": [{"id": "o1"}]}',
+    );
+    for (const parsed of [parsedArgs, parsedHistory, parsedRows])
+      if (!parsed.ok) return { error: parsed.error };
+    if (!parsedArgs.ok || !parsedHistory.ok || !parsedRows.ok) return undefined;
+    const db = { ...seedDatabase(model), ...(parsedRows.value ?? {}) };
+    const past: PastCall[] = (parsedHistory.value ?? []).map((c) => ({
+      tool: c.tool,
+      args: isObject(c.args) ? (c.args as Record<string, unknown>) : {},
+      allowed: c.allowed !== false,
+    }));
+    return {
+      decision: decideToolCall(
+        model,
+        { tool: chosen, args: parsedArgs.value ?? {} },
+        { db, history: past, now: PLAYGROUND_NOW },
+      ),
+    };
+  }, [model, chosen, argsText, history, rows]);
+
+  const showRule = (ruleId: string) => {
+    const parsed = parseProject(store.getState().project);
+    const rule = parsed.model.guards.flatMap((g) => g.rules).find((r) => r.id === ruleId);
+    if (!rule) return;
+    const span = parsed.files['rules.yaml'].spanOf([...rule.path, 'id']);
+    const at = new LineIndex(store.getState().project.files['rules.yaml']).position(span.start);
+    revealAt('rules.yaml', at.line, at.column);
+  };
+
+  return (
+    <aside className="playground" aria-label="Rule playground">
+      <h3 className="playground-title">Try a tool call</h3>
+      {!model && <p className="loading">Reading the project…</p>}
+      {model && (
+        <>
+          <label htmlFor={ids.tool}>Tool</label>
+          <select
+            id={ids.tool}
+            value={chosen}
+            onChange={(e) => {
+              setTool(e.currentTarget.value);
+              setArgs('');
+            }}
+          >
+            {model.tools.map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name} ({t.kind})
+              </option>
+            ))}
+          </select>
+          <label htmlFor={ids.args}>Arguments (JSON)</label>
+          <textarea
+            id={ids.args}
+            rows={4}
+            spellCheck={false}
+            value={argsText}
+            onChange={(e) => {
+              setArgs(e.currentTarget.value);
+            }}
+          />
+          <label htmlFor={ids.history}>Earlier calls (JSON list, optional)</label>
+          <textarea
+            id={ids.history}
+            rows={2}
+            spellCheck={false}
+            placeholder='[{"tool": "get_user", "args": {"user_id": "u1"}}]'
+            value={history}
+            onChange={(e) => {
+              setHistory(e.currentTarget.value);
+            }}
+          />
+          <label htmlFor={ids.rows}>Database rows replacing the seed data (JSON, optional)</label>
+          <textarea
+            id={ids.rows}
+            rows={2}
+            spellCheck={false}
+            placeholder='{"orders": [{"id": "o1", "status": "delivered"}]}'
+            value={rows}
+            onChange={(e) => {
+              setRows(e.currentTarget.value);
+            }}
+          />
+          {result && 'error' in result && (
+            <p className="playground-error" role="alert">
+              {result.error}
+            </p>
+          )}
+          {result && 'decision' in result && (
+            <DecisionView decision={result.decision} onShowRule={showRule} />
+          )}
+        </>
+      )}
+    </aside>
+  );
+}
+
+const FALLBACK_WORDS = {
+  message: 'the agent is told, and may try something else',
+  end: 'the dialogue ends',
+  ask_user: 'the user is asked to confirm',
+} as const;
+
+function DecisionView({
+  decision,
+  onShowRule,
+}: {
+  decision: GuardDecision;
+  onShowRule: (rule: string) => void;
+}) {
+  const by = decision.decidedBy;
+  return (
+    <div className="decision" data-allowed={decision.allowed} role="status" aria-label="Decision">
+      <p className="decision-verdict">
+        <Icon name={decision.allowed ? 'simulate' : 'alert'} size={14} />
+        {decision.allowed ? 'Allowed' : 'Refused'}
+        {by.kind === 'rule' && (
+          <>
+            {' by '}
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                onShowRule(by.rule.id);
+              }}
+            >
+              {by.rule.id}
+            </button>
+            <span className="decision-policy"> ({by.rule.policy})</span>
+          </>
+        )}
+        {by.kind === 'default' && <span> by the tool&apos;s default ({by.decision})</span>}
+      </p>
+      <p className="decision-reason">{decision.reason}</p>
+      {decision.fallback && (
+        <p className="decision-fallback">Then: {FALLBACK_WORDS[decision.fallback]}.</p>
+      )}
+      {decision.trace.length > 0 && (
+        <ol className="decision-trace" aria-label="Rules tried">
+          {decision.trace.map((t) => (
+            <li key={t.rule} data-outcome={t.outcome}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => {
+                  onShowRule(t.rule);
+                }}
+              >
+                {t.rule}
+              </button>
+              : {t.outcome.replace('-', ' ')}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
