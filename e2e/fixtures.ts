@@ -19,9 +19,61 @@ export class Workbench {
     this.page = page;
   }
 
+  /** Opens the app on a new, empty project. */
   async open() {
-    await this.page.goto('/');
+    await this.page.goto('/?new');
     await expect(this.page.getByRole('banner')).toBeVisible();
+  }
+
+  /** Opens a fresh copy of an example project, the way a shared link to it would. */
+  async openExample(id: 'airline' | 'store') {
+    await this.page.goto(`/?example=${id}`);
+    await expect(this.editor).toBeVisible();
+  }
+
+  get editor(): Locator {
+    return this.page.locator(
+      'section[data-pane="author"] [data-testid="monaco-host"] > .monaco-editor',
+    );
+  }
+
+  /** Opens a project file from the file list. */
+  async openFile(name: string) {
+    await this.page.getByRole('tab', { name: new RegExp(`^${name.replace('.', '\\.')}`) }).click();
+  }
+
+  /** Puts the cursor at the end of the line holding `text`, found with Monaco's find (Ctrl+F). */
+  async goToEndOf(text: string) {
+    await this.select(text);
+    await this.page.keyboard.press('ArrowRight');
+  }
+
+  /** Selects the first occurrence of `text` in the open file, with Monaco's find (Ctrl+F). */
+  async select(text: string) {
+    await this.editor.click();
+    await this.page.keyboard.press('Control+Home');
+    await this.page.keyboard.press('Control+F');
+    await this.page.keyboard.press('Control+A');
+    await this.page.keyboard.insertText(text);
+    await expect(this.page.locator('.find-widget .matchesCount')).toHaveText(/^1 of /);
+    await this.page.keyboard.press('Escape');
+  }
+
+  /** How many matches Monaco's find widget (Ctrl+F) reports for a text in the open file. */
+  async countMatches(text: string): Promise<string> {
+    await this.editor.click();
+    await this.page.keyboard.press('Control+F');
+    await this.page.keyboard.press('Control+A');
+    await this.page.keyboard.insertText(text);
+    const count = this.page.locator('.find-widget .matchesCount');
+    await expect(count).not.toBeEmpty();
+    const result = (await count.textContent()) ?? '';
+    await this.page.keyboard.press('Escape');
+    return result;
+  }
+
+  problems(): Locator {
+    return this.page.getByRole('region', { name: 'Problems' });
   }
 
   pane(id: PaneId): Locator {

@@ -20,12 +20,3 @@ export function analyzeProject(project: Project): ProjectAnalysis {
   );
   return { ...parsed, diagnostics };
 }
-
-/** Counts diagnostics by severity. */
-export function countBySeverity(
-  diagnostics: readonly Diagnostic[],
-): Record<Diagnostic['severity'], number> {
-  const counts = { error: 0, warning: 0, info: 0 };
-  for (const d of diagnostics) counts[d.severity]++;
-  return counts;
-}

@@ -94,3 +94,12 @@ export function sortDiagnostics(
       a.message.localeCompare(b.message),
   );
 }
+
+/** Counts diagnostics by severity. */
+export function countBySeverity(
+  diagnostics: readonly Diagnostic[],
+): Record<Diagnostic['severity'], number> {
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) counts[d.severity]++;
+  return counts;
+}

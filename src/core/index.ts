@@ -1,12 +1,12 @@
 // The public surface of core: the page, workers and the CLI import from here.
 export type { ProjectAnalysis } from './analyze.ts';
-export { analyzeProject, countBySeverity } from './analyze.ts';
+export { analyzeProject } from './analyze.ts';
 export type { LoadNote } from './bundle.ts';
 export { BUNDLE_FORMAT, parseBundle, projectFromFiles, toBundle } from './bundle.ts';
 export type { CelContext, CelProblem, CompiledExpression } from './cel.ts';
 export { CEL_VARIABLES, checkCel, compileCel, isCelProblem } from './cel.ts';
 export type { Diagnostic, Severity, Span } from './diagnostics.ts';
-export { LineIndex, sortDiagnostics } from './diagnostics.ts';
+export { LineIndex, countBySeverity, sortDiagnostics } from './diagnostics.ts';
 export type { CandidatePolicy } from './extract.ts';
 export { addPoliciesToYaml, extractPolicies, newCandidates } from './extract.ts';
 export type * from './format/model.ts';

@@ -2,7 +2,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import { createStore } from 'zustand/vanilla';
 import type { ExampleLibrary, KeyValueStore, Project, ProjectRepository } from '../core/index.ts';
 import type { Analyzer } from '../workers/analysisClient.ts';
-import { Superseded, analyzeInThread } from '../workers/analysisClient.ts';
+import { Superseded } from '../workers/analysisClient.ts';
 import type { AnalysisSlice } from './slices/analysisSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
 import type { LibrarySlice } from './slices/librarySlice.ts';
@@ -21,8 +21,8 @@ export interface AppServices {
   readonly now?: () => string;
   /** How long edits settle before they are saved, in milliseconds. */
   readonly autosaveDelayMs?: number;
-  /** Reads and lints projects (in a worker in the page). */
-  readonly analyze?: Analyzer;
+  /** Reads and lints projects (in a worker in the page, in-thread in tests). */
+  readonly analyze: Analyzer;
 }
 
 export type AppState = UiSlice & ProjectSlice & LibrarySlice & AnalysisSlice;
@@ -42,10 +42,7 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
     ...createAnalysisSlice(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);
-  analyzeOnChange(
-    store,
-    services.analyze ?? ((project) => Promise.resolve(analyzeInThread(project))),
-  );
+  analyzeOnChange(store, services.analyze);
   return store;
 }
 

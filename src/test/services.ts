@@ -1,6 +1,7 @@
 import { createMemoryStore } from '../adapters/storage/preferences.ts';
 import { createMemoryRepository } from '../adapters/storage/projectRepository.ts';
 import type { ExampleLibrary } from '../core/index.ts';
+import { analyzeProject } from '../core/index.ts';
 import { MINI_FILES } from '../core/testing/miniProject.ts';
 import type { AppServices } from '../state/createAppStore.ts';
 
@@ -24,6 +25,7 @@ export function testServices(overrides: Partial<AppServices> = {}): AppServices 
     newId: () => `p${++id}`,
     now: () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)).toISOString(),
     autosaveDelayMs: 0,
+    analyze: (project) => Promise.resolve(analyzeProject(project)),
     ...overrides,
   };
 }

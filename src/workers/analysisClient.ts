@@ -1,5 +1,4 @@
 import type { Diagnostic, Project, ProjectModel } from '../core/index.ts';
-import { analyzeProject } from '../core/index.ts';
 import type { AnalyzeRequest, AnalyzeResponse } from './protocol.ts';
 
 /** What analysing a project gives back to the store. */
@@ -58,7 +57,8 @@ export function createWorkerAnalyzer(makeWorker: () => Worker): Analyzer {
     try {
       worker ??= start();
     } catch {
-      return Promise.resolve(analyzeInThread(project));
+      // No workers here: analyse on this thread, loading the analyser only now.
+      return import('../core/analyze.ts').then(({ analyzeProject }) => analyzeProject(project));
     }
     return new Promise<Analysis>((resolve, reject) => {
       pending.set(id, { resolve, reject });
@@ -66,10 +66,4 @@ export function createWorkerAnalyzer(makeWorker: () => Worker): Analyzer {
       worker?.postMessage(request);
     });
   };
-}
-
-/** Analysis on the calling thread: for tests and as the fallback. */
-export function analyzeInThread(project: Project): Analysis {
-  const { model, diagnostics } = analyzeProject(project);
-  return { model, diagnostics };
 }

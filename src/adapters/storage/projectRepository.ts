@@ -1,5 +1,4 @@
-import { Dexie } from 'dexie';
-import type { EntityTable } from 'dexie';
+import type { Dexie, EntityTable } from 'dexie';
 import type { ProjectRepository, ProjectSummary, StoredProject } from '../../core/index.ts';
 
 type ProjectDatabase = Dexie & { projects: EntityTable<StoredProject, 'id'> };
@@ -9,19 +8,28 @@ type ProjectDatabase = Dexie & { projects: EntityTable<StoredProject, 'id'> };
  * indexed by id and by time of last change.
  */
 export function createIndexedDbRepository(name = 'policylab'): ProjectRepository {
-  const db = new Dexie(name) as ProjectDatabase;
-  db.version(1).stores({ projects: 'id, updatedAt' });
+  // Dexie loads with the first read, so it does not weigh on the first paint.
+  let opened: Promise<ProjectDatabase> | undefined;
+  const open = () =>
+    (opened ??= import('dexie').then(({ Dexie: DexieClass }) => {
+      const db = new DexieClass(name) as ProjectDatabase;
+      db.version(1).stores({ projects: 'id, updatedAt' });
+      return db;
+    }));
   return {
     async list() {
+      const db = await open();
       const all = await db.projects.orderBy('updatedAt').reverse().toArray();
       return all.map(summary);
     },
-    get: (id) => db.projects.get(id),
+    async get(id) {
+      return (await open()).projects.get(id);
+    },
     async put(project) {
-      await db.projects.put(project);
+      await (await open()).projects.put(project);
     },
     async remove(id) {
-      await db.projects.delete(id);
+      await (await open()).projects.delete(id);
     },
   };
 }

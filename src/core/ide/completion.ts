@@ -13,10 +13,11 @@ export interface CompletionItem {
   readonly documentation?: string;
 }
 
-const POLICY_FIELDS = /(?:^|\s|-\s)(policy|policies|between)\s*:\s*(?:\[[^\]]*)?$/;
+// After the field name: a list being written (`[a, b, pa`) or a partly typed name (`refund-wi`).
+const POLICY_FIELDS = /(?:^|\s|-\s)(policy|policies|between)\s*:\s*(?:\[[^\]]*|[\w-]*)$/;
 const TOOL_FIELDS =
-  /(?:^|\s|-\s)(tool|first|then|tools|required_actions|forbidden_actions)\s*:\s*(?:\[[^\]]*)?$/;
-const TABLE_FIELDS = /(?:^|\s|-\s)(select|insert|update|delete|references)\s*:\s*$/;
+  /(?:^|\s|-\s)(tool|first|then|tools|required_actions|forbidden_actions)\s*:\s*(?:\[[^\]]*|\w*)$/;
+const TABLE_FIELDS = /(?:^|\s|-\s)(select|insert|update|delete|references)\s*:\s*\w*$/;
 const CEL_FIELDS = /(?:^|\s|-\s)(when|where|returns)\s*:\s*/;
 const ENUM_FIELDS: Record<string, readonly string[]> = {
   decision: ['allow', 'forbid'],

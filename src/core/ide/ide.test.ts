@@ -124,6 +124,15 @@ describe('completionsAt', () => {
       'orders',
     ]);
     expect(labels('rules.yaml', 'guards:\n  ')).toEqual(['get_user', 'refund_order']);
+    // While a name is half typed, hyphens included.
+    expect(labels('rules.yaml', 'checks:\n  - id: x\n    policy: refund-wi')).toEqual([
+      'verify-identity',
+      'refund-window',
+    ]);
+    expect(labels('rules.yaml', 'checks:\n  - kind: never_call\n    tool: refu')).toEqual([
+      'get_user',
+      'refund_order',
+    ]);
   });
 
   it('offers values of enumerated fields', () => {

@@ -1,26 +1,30 @@
 import { Suspense, useState } from 'react';
-import type { CandidatePolicy } from '../../core/index.ts';
-import { extractPolicies, newCandidates } from '../../core/index.ts';
+import { useAppStore } from '../../state/useAppStore.ts';
 import { lazyWithRetry } from '../../ui/lazyWithRetry.tsx';
 import { useRevealed } from '../useRevealed.ts';
-import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { EditorToolbar } from './EditorToolbar.tsx';
-import { ExtractDialog } from './ExtractDialog.tsx';
 import { FileList } from './FileList.tsx';
 import { ProblemsPanel } from './ProblemsPanel.tsx';
-import { RulePlayground } from './RulePlayground.tsx';
 import './author.css';
 
+// The editor, the playground and extraction load when first used: they bring Monaco and the
+// project parser, which the first paint does not need.
 const MonacoEditor = lazyWithRetry(() => import('./MonacoEditor.tsx').then((m) => m.MonacoEditor));
+const RulePlayground = lazyWithRetry(() =>
+  import('./RulePlayground.tsx').then((m) => m.RulePlayground),
+);
+const ExtractDialog = lazyWithRetry(() =>
+  import('./ExtractDialog.tsx').then((m) => m.ExtractDialog),
+);
 
-/** The Author pane: the project's files and the editor for the one that is open. */
+/** The Author pane: the project's files, the editor, problems, and the rule playground. */
 export function AuthorPane() {
   const revealed = useRevealed('author');
   const ready = useAppStore((s) => s.ready);
   const activeFile = useAppStore((s) => s.activeFile);
-  const store = useAppStoreApi();
   const [playgroundOpen, setPlaygroundOpen] = useState(false);
-  const [candidates, setCandidates] = useState<readonly CandidatePolicy[] | null>(null);
+  const [extractOpen, setExtractOpen] = useState(false);
+
   return (
     <div className="author-container">
       <div className="author">
@@ -32,12 +36,7 @@ export function AuthorPane() {
               setPlaygroundOpen(!playgroundOpen);
             }}
             onExtract={() => {
-              const { project, analysis } = store.getState();
-              const tools = analysis?.model.tools.map((t) => t.name) ?? [];
-              const existing = analysis?.model.policies ?? [];
-              setCandidates(
-                newCandidates(extractPolicies(project.files['agent.md'], tools), existing),
-              );
+              setExtractOpen(true);
             }}
           />
           <div className="author-editor" id="author-editor" role="tabpanel" aria-label="Editor">
@@ -50,13 +49,20 @@ export function AuthorPane() {
           </div>
           <ProblemsPanel />
         </div>
-        {activeFile === 'rules.yaml' && playgroundOpen && <RulePlayground />}
-        <ExtractDialog
-          candidates={candidates}
-          onClose={() => {
-            setCandidates(null);
-          }}
-        />
+        {activeFile === 'rules.yaml' && playgroundOpen && (
+          <Suspense fallback={<p className="loading">Loading the playground…</p>}>
+            <RulePlayground />
+          </Suspense>
+        )}
+        {extractOpen && (
+          <Suspense fallback={null}>
+            <ExtractDialog
+              onClose={() => {
+                setExtractOpen(false);
+              }}
+            />
+          </Suspense>
+        )}
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { CandidatePolicy } from '../../core/index.ts';
-import { addPoliciesToYaml } from '../../core/index.ts';
+import { addPoliciesToYaml, extractPolicies, newCandidates } from '../../core/index.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 
@@ -8,22 +8,23 @@ import { Dialog } from '../../ui/Dialog.tsx';
  * Shows the policies found in agent.md that policies.yaml lacks; the ones the user keeps are
  * added to policies.yaml as a minimal edit (comments and formatting stay), which Ctrl+Z undoes.
  */
-export function ExtractDialog({
-  candidates,
-  onClose,
-}: {
-  candidates: readonly CandidatePolicy[] | null;
-  onClose: () => void;
-}) {
+export function ExtractDialog({ onClose }: { onClose: () => void }) {
   const store = useAppStoreApi();
+  // Read once when the dialog opens: the candidates are a snapshot the user reviews.
+  const [candidates] = useState<readonly CandidatePolicy[]>(() => {
+    const { project, analysis } = store.getState();
+    const tools = analysis?.model.tools.map((t) => t.name) ?? [];
+    const found = extractPolicies(project.files['agent.md'], tools);
+    return newCandidates(found, analysis?.model.policies ?? []);
+  });
   const setFileText = useAppStore((s) => s.setFileText);
   const openFile = useAppStore((s) => s.openFile);
   const [skipped, setSkipped] = useState<ReadonlySet<string>>(new Set());
-  const chosen = (candidates ?? []).filter((c) => !skipped.has(c.id));
+  const chosen = candidates.filter((c) => !skipped.has(c.id));
 
   return (
-    <Dialog open={candidates !== null} title="Policies found in agent.md" onClose={onClose} wide>
-      {candidates?.length === 0 ? (
+    <Dialog open title="Policies found in agent.md" onClose={onClose} wide>
+      {candidates.length === 0 ? (
         <p>Every list item of agent.md is already a policy in policies.yaml.</p>
       ) : (
         <>
@@ -32,7 +33,7 @@ export function ExtractDialog({
             do not want.
           </p>
           <ul className="candidate-list">
-            {(candidates ?? []).map((c) => (
+            {candidates.map((c) => (
               <li key={c.id}>
                 <label>
                   <input

@@ -64,7 +64,8 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   };
 
   monaco.languages.registerCompletionItemProvider('yaml', {
-    triggerCharacters: [' ', '.', '[', ',', ':'],
+    // "-" too: ids are hyphenated, and Monaco would otherwise end completion at each hyphen.
+    triggerCharacters: [' ', '.', '[', ',', ':', '-'],
     provideCompletionItems(textModel, position) {
       const file = fileOf(textModel);
       const current = model();
