@@ -1,7 +1,135 @@
-// Prints one JSON object of named figures. Later issues add graph, sampling and frame timings.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// Prints one JSON object of named benchmark figures (medians unless the name says otherwise).
+// Run with `npm run bench`; it builds the app first when there is no build.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+import { analyzeProject, toBundle } from '../src/core/index.ts';
+import type { Project } from '../src/core/index.ts';
+import { generateProject } from '../src/core/testing/generateProject.ts';
 import { measureBuild } from './bundleSize.js';
+
+const SIZE = { policies: 1000, tools: 100, rules: 2000 };
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PORT = 4391;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return round(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return round(
+    sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN,
+  );
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/** The same project with every file's text changed, so no cached parse can be reused. */
+function touched(project: Project, run: number, only?: keyof Project['files']): Project {
+  const files = Object.fromEntries(
+    Object.entries(project.files).map(([name, text]) =>
+      only === undefined || name === only ? [name, `${text}# run ${run}\n`] : [name, text],
+    ),
+  ) as Project['files'];
+  return { ...project, files };
+}
+
+function parseLintFigures(project: Project) {
+  analyzeProject(touched(project, -1));
+  const cold: number[] = [];
+  const edit: number[] = [];
+  for (let run = 0; run < 11; run++) {
+    let start = performance.now();
+    analyzeProject(touched(project, run));
+    cold.push(performance.now() - start);
+    start = performance.now();
+    analyzeProject(touched(project, run, 'rules.yaml'));
+    edit.push(performance.now() - start);
+  }
+  return { parse_lint_ms_1000: median(cold), parse_lint_edit_ms_1000: median(edit) };
+}
+
+// Runs in the page (as text, so the bundler's helpers never reach it): records the gap between
+// animation frames and every long task, until STOP_RECORDING.
+const RECORD_FRAMES = `(() => {
+  window.__bench = { frameGaps: [], longTasks: [], stop: false };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__bench.longTasks.push(entry.duration);
+  }).observe({ type: 'longtask' });
+  let last = performance.now();
+  const frame = (now) => {
+    window.__bench.frameGaps.push(now - last);
+    last = now;
+    if (!window.__bench.stop) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})()`;
+const STOP_RECORDING = `(() => {
+  window.__bench.stop = true;
+  return { frameGaps: window.__bench.frameGaps.slice(1), longTasks: window.__bench.longTasks };
+})()`;
+
+async function typingFigures(project: Project) {
+  mkdirSync('dist/bench', { recursive: true });
+  writeFileSync('dist/bench/generated-1000.policylab.json', toBundle(project));
+  const server = spawn(
+    'npx',
+    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
+    {
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    for (let i = 0; i < 50; i++) {
+      const up = await page
+        .goto(`http://127.0.0.1:${PORT}/?bundle=/bench/generated-1000.policylab.json`)
+        .catch(() => null);
+      if (up) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await page.locator('[data-testid="monaco-host"] > .monaco-editor').waitFor({ timeout: 60_000 });
+    await page.getByRole('tab', { name: /^rules\.yaml/ }).click();
+    await page
+      .getByRole('region', { name: 'Problems' })
+      .getByText('No problems in this project.')
+      .waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="monaco-host"] > .monaco-editor').click();
+    await page.keyboard.press('Control+End');
+    await page.evaluate(RECORD_FRAMES);
+    // A brisk typist: a comment line at about 25 characters a second, then a pause for analysis.
+    await page.keyboard.type('# a comment typed while the whole project is checked again', {
+      delay: 40,
+    });
+    await page.waitForTimeout(1500);
+    const { frameGaps, longTasks } = await page.evaluate<{
+      frameGaps: number[];
+      longTasks: number[];
+    }>(STOP_RECORDING);
+    return {
+      typing_block_ms_p95: percentile(frameGaps, 95),
+      typing_longest_block_ms: round(Math.max(0, ...frameGaps)),
+      typing_long_tasks: longTasks.length,
+    };
+  } finally {
+    await browser.close();
+    if (server.pid !== undefined) process.kill(-server.pid);
+  }
+}
 
 if (!existsSync('dist/.vite/manifest.json')) {
   execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { stdio: 'inherit' });
@@ -10,6 +138,7 @@ const build = measureBuild('dist', {
   editor: 'src/features/author/MonacoEditor.tsx',
   graph: 'src/features/graph/GraphCanvas.tsx',
 });
+const project = generateProject(SIZE);
 
 console.log(
   JSON.stringify(
@@ -17,12 +146,10 @@ console.log(
       initial_js_gzip_kb: round(build.initialJsGzipBytes / 1024),
       editor_chunk_gzip_kb: round((build.lazyGzipBytes.editor ?? 0) / 1024),
       graph_chunk_gzip_kb: round((build.lazyGzipBytes.graph ?? 0) / 1024),
+      ...parseLintFigures(project),
+      ...(await typingFigures(project)),
     },
     null,
     2,
   ),
 );
-
-function round(n: number): number {
-  return Math.round(n * 10) / 10;
-}

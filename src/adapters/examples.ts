@@ -45,5 +45,21 @@ export function createExampleLibrary(
       );
       return Object.fromEntries(entries);
     },
+    async loadBundle(path) {
+      // Only the app's own files: a path, never another site.
+      if (!/^\/(?!\/)[\w./-]+\.json$/.test(path) || path.includes('..')) {
+        throw new Error(
+          `"${path}" is not a bundle this app serves; open bundle files from Projects instead.`,
+        );
+      }
+      let response: Response;
+      try {
+        response = await fetchText(path);
+      } catch {
+        throw new Error('The project bundle could not be downloaded. Check your connection.');
+      }
+      if (!response.ok) throw new Error(`The project bundle is missing (HTTP ${response.status}).`);
+      return response.text();
+    },
   };
 }

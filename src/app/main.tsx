@@ -46,12 +46,14 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-// Open what the address asks for (?example=airline, ?new), then drop the request from the
+// Open what the address asks for (?example=airline, ?bundle=/x.policylab.json, ?new), then drop the request from the
 // address so that reloading reopens the saved project instead of making another one.
 const url = new URL(window.location.href);
 const example = url.searchParams.get('example');
+const bundle = url.searchParams.get('bundle');
 void store.getState().boot({
   ...(example === null ? {} : { example }),
+  ...(bundle === null ? {} : { bundle }),
   fresh: url.searchParams.has('new'),
 });
 if (url.search !== '') window.history.replaceState(null, '', url.pathname + url.hash);

@@ -47,4 +47,6 @@ export interface ExampleLibrary {
   readonly examples: readonly ExampleInfo[];
   /** The example's files; rejects with a readable message when they cannot be fetched. */
   load(id: string): Promise<Readonly<Record<string, string>>>;
+  /** The text of a bundle file served by the app itself (a path such as `/shared/x.policylab.json`). */
+  loadBundle(path: string): Promise<string>;
 }

@@ -21,6 +21,8 @@ export interface AppServices {
   readonly now?: () => string;
   /** How long edits settle before they are saved, in milliseconds. */
   readonly autosaveDelayMs?: number;
+  /** How long edits settle before they are analysed again, in milliseconds. */
+  readonly analysisDelayMs?: number;
   /** Reads and lints projects (in a worker in the page, in-thread in tests). */
   readonly analyze: Analyzer;
 }
@@ -42,12 +44,12 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
     ...createAnalysisSlice(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);
-  analyzeOnChange(store, services.analyze);
+  analyzeOnChange(store, services.analyze, services.analysisDelayMs ?? 120);
   return store;
 }
 
 /** Re-analyses the project whenever its files change; only the newest answer is kept. */
-function analyzeOnChange(store: StoreApi<AppState>, analyze: Analyzer) {
+function analyzeOnChange(store: StoreApi<AppState>, analyze: Analyzer, delayMs: number) {
   let asked: Project['files'] | undefined;
   const run = () => {
     const { project } = store.getState();
@@ -65,8 +67,13 @@ function analyzeOnChange(store: StoreApi<AppState>, analyze: Analyzer) {
       },
     );
   };
+  // Typing fast sends one request per pause, not one per keystroke: a large project crosses
+  // to the worker and back as a whole.
+  let timer: ReturnType<typeof setTimeout> | undefined;
   store.subscribe((state, previous) => {
-    if (state.project.files !== previous.project.files) run();
+    if (state.project.files === previous.project.files) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, delayMs);
   });
   run();
 }

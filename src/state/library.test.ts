@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRepository } from '../adapters/storage/projectRepository.ts';
 import type { ProjectRepository } from '../core/index.ts';
-import { testServices } from '../test/services.ts';
+import { toBundle } from '../core/index.ts';
+import { MINI_FILES } from '../core/testing/miniProject.ts';
+import { testExamples, testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
 import { selectDirtyFiles } from './selectors.ts';
 
@@ -27,6 +29,28 @@ describe('boot', () => {
     await second.getState().boot({});
     expect(second.getState().project.files['agent.md']).toBe('# Mine\n');
     expect(selectDirtyFiles(second.getState())).toEqual([]);
+  });
+
+  it('opens a bundle as a new project, and explains a bundle that is not one', async () => {
+    const services = testServices({
+      examples: {
+        ...testExamples,
+        loadBundle: () => Promise.resolve(toBundle({ name: 'Shared', files: MINI_FILES })),
+      },
+    });
+    const store = createAppStore(services);
+    await store.getState().boot({ bundle: '/shared.policylab.json' });
+    expect(store.getState().project).toEqual({ name: 'Shared', files: MINI_FILES });
+    expect((await services.repository.list()).map((p) => p.name)).toEqual(['Shared']);
+
+    const hostile = createAppStore(
+      testServices({
+        examples: { ...testExamples, loadBundle: () => Promise.resolve('{"format": 1}') },
+      }),
+    );
+    await hostile.getState().boot({ bundle: '/x.policylab.json' });
+    expect(hostile.getState().libraryError).toMatch(/"format" must be "policylab\/1"/);
+    expect(hostile.getState().ready).toBe(true);
   });
 
   it('still opens a project, and says why, when the example cannot be loaded', async () => {

@@ -8,6 +8,7 @@ import type { AppServices } from '../state/createAppStore.ts';
 /** An example library holding the mini project as "mini". */
 export const testExamples: ExampleLibrary = {
   examples: [{ id: 'mini', name: 'Mini refund desk', summary: 'A tiny project for tests.' }],
+  loadBundle: (path) => Promise.reject(new Error(`No bundle at ${path} in tests.`)),
   load: (id) =>
     id === 'mini'
       ? Promise.resolve(MINI_FILES)

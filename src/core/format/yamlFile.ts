@@ -1,3 +1,4 @@
+import { CORE_SCHEMA, load } from 'js-yaml';
 import type { Document, Node, Pair } from 'yaml';
 import { isMap, isNode, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Diagnostic, Span } from '../diagnostics.ts';
@@ -12,6 +13,7 @@ export interface YamlFile {
   readonly file: ProjectFileName;
   readonly text: string;
   readonly index: LineIndex;
+  /** The full document with positions; built on first use, since most files never need it. */
   readonly doc: Document;
   /** The plain value, or `undefined` when the text could not be read as YAML at all. */
   readonly value: unknown;
@@ -34,19 +36,40 @@ export interface YamlFile {
 /** Aliases may expand to at most this many nodes, so a "billion laughs" file cannot hang the page. */
 const MAX_ALIAS_COUNT = 1000;
 
+/** An alias (`*name`) or tag (`!x`) anywhere: such files take the careful path. */
+const ALIAS_OR_TAG = /(?:^|[\s,[{:-])[*!][^\s,\]}]/m;
+
+/**
+ * Reads the value fast when it can: js-yaml with the YAML 1.2 core schema (the yaml library's
+ * default) is an order of magnitude quicker. Returns undefined when the text needs the careful
+ * path: a syntax error (to report every error with its place) or aliases (to cap expansion).
+ */
+function quickValue(text: string): { value: unknown } | undefined {
+  if (ALIAS_OR_TAG.test(text)) return undefined;
+  try {
+    return { value: load(text, { schema: CORE_SCHEMA }) ?? null };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses one YAML file. Never throws: every problem becomes a diagnostic. */
 export function parseYamlFile(file: ProjectFileName, text: string): YamlFile {
   const index = new LineIndex(text);
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+  let parsedDoc: Document | undefined;
+  const documentOf = () =>
+    (parsedDoc ??= parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true }));
+  const quick = quickValue(text);
   const diagnostics: Diagnostic[] = [];
+  const doc = quick ? undefined : documentOf();
 
-  for (const error of doc.errors) {
+  for (const error of doc?.errors ?? []) {
     const [start, end] = error.pos;
     diagnostics.push(
       diagnosticAt(file, index, { start, end }, 'error', 'yaml-syntax', yamlMessage(error.message)),
     );
   }
-  for (const warning of doc.warnings) {
+  for (const warning of doc?.warnings ?? []) {
     const [start, end] = warning.pos;
     diagnostics.push(
       diagnosticAt(
@@ -60,8 +83,8 @@ export function parseYamlFile(file: ProjectFileName, text: string): YamlFile {
     );
   }
 
-  let value: unknown;
-  if (doc.errors.length === 0) {
+  let value: unknown = quick?.value;
+  if (doc && doc.errors.length === 0) {
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (error) {
@@ -87,7 +110,7 @@ export function parseYamlFile(file: ProjectFileName, text: string): YamlFile {
   }
 
   function nodeAt(path: YamlPath): { node: unknown; pair: Pair | undefined; depth: number } {
-    let node: unknown = doc.contents;
+    let node: unknown = documentOf().contents;
     let pair: Pair | undefined;
     let depth = 0;
     for (const key of path) {
@@ -125,7 +148,9 @@ export function parseYamlFile(file: ProjectFileName, text: string): YamlFile {
     file,
     text,
     index,
-    doc,
+    get doc() {
+      return documentOf();
+    },
     value,
     diagnostics,
     spanOf,

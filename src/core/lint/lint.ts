@@ -1,14 +1,16 @@
 import type { Diagnostic } from '../diagnostics.ts';
 import type { ParsedProject } from '../format/parseProject.ts';
-import type { GuardRule, ProjectModel, Tool } from '../format/model.ts';
-import type { GuardContext, PastCall } from '../rules/guards.ts';
-import { decideToolCall, seedDatabase } from '../rules/guards.ts';
+import type { GuardRule, Policy, ProjectModel, Tool } from '../format/model.ts';
+import type { PastCall } from '../rules/guards.ts';
+import { evaluateRule, guardVariables, seedDatabase } from '../rules/guards.ts';
 import { words } from '../text.ts';
 
 /** Two policies whose word sets overlap at least this much read as one policy written twice. */
 const NEAR_DUPLICATE_SIMILARITY = 0.75;
 /** Bounds the inputs tried per tool when looking for rules that contradict. */
 const MAX_TRIALS_PER_TOOL = 80;
+/** Bounds the rule evaluations of the whole search, shared among the tools that need one. */
+const MAX_EVALUATIONS = 4_000;
 /**
  * Rows per table in the database the search runs against. Any database state gives a valid
  * witness, and conditions that loop over tables cost rows squared, so a small one keeps lint fast.
@@ -47,36 +49,27 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
   }
 
   // Policies written twice.
-  const wordSets = model.policies.map((p) => new Set(words(p.text)));
-  for (let j = 0; j < model.policies.length; j++) {
-    for (let i = 0; i < j; i++) {
-      const a = wordSets[i];
-      const b = wordSets[j];
-      const later = model.policies[j];
-      const earlier = model.policies[i];
-      if (!a || !b || !later || !earlier || Math.min(a.size, b.size) < 4) continue;
-      if (jaccard(a, b) >= NEAR_DUPLICATE_SIMILARITY) {
-        out.push(
-          policies.at(
-            [...later.path, 'text'],
-            'warning',
-            'near-duplicate',
-            `This reads almost like "${earlier.id}". Merge them, or say what sets them apart.`,
-          ),
-        );
-        break;
-      }
-    }
+  for (const [later, earlier] of nearDuplicatePairs(model)) {
+    out.push(
+      policies.at(
+        [...later.path, 'text'],
+        'warning',
+        'near-duplicate',
+        `This reads almost like "${earlier.id}". Merge them, or say what sets them apart.`,
+      ),
+    );
   }
 
   // Guards: rules that never decide, rules that contradict, tools that refuse everything.
   for (const guards of model.guards) {
     const seen: GuardRule[] = [];
+    // The first earlier rule with each (normalised) condition.
+    const byCondition = new Map<string, GuardRule>();
     for (const rule of guards.rules) {
       const unconditional = seen.find((r) => r.when === undefined);
-      const same = seen.find(
-        (r) => r.when !== undefined && normalize(r.when) === normalize(rule.when ?? ''),
-      );
+      const condition = rule.when === undefined ? undefined : normalize(rule.when);
+      const same = condition === undefined ? undefined : byCondition.get(condition);
+      if (condition !== undefined && !same) byCondition.set(condition, rule);
       if (unconditional) {
         out.push(
           rules.at(
@@ -153,6 +146,50 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
   return out;
 }
 
+/**
+ * Pairs of policies (later, earlier) whose word sets overlap at least NEAR_DUPLICATE_SIMILARITY,
+ * each later policy reported once. Exact, but not quadratic: two sets can only reach the
+ * threshold if they share one of the rarest words of each (prefix filtering), so only pairs
+ * sharing such a word are compared.
+ */
+function nearDuplicatePairs(model: ProjectModel): [Policy, Policy][] {
+  const sets = model.policies.map((p) => [...new Set(words(p.text))]);
+  const lookups = sets.map((set) => new Set(set));
+  const frequency = new Map<string, number>();
+  for (const set of sets) for (const w of set) frequency.set(w, (frequency.get(w) ?? 0) + 1);
+  const byRarity = (a: string, b: string) =>
+    (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || a.localeCompare(b);
+  const index = new Map<string, number[]>();
+  const pairs: [Policy, Policy][] = [];
+  sets.forEach((set, j) => {
+    const later = model.policies[j];
+    if (!later || set.length < 4) return;
+    const prefix = [...set]
+      .sort(byRarity)
+      .slice(0, set.length - Math.ceil(NEAR_DUPLICATE_SIMILARITY * set.length) + 1);
+    const seen = new Set<number>();
+    let found: Policy | undefined;
+    for (const w of prefix) {
+      for (const i of index.get(w) ?? []) {
+        if (seen.has(i) || found) continue;
+        seen.add(i);
+        const other = lookups[i];
+        const mine = lookups[j];
+        if (other && mine && other.size >= 4 && jaccard(other, mine) >= NEAR_DUPLICATE_SIMILARITY) {
+          found = model.policies[i];
+        }
+      }
+    }
+    if (found) pairs.push([later, found]);
+    for (const w of prefix) {
+      const list = index.get(w);
+      if (list) list.push(j);
+      else index.set(w, [j]);
+    }
+  });
+  return pairs;
+}
+
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0;
   for (const w of a) if (b.has(w)) shared++;
@@ -177,24 +214,26 @@ function findContradictions(model: ProjectModel, parsed: ParsedProject): Diagnos
       rows.slice(0, SEARCH_ROWS_PER_TABLE),
     ]),
   );
-  for (const guards of model.guards) {
+  const searched = model.guards.filter(
+    (g) => new Set(g.rules.filter((r) => r.when !== undefined).map((r) => r.decision)).size > 1,
+  );
+  const evaluationsPerTool = MAX_EVALUATIONS / Math.max(1, searched.length);
+  const keyValues = model.tables
+    .flatMap((t) => t.rows.slice(0, 2).map((r) => r[t.key]))
+    .filter((v) => typeof v === 'string');
+  for (const guards of searched) {
     const conditional = guards.rules.filter((r) => r.when !== undefined);
-    const decisions = new Set(conditional.map((r) => r.decision));
-    if (decisions.size < 2) continue;
     const tool = model.tools.find((t) => t.name === guards.tool);
     if (!tool) continue;
     const reported = new Set<string>();
-    for (const args of candidateArgs(tool, conditional, model)) {
+    const histories = candidateHistories(model, {}).length;
+    const trials = Math.max(4, Math.floor(evaluationsPerTool / (conditional.length * histories)));
+    for (const args of candidateArgs(tool, conditional, keyValues, trials)) {
       for (const history of candidateHistories(model, args)) {
-        const context: GuardContext = { db, history, now: LINT_NOW };
-        const matching = conditional.filter((rule) => {
-          const decision = decideToolCall(
-            { ...model, guards: [{ ...guards, rules: [rule] }] },
-            { tool: tool.name, args },
-            context,
-          );
-          return decision.decidedBy.kind === 'rule' && decision.trace[0]?.outcome === 'matched';
-        });
+        const variables = guardVariables({ tool: tool.name, args }, { db, history, now: LINT_NOW });
+        const matching = conditional.filter(
+          (rule) => evaluateRule(rule, variables).outcome === 'matched',
+        );
         const first = matching[0];
         const clash = matching.find((r) => r.decision !== first?.decision);
         if (!first || !clash || reported.has(clash.id)) continue;
@@ -236,14 +275,12 @@ function candidateHistories(
 function candidateArgs(
   tool: Tool,
   rules: readonly GuardRule[],
-  model: ProjectModel,
+  keyValues: readonly unknown[],
+  limit: number,
 ): Record<string, unknown>[] {
   const text = rules.map((r) => r.when ?? '').join(' ');
   const numbers = [...text.matchAll(/-?\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
   const strings = [...text.matchAll(/"([^"\\]*)"/g)].map((m) => m[1] ?? '');
-  const keyValues = model.tables
-    .flatMap((t) => t.rows.slice(0, 3).map((r) => r[t.key]))
-    .filter((v) => typeof v === 'string');
   const options: [string, unknown[]][] = Object.entries(tool.parameters.properties ?? {}).map(
     ([name, spec]) => {
       const type = spec.type;
@@ -261,7 +298,7 @@ function candidateArgs(
     const next: Record<string, unknown>[] = [];
     for (const combo of combos) {
       for (const value of values) {
-        if (next.length >= MAX_TRIALS_PER_TOOL) break;
+        if (next.length >= Math.min(limit, MAX_TRIALS_PER_TOOL)) break;
         next.push({ ...combo, [name]: value });
       }
     }

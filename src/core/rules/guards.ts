@@ -74,13 +74,7 @@ export function decideToolCall(
     };
   }
 
-  const variables = {
-    args: call.args,
-    db: context.db,
-    history: context.history,
-    tool: call.tool,
-    now: new Date(context.now),
-  };
+  const variables = guardVariables(call, context);
   const trace: RuleTrace[] = [];
   for (const rule of guards.rules) {
     const outcome = evaluateRule(rule, variables);
@@ -121,7 +115,8 @@ function ruled(rule: GuardRule, allowed: boolean, trace: RuleTrace[]): GuardDeci
   };
 }
 
-function evaluateRule(
+/** Tries one rule against prepared condition variables; lint uses it to search for overlaps. */
+export function evaluateRule(
   rule: GuardRule,
   variables: Readonly<Record<string, unknown>>,
 ): Omit<RuleTrace, 'rule'> {
@@ -182,4 +177,18 @@ function describeValue(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** The variables a guard condition sees for a call (docs/format.md). */
+export function guardVariables(
+  call: ToolCall,
+  context: GuardContext,
+): Readonly<Record<string, unknown>> {
+  return {
+    args: call.args,
+    db: context.db,
+    history: context.history,
+    tool: call.tool,
+    now: new Date(context.now),
+  };
 }

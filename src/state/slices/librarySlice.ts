@@ -7,7 +7,12 @@ import type {
   ProjectSummary,
   StoredProject,
 } from '../../core/index.ts';
-import { createProject, normalizeProjectName, projectFromFiles } from '../../core/index.ts';
+import {
+  createProject,
+  normalizeProjectName,
+  parseBundle,
+  projectFromFiles,
+} from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 
 /** What the library needs from outside: storage, examples, ids and the clock. */
@@ -21,6 +26,8 @@ export interface LibraryServices {
 /** How the page was opened: a fresh project, an example, a given project, or the last one. */
 export interface BootRequest {
   readonly example?: string;
+  /** A bundle file served by the app, opened as a new project. */
+  readonly bundle?: string;
   readonly fresh?: boolean;
   readonly projectId?: string;
 }
@@ -109,6 +116,12 @@ export function createLibrarySlice(
         try {
           if (request.example !== undefined) {
             await createAndOpen(await fromExample(request.example));
+            return;
+          }
+          if (request.bundle !== undefined) {
+            const loaded = parseBundle(await examples.loadBundle(request.bundle));
+            if ('error' in loaded) throw new Error(loaded.error);
+            await createAndOpen(loaded.project);
             return;
           }
           if (request.fresh === true) {
