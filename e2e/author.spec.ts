@@ -12,6 +12,7 @@ test('a broken reference shows as a marker and a problem, and completion fixes i
   await workbench.openExample('airline');
   await workbench.openFile('rules.yaml');
   await expect(workbench.problems()).toContainText('No problems in this project.');
+  await expect(workbench.pane('graph')).toContainText('58 policies, 44 relations');
 
   await workbench.goToEndOf(`policy: ${POLICY}`);
   await page.keyboard.type('x');

@@ -212,6 +212,18 @@ describe('diagnostics, one kind at a time', () => {
     );
   });
 
+  it('warns about a tag it does not know, and reads the value as text', () => {
+    const { diagnostics } = parseProject(
+      miniWith('policies.yaml', 'challenge: 3', 'challenge: !weird 3'),
+    );
+    expect(only(diagnostics, 'yaml-warning')).toMatchObject({
+      line: 12,
+      severity: 'warning',
+      message: 'Unresolved tag: !weird',
+    });
+    expect(only(diagnostics, 'schema').message).toBe('"challenge" must be a whole number.');
+  });
+
   it('reports one YAML error, not every reference into the broken file', () => {
     const { diagnostics } = parseProject(miniWith('tools.yaml', 'kind: read', 'kind: [read'));
     expect(diagnostics.map((d) => d.code)).toEqual(['yaml-syntax']);
