@@ -98,26 +98,21 @@ describe('the project list', () => {
   it('duplicates, deletes with undo, and opens another project when the open one goes', async () => {
     const services = testServices();
     const store = createAppStore(services);
-    await store.getState().boot({ example: 'mini' });
-    await store.getState().duplicateProject('p1');
-    expect(store.getState().project.name).toBe('Mini refund desk (copy)');
-    expect(
+    const ids = () =>
       store
         .getState()
         .projects.map((p) => p.id)
-        .sort(),
-    ).toEqual(['p1', 'p2']);
+        .sort();
+    await store.getState().boot({ example: 'mini' });
+    await store.getState().duplicateProject('p1');
+    expect(store.getState().project.name).toBe('Mini refund desk (copy)');
+    expect(ids()).toEqual(['p1', 'p2']);
 
     await store.getState().deleteProject('p2');
     expect(store.getState().projectId).toBe('p1');
     expect(store.getState().projects.map((p) => p.id)).toEqual(['p1']);
     await store.getState().undoDelete();
-    expect(
-      store
-        .getState()
-        .projects.map((p) => p.id)
-        .sort(),
-    ).toEqual(['p1', 'p2']);
+    expect(ids()).toEqual(['p1', 'p2']);
     expect((await services.repository.get('p2'))?.name).toBe('Mini refund desk (copy)');
   });
 

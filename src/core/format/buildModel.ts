@@ -6,6 +6,7 @@ import type {
   Effect,
   EffectOp,
   GuardRule,
+  JsonSchemaObject,
   Policy,
   Relation,
   Row,
@@ -119,12 +120,23 @@ export function buildTools(value: unknown): Tool[] {
       name,
       description: str(item.description) ?? '',
       kind: pick(item.kind, ['read', 'write'], 'read'),
-      parameters: isObj(item.parameters) ? item.parameters : {},
+      parameters: parametersOf(item.parameters),
       effects,
       ...(returns === undefined ? {} : { returns }),
     });
   });
   return tools;
+}
+
+/** A tool's parameter schema, keeping only what has the right shape (the schema check reports the rest). */
+function parametersOf(value: unknown): JsonSchemaObject {
+  if (!isObj(value)) return {};
+  const properties = isObj(value.properties)
+    ? Object.fromEntries(
+        Object.entries(value.properties).filter((entry): entry is [string, Obj] => isObj(entry[1])),
+      )
+    : {};
+  return { type: value.type, properties, required: strings(value.required) };
 }
 
 const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean'];

@@ -224,6 +224,15 @@ describe('diagnostics, one kind at a time', () => {
     expect(only(diagnostics, 'schema').message).toBe('"challenge" must be a whole number.');
   });
 
+  it('survives parameters of the wrong shape (found by the property test)', () => {
+    const project = miniWith('tools.yaml', 'required: [order_id]', 'required: order_id');
+    const { diagnostics, model } = parseProject(project);
+    expect(only(diagnostics, 'schema').message).toBe(
+      '"required" must be a list (lines starting with "-").',
+    );
+    expect(model.tools[1]?.parameters.required).toEqual([]);
+  });
+
   it('reports one YAML error, not every reference into the broken file', () => {
     const { diagnostics } = parseProject(miniWith('tools.yaml', 'kind: read', 'kind: [read'));
     expect(diagnostics.map((d) => d.code)).toEqual(['yaml-syntax']);

@@ -155,8 +155,7 @@ export function createLibrarySlice(
       openProject: async (id) => {
         await get().saveNow();
         try {
-          const found = await repository.get(id);
-          if (!found) throw new Error('That project is no longer on this device.');
+          const found = await storedOrGone(repository, id);
           show(found.id, { name: found.name, files: found.files }, true);
         } catch (error) {
           fail(error);
@@ -180,8 +179,7 @@ export function createLibrarySlice(
       duplicateProject: async (id) => {
         await get().saveNow();
         try {
-          const source = await repository.get(id);
-          if (!source) throw new Error('That project is no longer on this device.');
+          const source = await storedOrGone(repository, id);
           await createAndOpen({ name: `${source.name} (copy)`, files: source.files });
         } catch (error) {
           fail(error);
@@ -271,4 +269,11 @@ export function createLibrarySlice(
 async function firstStored(repository: ProjectRepository): Promise<StoredProject | undefined> {
   const [latest] = await repository.list();
   return latest ? repository.get(latest.id) : undefined;
+}
+
+/** The stored project, or an error a person understands (another tab may have deleted it). */
+async function storedOrGone(repository: ProjectRepository, id: string): Promise<StoredProject> {
+  const found = await repository.get(id);
+  if (!found) throw new Error('That project is no longer on this device.');
+  return found;
 }
