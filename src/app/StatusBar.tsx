@@ -26,7 +26,7 @@ export function StatusBar() {
       </span>
       {counts && (
         <span className="status-item" aria-label="Problem counts">
-          {counts.error} errors · {counts.warning} warnings
+          {plural(counts.error, 'error')} · {plural(counts.warning, 'warning')}
         </span>
       )}
       {storageWarning !== null && (
@@ -42,4 +42,8 @@ export function StatusBar() {
       <span className="status-item">PolicyLab {version}</span>
     </footer>
   );
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -72,7 +72,7 @@ const STARTER_TEXT: Record<ProjectFileName, (name: string) => string> = {
   'policies.yaml': () => '# Atomic policies the agent must follow.\npolicies: []\nrelations: []\n',
   'tools.yaml': () => '# Tools the agent may call.\ntools: []\n',
   'database.yaml': () => '# Tables the tools read and write.\ntables: []\n',
-  'rules.yaml': () => '# Guard rules and transcript checks.\nguards: []\nchecks: []\n',
+  'rules.yaml': () => '# Guard rules (by tool) and transcript checks.\nguards: {}\nchecks: []\n',
   'scenarios.yaml': () => '# Scenarios to simulate.\nscenarios: []\n',
 };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeProject } from '../analyze.ts';
+import { createProject } from '../project.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { miniProject, miniWith } from '../testing/miniProject.ts';
 import { parseProject } from './parseProject.ts';
@@ -11,6 +12,12 @@ function only(diagnostics: readonly Diagnostic[], code: string): Diagnostic {
   );
   return found[0] as Diagnostic;
 }
+
+describe('a new project', () => {
+  it('starts without a single diagnostic', () => {
+    expect(analyzeProject(createProject('Fresh')).diagnostics).toEqual([]);
+  });
+});
 
 describe('the clean mini project', () => {
   it('has no diagnostics at all, lint included', () => {
