@@ -10,7 +10,7 @@ const NEAR_DUPLICATE_SIMILARITY = 0.75;
 /** Bounds the inputs tried per tool when looking for rules that contradict. */
 const MAX_TRIALS_PER_TOOL = 80;
 /** Bounds the rule evaluations of the whole search, shared among the tools that need one. */
-const MAX_EVALUATIONS = 4_000;
+const MAX_EVALUATIONS = 2_500;
 /**
  * Rows per table in the database the search runs against. Any database state gives a valid
  * witness, and conditions that loop over tables cost rows squared, so a small one keeps lint fast.
@@ -158,7 +158,7 @@ function nearDuplicatePairs(model: ProjectModel): [Policy, Policy][] {
   const frequency = new Map<string, number>();
   for (const set of sets) for (const w of set) frequency.set(w, (frequency.get(w) ?? 0) + 1);
   const byRarity = (a: string, b: string) =>
-    (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || a.localeCompare(b);
+    (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0);
   const index = new Map<string, number[]>();
   const pairs: [Policy, Policy][] = [];
   sets.forEach((set, j) => {
