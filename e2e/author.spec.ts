@@ -162,7 +162,25 @@ test('projects: start from an example, duplicate, delete and undo', async ({ wor
     page.getByRole('button', { name: /Project: Northwind Outfitters orders \(copy\)/ }),
   ).toBeVisible();
 
+  // Rename from the list: Escape cancels and leaves the dialog open; Enter saves.
   await page.getByRole('button', { name: 'Projects' }).click();
+  await list
+    .getByRole('button', { name: 'Rename Northwind Outfitters orders', exact: true })
+    .click();
+  const rename = dialog.getByRole('textbox', { name: 'New name for Northwind Outfitters orders' });
+  await rename.fill('Typo');
+  await rename.press('Escape');
+  await expect(dialog).toBeVisible();
+  await expect(
+    list.getByRole('button', { name: /^Northwind Outfitters orders changed/ }),
+  ).toBeVisible();
+  await list
+    .getByRole('button', { name: 'Rename Northwind Outfitters orders', exact: true })
+    .click();
+  await rename.fill('Northwind returns desk');
+  await rename.press('Enter');
+  await expect(list.getByRole('button', { name: /^Northwind returns desk changed/ })).toBeVisible();
+
   await list.getByRole('button', { name: 'Delete Untitled project' }).click();
   await expect(list.getByRole('listitem')).toHaveCount(2);
   await dialog.getByRole('button', { name: 'Close' }).click();

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { MAX_PROJECT_NAME_LENGTH } from '../core/index.ts';
 import { selectProjectName } from '../state/selectors.ts';
 import { useAppStore } from '../state/useAppStore.ts';
+import { NameInput } from '../ui/NameInput.tsx';
 
 /** The project's name in the header; click (or Enter) to rename it in place. */
 export function ProjectName() {
@@ -25,27 +26,14 @@ export function ProjectName() {
     );
   }
 
-  const commit = () => {
-    renameProject(draft);
-    setDraft(null);
-  };
   return (
-    <input
-      className="project-name-input"
-      aria-label="Project name"
-      value={draft}
+    <NameInput
+      initial={draft}
+      label="Project name"
       maxLength={MAX_PROJECT_NAME_LENGTH * 2}
-      autoFocus
-      onFocus={(e) => {
-        e.currentTarget.select();
-      }}
-      onChange={(e) => {
-        setDraft(e.currentTarget.value);
-      }}
-      onBlur={commit}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') commit();
-        if (e.key === 'Escape') setDraft(null);
+      onDone={(name) => {
+        if (name !== null) renameProject(name);
+        setDraft(null);
       }}
     />
   );

@@ -1,5 +1,5 @@
 import { CORE_SCHEMA, load } from 'js-yaml';
-import type { Document, Node, Pair } from 'yaml';
+import type { Document, Pair } from 'yaml';
 import { isMap, isNode, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Diagnostic, Span } from '../diagnostics.ts';
 import { LineIndex, diagnosticAt } from '../diagnostics.ts';
@@ -172,6 +172,3 @@ function yamlMessage(message: string): string {
   const text = firstLine.replace(/ at line \d+, column \d+:?$/, '').trim();
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
-
-/** Re-exported for callers that walk nodes themselves. */
-export type { Node };

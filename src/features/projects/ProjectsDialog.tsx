@@ -3,6 +3,7 @@ import type { ProjectSummary } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { IconButton } from '../../ui/IconButton.tsx';
+import { NameInput } from '../../ui/NameInput.tsx';
 
 /** The project list: examples to start from, a new project, and every project on this device. */
 export function ProjectsDialog() {
@@ -85,26 +86,11 @@ function ProjectRow({ project, onOpened }: { project: ProjectSummary; onOpened: 
           </span>
         </button>
       ) : (
-        <input
-          className="project-name-input"
-          aria-label={`New name for ${project.name}`}
-          value={draft}
-          autoFocus
-          onChange={(e) => {
-            setDraft(e.currentTarget.value);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              void renameStored(project.id, draft);
-              setDraft(null);
-            }
-            if (e.key === 'Escape') {
-              e.stopPropagation();
-              setDraft(null);
-            }
-          }}
-          onBlur={() => {
-            void renameStored(project.id, draft);
+        <NameInput
+          initial={draft}
+          label={`New name for ${project.name}`}
+          onDone={(name) => {
+            if (name !== null) void renameStored(project.id, name);
             setDraft(null);
           }}
         />
