@@ -137,6 +137,18 @@ function environmentFor(context: CelContext): Environment {
  * variable (with a suggestion) or an impossible comparison is returned as a problem.
  */
 export function checkCel(source: string, context: CelContext): CelProblem | undefined {
+  const key = `${context}\u0000${source}`;
+  if (checked.has(key)) return checked.get(key);
+  const problem = checkUncached(source, context);
+  if (checked.size > 5000) checked.clear();
+  checked.set(key, problem);
+  return problem;
+}
+
+/** Results of `checkCel` by context and source: type-checking costs more than parsing. */
+const checked = new Map<string, CelProblem | undefined>();
+
+function checkUncached(source: string, context: CelContext): CelProblem | undefined {
   const compiled = compileCel(source);
   if (isCelProblem(compiled)) return compiled;
   let result: { valid: boolean; error?: unknown };

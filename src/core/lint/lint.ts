@@ -4,9 +4,12 @@ import type { GuardRule, Policy, ProjectModel, Tool } from '../format/model.ts';
 import type { PastCall } from '../rules/guards.ts';
 import { evaluateRule, guardVariables, seedDatabase } from '../rules/guards.ts';
 import { words } from '../text.ts';
+import { similarPairs } from './similar.ts';
 
 /** Two policies whose word sets overlap at least this much read as one policy written twice. */
 const NEAR_DUPLICATE_SIMILARITY = 0.75;
+/** Shorter policies are too terse for word overlap to mean anything. */
+const NEAR_DUPLICATE_MIN_WORDS = 4;
 /** Bounds the inputs tried per tool when looking for rules that contradict. */
 const MAX_TRIALS_PER_TOOL = 80;
 /** Bounds the rule evaluations of the whole search, shared among the tools that need one. */
@@ -146,54 +149,16 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
   return out;
 }
 
-/**
- * Pairs of policies (later, earlier) whose word sets overlap at least NEAR_DUPLICATE_SIMILARITY,
- * each later policy reported once. Exact, but not quadratic: two sets can only reach the
- * threshold if they share one of the rarest words of each (prefix filtering), so only pairs
- * sharing such a word are compared.
- */
+/** Pairs of policies (later, earlier) that read alike; each later policy reported once. */
 function nearDuplicatePairs(model: ProjectModel): [Policy, Policy][] {
-  const sets = model.policies.map((p) => [...new Set(words(p.text))]);
-  const lookups = sets.map((set) => new Set(set));
-  const frequency = new Map<string, number>();
-  for (const set of sets) for (const w of set) frequency.set(w, (frequency.get(w) ?? 0) + 1);
-  const byRarity = (a: string, b: string) =>
-    (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0);
-  const index = new Map<string, number[]>();
-  const pairs: [Policy, Policy][] = [];
-  sets.forEach((set, j) => {
-    const later = model.policies[j];
-    if (!later || set.length < 4) return;
-    const prefix = [...set]
-      .sort(byRarity)
-      .slice(0, set.length - Math.ceil(NEAR_DUPLICATE_SIMILARITY * set.length) + 1);
-    const seen = new Set<number>();
-    let found: Policy | undefined;
-    for (const w of prefix) {
-      for (const i of index.get(w) ?? []) {
-        if (seen.has(i) || found) continue;
-        seen.add(i);
-        const other = lookups[i];
-        const mine = lookups[j];
-        if (other && mine && other.size >= 4 && jaccard(other, mine) >= NEAR_DUPLICATE_SIMILARITY) {
-          found = model.policies[i];
-        }
-      }
-    }
-    if (found) pairs.push([later, found]);
-    for (const w of prefix) {
-      const list = index.get(w);
-      if (list) list.push(j);
-      else index.set(w, [j]);
-    }
-  });
-  return pairs;
-}
-
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / (a.size + b.size - shared);
+  const sets = model.policies.map((p) => words(p.text));
+  return similarPairs(sets, NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_MIN_WORDS).flatMap(
+    ([later, earlier]) => {
+      const a = model.policies[later];
+      const b = model.policies[earlier];
+      return a && b ? [[a, b] as [Policy, Policy]] : [];
+    },
+  );
 }
 
 function normalize(condition: string): string {
