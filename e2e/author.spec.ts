@@ -12,7 +12,7 @@ test('a broken reference shows as a marker and a problem, and completion fixes i
   await workbench.openExample('airline');
   await workbench.openFile('rules.yaml');
   await expect(workbench.problems()).toContainText('No problems in this project.');
-  await expect(workbench.pane('graph')).toContainText('58 policies, 44 relations');
+  await expect(workbench.pane('graph')).toContainText('58 policies · 44 relations');
 
   await workbench.goToEndOf(`policy: ${POLICY}`);
   await page.keyboard.type('x');
@@ -187,7 +187,7 @@ test('projects: start from an example, duplicate, delete and undo', async ({ wor
   await expect(
     page.getByRole('status').filter({ hasText: 'Deleted “Untitled project”.' }),
   ).toBeVisible();
-  await page.getByRole('button', { name: 'Undo' }).click();
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await page.getByRole('button', { name: 'Projects' }).click();
   await expect(list.getByRole('listitem')).toHaveCount(3);
 });

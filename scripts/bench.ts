@@ -2,10 +2,13 @@
 // Run with `npm run bench`; it builds the app first when there is no build.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { chromium } from '@playwright/test';
 import { analyzeProject, toBundle } from '../src/core/index.ts';
 import type { Project } from '../src/core/index.ts';
 import { generateProject } from '../src/core/testing/generateProject.ts';
+import { graphFigures } from './bench/graphFigures.ts';
+import { layoutFigures } from './bench/layoutFigures.ts';
 import { measureBuild } from './bundleSize.js';
 
 const SIZE = { policies: 1000, tools: 100, rules: 2000 };
@@ -73,9 +76,10 @@ const STOP_RECORDING = `(() => {
   return { frameGaps: window.__bench.frameGaps.slice(1), longTasks: window.__bench.longTasks };
 })()`;
 
-async function typingFigures(project: Project) {
+async function browserFigures(project: Project, graphProject: Project) {
   mkdirSync('dist/bench', { recursive: true });
   writeFileSync('dist/bench/generated-1000.policylab.json', toBundle(project));
+  writeFileSync('dist/bench/generated-graph.policylab.json', toBundle(graphProject));
   const server = spawn(
     'npx',
     ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
@@ -120,15 +124,53 @@ async function typingFigures(project: Project) {
       frameGaps: number[];
       longTasks: number[];
     }>(STOP_RECORDING);
-    return {
+    const typing = {
       typing_block_ms_p95: percentile(frameGaps, 95),
       typing_longest_block_ms: round(Math.max(0, ...frameGaps)),
       typing_long_tasks: longTasks.length,
     };
+    return { ...typing, ...(await panFigures(page)) };
   } finally {
     await browser.close();
     if (server.pid !== undefined) process.kill(-server.pid);
   }
+}
+
+/**
+ * Frames while panning and zooming the full graph of 1,000 policies and 10,000 relations, with
+ * the Graph pane maximized and the layout finished.
+ */
+async function panFigures(page: Page) {
+  await page.goto(`http://127.0.0.1:${PORT}/?bundle=/bench/generated-graph.policylab.json`);
+  const pane = page.locator('section[data-pane="graph"]');
+  await pane.getByRole('button', { name: 'Maximize Graph' }).click();
+  await pane.locator('.react-flow__node-policy').first().waitFor({ timeout: 120_000 });
+  await pane.getByRole('button', { name: 'Lay out again' }).waitFor({ timeout: 120_000 });
+  const box = await pane.locator('.react-flow__pane').boundingBox();
+  if (!box) throw new Error('The graph canvas is not on screen.');
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  await page.mouse.move(cx, cy);
+  await page.evaluate(RECORD_FRAMES);
+  for (let round = 0; round < 3; round++) {
+    await page.mouse.down();
+    for (let step = 1; step <= 20; step++) {
+      await page.mouse.move(cx + step * 12 * (round % 2 === 0 ? 1 : -1), cy + step * 6);
+    }
+    await page.mouse.up();
+    for (let step = 0; step < 6; step++) await page.mouse.wheel(0, round === 1 ? 120 : -120);
+  }
+  await page.waitForTimeout(300);
+  const { frameGaps, longTasks } = await page.evaluate<{
+    frameGaps: number[];
+    longTasks: number[];
+  }>(STOP_RECORDING);
+  const drawn = await pane.locator('.react-flow__node-policy').count();
+  return {
+    pan_frame_ms_p95: percentile(frameGaps, 95),
+    pan_long_tasks: longTasks.length,
+    pan_nodes_drawn_at_end: drawn,
+  };
 }
 
 if (!existsSync('dist/.vite/manifest.json')) {
@@ -139,6 +181,7 @@ const build = measureBuild('dist', {
   graph: 'src/features/graph/GraphCanvas.tsx',
 });
 const project = generateProject(SIZE);
+const graphProject = generateProject({ ...SIZE, relations: 10_000 });
 
 console.log(
   JSON.stringify(
@@ -147,7 +190,9 @@ console.log(
       editor_chunk_gzip_kb: round((build.lazyGzipBytes.editor ?? 0) / 1024),
       graph_chunk_gzip_kb: round((build.lazyGzipBytes.graph ?? 0) / 1024),
       ...parseLintFigures(project),
-      ...(await typingFigures(project)),
+      ...graphFigures(),
+      ...(await layoutFigures()),
+      ...(await browserFigures(project, graphProject)),
     },
     null,
     2,

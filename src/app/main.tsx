@@ -11,6 +11,7 @@ import {
   indexedDbAvailable,
 } from '../adapters/storage/projectRepository.ts';
 import { createWorkerAnalyzer } from '../workers/analysisClient.ts';
+import { createLayoutClient } from '../workers/layoutClient.ts';
 import { App } from './App.tsx';
 import './theme.css';
 import '../ui/ui.css';
@@ -29,7 +30,15 @@ const examples = createExampleLibrary(import.meta.env.BASE_URL);
 const analyze = createWorkerAnalyzer(
   () => new Worker(new URL('../workers/analysis.worker.ts', import.meta.url), { type: 'module' }),
 );
-const store = createAppStore({ preferences, repository, examples, analyze });
+// Large graphs lay out in a worker, with progress, and a newer layout cancels an older one.
+const layoutClient = createLayoutClient();
+const store = createAppStore({
+  preferences,
+  repository,
+  examples,
+  analyze,
+  layout: (input, options) => layoutClient.layout(input, options),
+});
 reportProblem = (problem) => {
   store.getState().reportStorageProblem(problem.reason);
 };

@@ -132,3 +132,113 @@ describe('policylab check and extract', () => {
     );
   });
 });
+
+describe('policylab graph and sample', () => {
+  const store = 'public/examples/store';
+
+  it('lists the graph as text: policies with category and challenge, edges with weight and origin', () => {
+    const { code, out, err } = capture(['graph', store]);
+    expect(code).toBe(EXIT.ok);
+    expect(err).toBe('');
+    expect(out).toMatch(/^48 policies in \d+ categories:\n/);
+    expect(out).toMatch(/\n {2}authenticate-by-email-or-name-zip +authentication +challenge 1\n/);
+    expect(out).toMatch(/\n\d+ edges \(44 written, \d+ heuristic\):\n/);
+    expect(out).toMatch(/ -- .+ {2}[ \d]\d {2}manual\n/);
+    expect(out).toMatch(/ -- .+ {2}[ \d]\d {2}heuristic: tools? [a-z_]+/);
+  });
+
+  it('prints the graph as JSON and as Graphviz DOT with dashed heuristic edges', () => {
+    const json = JSON.parse(capture(['graph', store, '--json']).out) as {
+      nodes: { id: string }[];
+      edges: { id: string; origin: string; reasons: string[] }[];
+      categories: string[];
+    };
+    expect(json.nodes).toHaveLength(48);
+    expect(json.edges.filter((e) => e.origin === 'manual')).toHaveLength(44);
+    expect(json.edges.find((e) => e.origin === 'heuristic')?.reasons.length).toBeGreaterThan(0);
+    const dot = capture(['graph', store, '--dot']).out;
+    expect(dot).toMatch(/^graph "store" \{\n/);
+    expect(dot).toMatch(/\}\n$/);
+    const heuristic = dot.split('\n').filter((line) => line.includes('style=dashed'));
+    expect(heuristic).toHaveLength(json.edges.length - 44);
+    // Quotes inside a tooltip are escaped, so every line keeps an even number of bare quotes.
+    for (const line of dot.split('\n'))
+      expect(line.replace(/\\"/g, '').split('"').length % 2).toBe(1);
+    expect(dot).toContain('term \\"');
+  });
+
+  it('samples the same combinations for the same seed, one per line, within the band', () => {
+    const argv = ['sample', store, '--seed', '4', '--count', '12', '--levels', '3-8'];
+    const first = capture(argv);
+    expect(first.code).toBe(EXIT.ok);
+    expect(capture(argv).out).toBe(first.out);
+    expect(capture([...argv.slice(0, 3), '5', ...argv.slice(4)]).out).not.toBe(first.out);
+    const lines = first.out.trim().split('\n');
+    expect(lines).toHaveLength(12);
+    for (const line of lines) {
+      const [, level, target] =
+        /^level (\d+) \(target (\d+)\): [a-z0-9-]+(, [a-z0-9-]+)*$/.exec(line) ?? [];
+      expect(Number(level)).toBeGreaterThanOrEqual(3);
+      expect(Number(level)).toBeLessThanOrEqual(8);
+      expect(level).toBe(target);
+    }
+    const json = JSON.parse(capture([...argv, '--json', '--prefer-uncovered']).out) as {
+      seed: number;
+      preferUncovered: boolean;
+      samples: { level: number; policies: string[] }[];
+    };
+    expect(json).toMatchObject({ seed: 4, preferUncovered: true });
+    expect(json.samples).toHaveLength(12);
+  });
+
+  it('warns about levels the graph cannot reach, and still samples the rest', () => {
+    const { code, out, err } = capture(['sample', store, '--levels', '1-400', '--count', '3']);
+    expect(code).toBe(EXIT.ok);
+    expect(out.trim().split('\n')).toHaveLength(3);
+    expect(err).toMatch(
+      /warning: levels \d+-400 cannot be sampled: the largest connected group of policies reaches level \d+\.\n$/,
+    );
+  });
+
+  it('rejects bad --seed, --count, --levels and misplaced options with exit 2', () => {
+    const cases: [string[], RegExp][] = [
+      [['sample', store, '--seed', 'abc'], /--seed must be a whole number, not "abc"/],
+      [['sample', store, '--seed', '1.5'], /--seed must be a whole number/],
+      [['sample', store, '--count', '0'], /--count must be a whole number from 1/],
+      [['sample', store, '--count', 'many'], /--count must be/],
+      [['sample', store, '--levels', '8-3'], /--levels must be a level or a band such as 5-10/],
+      [['sample', store, '--levels', '0-4'], /--levels must be/],
+      [['sample', store, '--levels', 'five'], /--levels must be/],
+      [['graph', store, '--json', '--dot'], /choose one of --json and --dot/],
+      [['graph', store, '--seed', '3'], /--seed does not apply to "graph"/],
+      [['check', store, '--dot'], /--dot does not apply to "check"/],
+      [['sample'], /"sample" needs a path/],
+      [['graph', 'nowhere/at/all'], /no such file or folder/],
+    ];
+    for (const [argv, message] of cases) {
+      const { code, out, err } = capture(argv);
+      expect({ argv, code, out }).toEqual({ argv, code: EXIT.usage, out: '' });
+      expect(err).toMatch(message);
+    }
+  });
+
+  it('works on what parsed when the project has errors, with a warning', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'policylab-'));
+    for (const file of PROJECT_FILES)
+      writeFileSync(path.join(dir, file.name), MINI_FILES[file.name]);
+    writeFileSync(
+      path.join(dir, 'policies.yaml'),
+      `${MINI_FILES['policies.yaml']}  - between: [verify-identity, ghost]\n    weight: 3\n`,
+    );
+    const graph = capture(['graph', dir]);
+    expect(graph.code).toBe(EXIT.ok);
+    expect(graph.err).toContain('warning: the project has 1 error; this uses what could be read.');
+    expect(graph.out).toContain('refund-window -- verify-identity   6  manual');
+    const sampled = capture(['sample', dir, '--levels', '2-5', '--count', '4']);
+    expect(sampled.code).toBe(EXIT.ok);
+    expect(sampled.out.trim().split('\n')).toHaveLength(4);
+    const impossible = capture(['sample', dir, '--levels', '20-30']);
+    expect(impossible.code).toBe(EXIT.problems);
+    expect(impossible.err).toContain('no level of the band can be sampled');
+  });
+});

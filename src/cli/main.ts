@@ -1,14 +1,16 @@
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { readFileSync } from 'node:fs';
-import type { Diagnostic } from '../core/index.ts';
+import type { Diagnostic, PolicyGraph, ProjectModel } from '../core/index.ts';
 import {
   PROJECT_FILES,
   analyzeProject,
+  buildGraph,
   countBySeverity,
   extractPolicies,
   parseProject,
   projectFromFiles,
+  sampleWithReport,
 } from '../core/index.ts';
 import { loadProject } from './loadProject.ts';
 
@@ -31,13 +33,26 @@ Usage:
   policylab check <folder|bundle> [--json]   Report every problem in a project; exit 1 on errors.
   policylab extract <agent.md> [--tools <tools.yaml>]
                                              Propose atomic policies from a prompt, as YAML.
+  policylab graph <folder|bundle> [--json|--dot]
+                                             Print the policy graph: policies, written
+                                             relations and heuristic links.
+  policylab sample <folder|bundle> [--seed N] [--count K] [--levels MIN-MAX]
+                   [--prefer-uncovered] [--json]
+                                             Sample policy combinations by weighted random
+                                             walks over the graph, spread evenly over levels.
   policylab --help | --version
 
 Options:
-  -h, --help     Show this help.
-  -v, --version  Print the version of PolicyLab.
-  --json         (check) Print the diagnostics as JSON.
-  --tools FILE   (extract) A tools.yaml whose tool names the policies may mention.
+  -h, --help          Show this help.
+  -v, --version       Print the version of PolicyLab.
+  --json              (check, graph, sample) Print JSON.
+  --tools FILE        (extract) A tools.yaml whose tool names the policies may mention.
+  --dot               (graph) Print Graphviz DOT; heuristic edges are dashed.
+  --seed N            (sample) Seed of the walks (default 1): the same seed, the same samples.
+  --count K           (sample) How many combinations to draw (default 10).
+  --levels MIN-MAX    (sample) The band of levels, a level being the summed challenge of a
+                      combination (default 5-10); one number asks for a single level.
+  --prefer-uncovered  (sample) Favour policies and pairs that earlier samples left out.
 
 A project is a folder holding these files (or one *.policylab.json bundle of them):
 ${files}
@@ -61,6 +76,11 @@ export function runCli(argv: readonly string[], version: string, io: CliIO): num
         version: { type: 'boolean', short: 'v' },
         json: { type: 'boolean' },
         tools: { type: 'string' },
+        dot: { type: 'boolean' },
+        seed: { type: 'string' },
+        count: { type: 'string' },
+        levels: { type: 'string' },
+        'prefer-uncovered': { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,
@@ -78,14 +98,36 @@ export function runCli(argv: readonly string[], version: string, io: CliIO): num
     io.out(helpText());
     return EXIT.ok;
   }
-  if (command !== 'check' && command !== 'extract')
-    return usage(io, `unknown command "${command}".`);
+  if (!isCommand(command)) return usage(io, `unknown command "${command}".`);
   if (target === undefined) return usage(io, `"${command}" needs a path.`);
   if (extra.length > 0) return usage(io, `unexpected argument "${extra.join(' ')}".`);
-  return command === 'check'
-    ? check(target, values.json === true, io)
-    : extract(target, values.tools, io);
+  const misplaced = Object.keys(values).find(
+    (option) => !(OPTIONS_OF[command] as readonly string[]).includes(option),
+  );
+  if (misplaced !== undefined) return usage(io, `--${misplaced} does not apply to "${command}".`);
+  switch (command) {
+    case 'check':
+      return check(target, values.json === true, io);
+    case 'extract':
+      return extract(target, values.tools, io);
+    case 'graph':
+      if (values.json && values.dot) return usage(io, 'choose one of --json and --dot.');
+      return graph(target, values.json ? 'json' : values.dot ? 'dot' : 'text', io);
+    case 'sample':
+      return sample(target, values, io);
+  }
 }
+
+/** The options each command accepts. */
+const OPTIONS_OF = {
+  check: ['json'],
+  extract: ['tools'],
+  graph: ['json', 'dot'],
+  sample: ['json', 'seed', 'count', 'levels', 'prefer-uncovered'],
+} as const;
+
+const isCommand = (name: string): name is keyof typeof OPTIONS_OF =>
+  Object.hasOwn(OPTIONS_OF, name);
 
 function usage(io: CliIO, message: string): number {
   io.err(`policylab: ${message}\n`);
@@ -150,5 +192,131 @@ function extract(promptPath: string, toolsPath: string | undefined, io: CliIO): 
     source: c.source.endLine === c.source.line ? { line: c.source.line } : { ...c.source },
   }));
   io.out(stringify({ policies }, { lineWidth: 0 }));
+  return EXIT.ok;
+}
+
+/** The model of a project for `graph` and `sample`; problems in it only earn a warning. */
+function loadModel(target: string, io: CliIO): { name: string; model: ProjectModel } | number {
+  const loaded = loadProject(target);
+  if ('error' in loaded) {
+    io.err(`policylab: ${loaded.error}\n`);
+    return EXIT.usage;
+  }
+  for (const note of loaded.notes) io.err(`note: ${note.message}\n`);
+  const { model, diagnostics } = parseProject(loaded.project);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  if (errors > 0) {
+    io.err(
+      `warning: the project has ${errors} error${errors === 1 ? '' : 's'}; this uses what could be read. Run "policylab check ${target}" to see ${errors === 1 ? 'it' : 'them'}.\n`,
+    );
+  }
+  return { name: loaded.project.name, model };
+}
+
+function graph(target: string, format: 'text' | 'json' | 'dot', io: CliIO): number {
+  const loaded = loadModel(target, io);
+  if (typeof loaded === 'number') return loaded;
+  const { nodes, edges, categories } = buildGraph(loaded.model);
+  if (format === 'json') {
+    io.out(`${JSON.stringify({ project: loaded.name, nodes, edges, categories }, null, 2)}\n`);
+  } else {
+    io.out(
+      format === 'dot'
+        ? toDot(loaded.name, { nodes, edges, categories })
+        : toText({ nodes, edges, categories }),
+    );
+  }
+  return EXIT.ok;
+}
+
+function toText({ nodes, edges, categories }: PolicyGraph): string {
+  const width = Math.max(0, ...nodes.map((n) => n.id.length));
+  const category = Math.max(0, ...nodes.map((n) => n.category.length));
+  const heuristic = edges.filter((e) => e.origin === 'heuristic').length;
+  const pairWidth = Math.max(0, ...edges.map((e) => e.source.length + e.target.length + 4));
+  const lines = [
+    `${nodes.length} ${nodes.length === 1 ? 'policy' : 'policies'} in ${categories.length} categor${categories.length === 1 ? 'y' : 'ies'}:`,
+    ...nodes.map(
+      (n) => `  ${n.id.padEnd(width)}  ${n.category.padEnd(category)}  challenge ${n.challenge}`,
+    ),
+    '',
+    `${edges.length} edge${edges.length === 1 ? '' : 's'} (${edges.length - heuristic} written, ${heuristic} heuristic):`,
+    ...edges.map((e) => {
+      const pair = `${e.source} -- ${e.target}`.padEnd(pairWidth);
+      const origin = e.origin === 'heuristic' ? `heuristic: ${e.reasons.join('; ')}` : e.origin;
+      return `  ${pair}  ${String(e.weight).padStart(2)}  ${origin}`;
+    }),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** A DOT string: quotes and backslashes escaped, line breaks as DOT's own \n. */
+const quote = (text: string) =>
+  `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
+
+function toDot(name: string, { nodes, edges }: PolicyGraph): string {
+  const lines = [`graph ${quote(name)} {`, '  node [shape=box, style=rounded];'];
+  for (const n of nodes) {
+    const label = `${n.id}\n${n.category}, challenge ${n.challenge}`;
+    lines.push(`  ${quote(n.id)} [label=${quote(label)}, tooltip=${quote(n.text)}];`);
+  }
+  for (const e of edges) {
+    const attributes = [`label=${quote(String(e.weight))}`, `penwidth=${1 + e.weight / 5}`];
+    if (e.origin === 'heuristic')
+      attributes.push('style=dashed', `tooltip=${quote(e.reasons.join('; '))}`);
+    lines.push(`  ${quote(e.source)} -- ${quote(e.target)} [${attributes.join(', ')}];`);
+  }
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+interface SampleArgs {
+  readonly json?: boolean | undefined;
+  readonly seed?: string | undefined;
+  readonly count?: string | undefined;
+  readonly levels?: string | undefined;
+  readonly 'prefer-uncovered'?: boolean | undefined;
+}
+
+function sample(target: string, args: SampleArgs, io: CliIO): number {
+  const seed = args.seed ?? '1';
+  if (!/^-?\d+$/.test(seed) || !Number.isSafeInteger(Number(seed)))
+    return usage(io, `--seed must be a whole number, not "${seed}".`);
+  const count = args.count ?? '10';
+  if (!/^\d+$/.test(count) || Number(count) < 1 || Number(count) > 1_000_000)
+    return usage(io, `--count must be a whole number from 1 to 1000000, not "${count}".`);
+  const band = /^(\d+)(?:-(\d+))?$/.exec(args.levels ?? '5-10');
+  const min = Number(band?.[1]);
+  const max = Number(band?.[2] ?? band?.[1]);
+  if (band === null || min < 1 || max < min || max > 1000)
+    return usage(
+      io,
+      `--levels must be a level or a band such as 5-10, between 1 and 1000, not "${args.levels ?? ''}".`,
+    );
+  const loaded = loadModel(target, io);
+  if (typeof loaded === 'number') return loaded;
+  const options = {
+    seed: Number(seed),
+    count: Number(count),
+    levels: { min, max },
+    preferUncovered: args['prefer-uncovered'] === true,
+  };
+  const { samples, unreachable } = sampleWithReport(buildGraph(loaded.model), options);
+  if (args.json) {
+    io.out(
+      `${JSON.stringify({ project: loaded.name, ...options, samples, unreachable }, null, 2)}\n`,
+    );
+  } else {
+    for (const { from, to, reason } of unreachable) {
+      const levels = from === to ? `level ${from}` : `levels ${from}-${to}`;
+      io.err(`warning: ${levels} cannot be sampled: ${reason}.\n`);
+    }
+    for (const s of samples)
+      io.out(`level ${s.level} (target ${s.target}): ${s.policies.join(', ')}\n`);
+  }
+  if (samples.length === 0) {
+    io.err('policylab: no level of the band can be sampled from this graph.\n');
+    return EXIT.problems;
+  }
   return EXIT.ok;
 }

@@ -1,12 +1,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseBundle, projectFromFiles, toBundle } from './bundle.ts';
+import { createProject } from './project.ts';
 import { miniProject } from './testing/miniProject.ts';
 
 describe('bundles', () => {
   it('round-trips a project', () => {
     const project = miniProject();
     expect(parseBundle(toBundle(project))).toEqual({ project, notes: [] });
+  });
+
+  it('keeps hand-placed graph positions, and drops ones that are not two numbers', () => {
+    const project = { ...createProject('Placed'), layout: { a: { x: 1, y: -2.5 } } };
+    expect(parseBundle(toBundle(project))).toEqual({ project, notes: [] });
+    const hostile = toBundle(project).replace(
+      /"layout": \{[^]*\}\n\}/,
+      '"layout": {"a": {"x": 1, "y": 2}, "b": {"x": "NaN", "y": 0}, "__proto__": {"x": 0, "y": 0}, "c": null}}',
+    );
+    const read = parseBundle(hostile);
+    expect('project' in read && read.project.layout).toEqual({
+      a: { x: 1, y: 2 },
+      ['__proto__']: { x: 0, y: 0 },
+    });
+    expect('notes' in read && read.notes.map((n) => n.message)).toEqual([
+      '2 graph positions were not two numbers and were left out.',
+    ]);
+    expect(toBundle(createProject('Plain'))).not.toContain('layout');
   });
 
   it('explains what is wrong with a file that is not a bundle', () => {

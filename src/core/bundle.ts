@@ -1,5 +1,5 @@
 import type { Project, ProjectFileName } from './project.ts';
-import { PROJECT_FILES, isProjectFileName, normalizeProjectName } from './project.ts';
+import { PROJECT_FILES, isProjectFileName, normalizeProjectName, readLayout } from './project.ts';
 
 /** The format tag of a bundle file (`*.policylab.json`). */
 export const BUNDLE_FORMAT = 'policylab/1';
@@ -65,13 +65,25 @@ export function parseBundle(
       return { error: `The file "${file}" in this bundle is not text.` };
     found[file] = content;
   }
-  return projectFromFiles(
+  const loaded = projectFromFiles(
     typeof bundle.name === 'string' ? bundle.name : 'Untitled project',
     found,
   );
+  if (bundle.layout === undefined) return loaded;
+  const { layout, dropped } = readLayout(bundle.layout);
+  const notes = [...loaded.notes];
+  if (dropped > 0) {
+    notes.push({
+      file: 'bundle',
+      message: `${dropped} graph position${dropped === 1 ? ' was' : 's were'} not two numbers and ${dropped === 1 ? 'was' : 'were'} left out.`,
+    });
+  }
+  return { project: { ...loaded.project, layout }, notes };
 }
 
 /** Writes a project as bundle text. */
 export function toBundle(project: Project): string {
-  return `${JSON.stringify({ format: BUNDLE_FORMAT, name: project.name, files: project.files }, null, 2)}\n`;
+  const { name, files, layout } = project;
+  const placed = layout && Object.keys(layout).length > 0 ? { layout } : {};
+  return `${JSON.stringify({ format: BUNDLE_FORMAT, name, files, ...placed }, null, 2)}\n`;
 }

@@ -21,13 +21,20 @@ export type {
   ProjectSummary,
   StoredProject,
 } from './ports.ts';
-export type { Project, ProjectFileInfo, ProjectFileLanguage, ProjectFileName } from './project.ts';
+export type {
+  GraphLayout,
+  Project,
+  ProjectFileInfo,
+  ProjectFileLanguage,
+  ProjectFileName,
+} from './project.ts';
 export {
   MAX_PROJECT_NAME_LENGTH,
   PROJECT_FILES,
   createProject,
   isProjectFileName,
   normalizeProjectName,
+  readLayout,
 } from './project.ts';
 export type { GuardContext, GuardDecision, PastCall, RuleTrace, ToolCall } from './rules/guards.ts';
 export { decideToolCall, seedDatabase } from './rules/guards.ts';
@@ -37,3 +44,39 @@ export { hoverText } from './ide/hover.ts';
 export type { Occurrence, SymbolKind, SymbolName } from './ide/symbols.ts';
 export { definitionOf, referencesOf, renameSymbol, symbolAt, wordAt } from './ide/symbols.ts';
 export { appendToTopLevelSequence } from './format/yamlEdit.ts';
+export type { EditHistory, EditOrigin, HistoryEntry, HistoryMove, TextChange } from './history.ts';
+export { EMPTY_HISTORY, canStep, diffText, recordEdit, redoStep, undoStep } from './history.ts';
+export type * from './graph/types.ts';
+export type { Adjacency, BuildGraphOptions } from './graph/build.ts';
+export { adjacencyOf, buildGraph } from './graph/build.ts';
+export type { HeuristicPolicy } from './graph/heuristic.ts';
+export { HEURISTIC, heuristicEdges } from './graph/heuristic.ts';
+export type { Rng } from './graph/random.ts';
+export { createRng } from './graph/random.ts';
+export type { SampleReport, UnreachableLevels } from './graph/sample.ts';
+export { samplePolicies, sampleWithReport } from './graph/sample.ts';
+export type { PolicySpan } from './graph/locate.ts';
+export { policyAtOffset, policySpans } from './graph/locate.ts';
+export type { GraphEditResult, NewPolicy, PolicyField } from './graph/edits.ts';
+export {
+  addPolicy,
+  deletePolicy,
+  removeRelation,
+  setPolicyField,
+  setRelation,
+} from './graph/edits.ts';
+export type { TextSplice } from './format/yamlEdit.ts';
+export { applySplices } from './format/yamlEdit.ts';
+export type { EdgeStyle, GraphTheme, ThemeColors } from './graph/palette.ts';
+export {
+  CATEGORY_COLOR_COUNT,
+  categoryColor,
+  edgeStyle,
+  edgeWidth,
+  nodeRadius,
+  themeColors,
+} from './graph/palette.ts';
+export type { SvgOptions } from './graph/svg.ts';
+export { graphToSvg } from './graph/svg.ts';
+export type { LayoutInput, LayoutOptions, LayoutResult, Point } from './graph/layout.ts';
+export { layoutGraph } from './graph/layout.ts';

@@ -1,4 +1,4 @@
-import type { ProjectFileName } from './project.ts';
+import type { GraphLayout, ProjectFileName } from './project.ts';
 
 /**
  * A small string key-value store, the shape of the Web Storage API's read and write methods.
@@ -15,6 +15,7 @@ export interface StoredProject {
   readonly id: string;
   readonly name: string;
   readonly files: Readonly<Record<ProjectFileName, string>>;
+  readonly layout?: GraphLayout;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -46,10 +46,45 @@ export const PROJECT_FILES: readonly ProjectFileInfo[] = [
   },
 ];
 
-/** A project as the user edits it: a name and the text of each file. */
+/** A project as the user edits it: a name, the text of each file, and where they put nodes. */
 export interface Project {
   readonly name: string;
   readonly files: Readonly<Record<ProjectFileName, string>>;
+  /** Graph positions of the policies the user placed by hand; the layout places the rest. */
+  readonly layout?: GraphLayout;
+}
+
+/** Positions of graph nodes by policy id. */
+export type GraphLayout = Readonly<Record<string, { readonly x: number; readonly y: number }>>;
+
+/** The most hand-placed positions a project keeps (a hostile bundle cannot make more). */
+export const MAX_LAYOUT_ENTRIES = 20_000;
+
+/**
+ * Reads hand-placed positions from untrusted data (a bundle, storage): keeps entries whose
+ * position is two finite numbers, and says how many it dropped.
+ */
+export function readLayout(value: unknown): { layout: GraphLayout; dropped: number } {
+  const layout: Record<string, { x: number; y: number }> = {};
+  let dropped = 0;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { layout, dropped: value === undefined ? 0 : 1 };
+  }
+  for (const [id, position] of Object.entries(value as Record<string, unknown>)) {
+    const { x, y } = (position ?? {}) as { x?: unknown; y?: unknown };
+    if (
+      Object.keys(layout).length < MAX_LAYOUT_ENTRIES &&
+      typeof x === 'number' &&
+      typeof y === 'number' &&
+      Number.isFinite(x) &&
+      Number.isFinite(y)
+    ) {
+      Object.defineProperty(layout, id, { value: { x, y }, enumerable: true, writable: true });
+    } else {
+      dropped++;
+    }
+  }
+  return { layout, dropped };
 }
 
 /** The longest project name the IDE accepts, in characters (code points). */

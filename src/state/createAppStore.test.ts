@@ -99,6 +99,32 @@ describe('project', () => {
   });
 });
 
+describe('undo history', () => {
+  it('undoes per file, whichever view made the change, and points at what changed', () => {
+    const { store } = freshStore();
+    const before = store.getState().project.files;
+    store.getState().setFileText('policies.yaml', 'policies: []\nrelations: []\n', {
+      origin: 'graph',
+      label: 'Connect a and b',
+    });
+    store.getState().setFileText('tools.yaml', 'tools: [lookup]\n', { origin: 'type' });
+    expect(store.getState().undo('policies.yaml')).toBe(true);
+    expect(store.getState().project.files['policies.yaml']).toBe(before['policies.yaml']);
+    expect(store.getState().project.files['tools.yaml']).toBe('tools: [lookup]\n');
+    expect(store.getState().restored).toMatchObject({ file: 'policies.yaml' });
+    expect(store.getState().undo('policies.yaml')).toBe(false);
+    expect(store.getState().redo('policies.yaml')).toBe(true);
+    expect(store.getState().project.files['policies.yaml']).toBe('policies: []\nrelations: []\n');
+  });
+
+  it('starts empty for another project', async () => {
+    const { store } = freshStore();
+    store.getState().setFileText('agent.md', '# Changed\n');
+    await store.getState().newProject();
+    expect(store.getState().undo()).toBe(false);
+  });
+});
+
 describe('storage problems', () => {
   it('turns a full quota into a message for the status bar', () => {
     const { store } = freshStore();

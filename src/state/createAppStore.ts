@@ -3,8 +3,11 @@ import { createStore } from 'zustand/vanilla';
 import type { ExampleLibrary, KeyValueStore, Project, ProjectRepository } from '../core/index.ts';
 import type { Analyzer } from '../workers/analysisClient.ts';
 import { Superseded } from '../workers/analysisClient.ts';
+import { layoutInThread } from '../workers/layoutClient.ts';
 import type { AnalysisSlice } from './slices/analysisSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
+import type { GraphSlice, Layouter } from './slices/graphSlice.ts';
+import { createGraphSlice } from './slices/graphSlice.ts';
 import type { LibrarySlice } from './slices/librarySlice.ts';
 import { createLibrarySlice } from './slices/librarySlice.ts';
 import type { ProjectSlice } from './slices/projectSlice.ts';
@@ -25,9 +28,11 @@ export interface AppServices {
   readonly analysisDelayMs?: number;
   /** Reads and lints projects (in a worker in the page, in-thread in tests). */
   readonly analyze: Analyzer;
+  /** Lays out the policy graph (in a worker in the page); in-thread when absent. */
+  readonly layout?: Layouter;
 }
 
-export type AppState = UiSlice & ProjectSlice & LibrarySlice & AnalysisSlice;
+export type AppState = UiSlice & ProjectSlice & LibrarySlice & AnalysisSlice & GraphSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /** Creates a fresh store; each page load and each test gets its own. */
@@ -42,6 +47,7 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       now: services.now ?? (() => new Date().toISOString()),
     })(...args),
     ...createAnalysisSlice(...args),
+    ...createGraphSlice(services.layout ?? layoutInThread)(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);
   analyzeOnChange(store, services.analyze, services.analysisDelayMs ?? 120);

@@ -21,6 +21,16 @@ const PATHS = {
   alert:
     'M12 9v4M12 17h.01M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z',
   info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 16v-4M12 8h.01',
+  undo: 'M9 14 4 9l5-5M4 9h11a5 5 0 0 1 0 10h-4',
+  redo: 'M15 14l5-5-5-5M20 9H9a5 5 0 0 0 0 10h4',
+  plus: 'M12 5v14M5 12h14',
+  download: 'M12 3v12M7 10l5 5 5-5M5 21h14',
+  layout:
+    'M5 6a2 2 0 1 0 0-.01M19 6a2 2 0 1 0 0-.01M12 19a2 2 0 1 0 0-.01M6.5 7.5l4 9.5M17.5 7.5l-4 9.5M7 6h10',
+  dice: 'M4 4h16v16H4zM8.5 8.5h.01M15.5 8.5h.01M12 12h.01M8.5 15.5h.01M15.5 15.5h.01',
+  focus: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM3 8V3h5M16 3h5v5M21 16v5h-5M8 21H3v-5',
+  trash: 'M3 6h18M8 6V4h8v2M6 6l1 15h10l1-15',
+  pin: 'M12 17v5M6 3h12l-2 7 3 4H5l3-4z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -10,6 +10,12 @@ export interface GeneratedSize {
   readonly policies: number;
   readonly tools: number;
   readonly rules: number;
+  /**
+   * Relations between distinct pairs of policies, weights 0-10 (default: one per policy, each to
+   * the next). A given number is capped at policies * floor((policies - 1) / 2), the distinct
+   * pairs this scheme makes.
+   */
+  readonly relations?: number;
 }
 
 const CATEGORIES = [
@@ -43,10 +49,17 @@ export function generateProject(size: GeneratedSize): Project {
     );
   }
   policies.push('relations:');
-  for (let i = 0; i < size.policies; i++) {
+  // Relation r joins policy i to the one `step` places on (wrapping): distinct while step < n/2.
+  const relations =
+    size.relations === undefined
+      ? size.policies
+      : Math.min(size.relations, size.policies * Math.floor((size.policies - 1) / 2));
+  for (let r = 0; r < relations; r++) {
+    const i = r % size.policies;
+    const step = 1 + Math.floor(r / size.policies);
     policies.push(
-      `  - between: [${policy(i)}, ${policy(i + 1)}]`,
-      `    weight: ${i % 11}`,
+      `  - between: [${policy(i)}, ${policy(i + step)}]`,
+      `    weight: ${r % 11}`,
       '    origin: manual',
     );
   }

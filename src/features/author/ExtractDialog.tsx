@@ -65,7 +65,10 @@ export function ExtractDialog({ onClose }: { onClose: () => void }) {
               disabled={chosen.length === 0}
               onClick={() => {
                 const text = store.getState().project.files['policies.yaml'];
-                setFileText('policies.yaml', addPoliciesToYaml(text, chosen));
+                setFileText('policies.yaml', addPoliciesToYaml(text, chosen), {
+                  origin: 'command',
+                  label: 'Add extracted policies',
+                });
                 openFile('policies.yaml');
                 onClose();
               }}

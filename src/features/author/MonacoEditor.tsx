@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type { Diagnostic, ProjectFileName } from '../../core/index.ts';
-import { PROJECT_FILES } from '../../core/index.ts';
+import { PROJECT_FILES, diffText, policyAtOffset } from '../../core/index.ts';
+import { selectPolicySpans } from '../../state/graphSelectors.ts';
+import type { EditMeta } from '../../state/slices/projectSlice.ts';
 import { selectActiveFile, selectEffectiveTheme } from '../../state/selectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { fileUri, registerLanguageFeatures } from './monaco/languageFeatures.ts';
@@ -16,9 +18,24 @@ const SEVERITY = {
 } as const;
 
 /**
- * Monaco over the project's files: one model per file (so each keeps its own undo history and
- * cursor), edits written back to the store, changes made elsewhere (a rename, another project)
- * applied to the models, and the analysis shown as markers.
+ * Typing a character or two (or a new line) joins the undo step before it; a paste, a
+ * multi-cursor edit or a rename is a step of its own.
+ */
+function editMeta(changes: readonly { text: string; rangeLength: number }[]): EditMeta {
+  const [only] = changes;
+  // Typing over a selection counts as typing: the retyped text is one step with what follows.
+  const typing =
+    changes.length === 1 &&
+    only !== undefined &&
+    (only.text.length <= 2 || (only.rangeLength <= 2 && /^\r?\n[ \t]*$/.test(only.text)));
+  return typing ? { origin: 'type', label: 'Typing' } : { origin: 'edit', label: 'Edit' };
+}
+
+/**
+ * Monaco over the project's files: one model per file (each keeps its cursor and scroll), edits
+ * written back to the store with their undo step, changes made elsewhere (the graph, undo, another
+ * project) applied to the models, and the analysis shown as markers. Undo and redo are the
+ * project's history, per file, shared with the graph.
  */
 export function MonacoEditor() {
   const store = useAppStoreApi();
@@ -51,6 +68,27 @@ export function MonacoEditor() {
       // The textarea input is the mature path; EditContext is still marked experimental.
       editContext: false,
     });
+    // Undo and redo go through the project's history, which the graph's edits share.
+    const { KeyMod, KeyCode } = monaco;
+    instance.addCommand(KeyMod.CtrlCmd | KeyCode.KeyZ, () => {
+      store.getState().undo(store.getState().activeFile);
+    });
+    for (const keys of [
+      KeyMod.CtrlCmd | KeyMod.Shift | KeyCode.KeyZ,
+      KeyMod.CtrlCmd | KeyCode.KeyY,
+    ]) {
+      instance.addCommand(keys, () => {
+        store.getState().redo(store.getState().activeFile);
+      });
+    }
+    // The cursor in policies.yaml selects its policy in the graph.
+    instance.onDidChangeCursorPosition((event) => {
+      const model = instance.getModel();
+      if (!model || model.uri.toString() !== fileUri(monaco, 'policies.yaml').toString()) return;
+      const state = store.getState();
+      const id = policyAtOffset(selectPolicySpans(state), model.getOffsetAt(event.position));
+      if (id !== undefined && state.selectedPolicy?.id !== id) state.selectPolicy(id, 'editor');
+    });
     editor.current = instance;
     return () => {
       instance.dispose();
@@ -68,8 +106,9 @@ export function MonacoEditor() {
       monaco.editor.getModel(uri)?.dispose();
       const model = monaco.editor.createModel(project.files[file.name], file.language, uri);
       subscriptions.push(
-        model.onDidChangeContent(() => {
-          store.getState().setFileText(file.name, model.getValue());
+        model.onDidChangeContent((event) => {
+          if (applying) return;
+          store.getState().setFileText(file.name, model.getValue(), editMeta(event.changes));
         }),
       );
       own.set(file.name, model);
@@ -78,14 +117,41 @@ export function MonacoEditor() {
     viewStates.current.clear();
     editor.current?.setModel(own.get(store.getState().activeFile) ?? null);
 
-    // Text changed outside the editor (rename, extraction, playground): apply it as one edit,
-    // so Ctrl+Z undoes it like any other change.
+    // Text changed elsewhere (the graph, undo, extraction): apply just the changed span, so
+    // cursors, folding and scroll positions stay where they were.
+    let applying = false;
     const unsubscribe = store.subscribe((state, previous) => {
       if (state.project.files === previous.project.files) return;
       for (const [name, model] of own) {
-        const text = state.project.files[name];
-        if (model.getValue() !== text) {
-          model.pushEditOperations([], [{ range: model.getFullModelRange(), text }], () => null);
+        const diff = diffText(model.getValue(), state.project.files[name]);
+        if (!diff) continue;
+        const from = model.getPositionAt(diff.at);
+        const to = model.getPositionAt(diff.at + diff.removed.length);
+        applying = true;
+        try {
+          model.applyEdits([
+            {
+              range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column),
+              text: diff.inserted,
+            },
+          ]);
+        } finally {
+          applying = false;
+        }
+      }
+      const restored = state.restored;
+      const instance = editor.current;
+      if (restored && restored !== previous.restored && instance) {
+        const model = own.get(restored.file);
+        if (model && instance.getModel() === model) {
+          const from = model.getPositionAt(restored.at);
+          const to = model.getPositionAt(restored.at + restored.length);
+          instance.setSelection(
+            new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column),
+          );
+          instance.revealRangeInCenterIfOutsideViewport(
+            new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column),
+          );
         }
       }
     });
@@ -146,7 +212,7 @@ export function MonacoEditor() {
         if (model && instance.getModel() !== model) instance.setModel(model);
         instance.setPosition({ lineNumber: request.line, column: request.column });
         instance.revealLineInCenterIfOutsideViewport(request.line);
-        instance.focus();
+        if (request.focus) instance.focus();
       }),
     [store],
   );

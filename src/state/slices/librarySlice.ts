@@ -12,6 +12,7 @@ import {
   normalizeProjectName,
   parseBundle,
   projectFromFiles,
+  readLayout,
 } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 
@@ -61,6 +62,14 @@ export interface LibrarySlice {
   exampleList: readonly ExampleInfo[];
 }
 
+/** The project a stored record holds, with hand-placed positions checked (storage may be old). */
+function projectOf(stored: StoredProject): Project {
+  const project = { name: stored.name, files: stored.files };
+  return stored.layout === undefined
+    ? project
+    : { ...project, layout: readLayout(stored.layout).layout };
+}
+
 /** Builds the slice that keeps projects on this device and opens them. */
 export function createLibrarySlice(
   services: LibraryServices,
@@ -72,6 +81,7 @@ export function createLibrarySlice(
       id,
       name: project.name,
       files: project.files,
+      ...(project.layout ? { layout: project.layout } : {}),
       createdAt,
       updatedAt: now(),
     });
@@ -132,7 +142,7 @@ export function createLibrarySlice(
             request.projectId === undefined ? undefined : await repository.get(request.projectId);
           const latest = wanted ?? (await firstStored(repository));
           if (latest) {
-            show(latest.id, { name: latest.name, files: latest.files }, true);
+            show(latest.id, projectOf(latest), true);
             await get().refreshProjects();
             return;
           }
@@ -156,7 +166,7 @@ export function createLibrarySlice(
         await get().saveNow();
         try {
           const found = await storedOrGone(repository, id);
-          show(found.id, { name: found.name, files: found.files }, true);
+          show(found.id, projectOf(found), true);
         } catch (error) {
           fail(error);
         }
@@ -180,7 +190,7 @@ export function createLibrarySlice(
         await get().saveNow();
         try {
           const source = await storedOrGone(repository, id);
-          await createAndOpen({ name: `${source.name} (copy)`, files: source.files });
+          await createAndOpen({ ...projectOf(source), name: `${source.name} (copy)` });
         } catch (error) {
           fail(error);
         }
@@ -195,7 +205,7 @@ export function createLibrarySlice(
           await get().refreshProjects();
           if (get().projectId === id) {
             const next = await firstStored(repository);
-            if (next) show(next.id, { name: next.name, files: next.files }, true);
+            if (next) show(next.id, projectOf(next), true);
             else await createAndOpen(createProject('Untitled project'));
           }
         } catch (error) {

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+/** "3 of 24" → "24": how many matches the find widget counts in the file. */
+const total = (count: string) => count.replace(/^.* of /, '');
+
+test.describe.configure({ timeout: 90_000 });
+
+const graphPane = (page: Page) => page.locator('section[data-pane="graph"]');
+const nodes = (page: Page) => graphPane(page).locator('.react-flow__node-policy');
+const node = (page: Page, id: string) =>
+  graphPane(page).locator(`.react-flow__node-policy[data-id="${id}"]`);
+const edge = (page: Page, a: string, b: string) =>
+  graphPane(page).locator(`.react-flow__edge[data-id="${[a, b].sort().join('|')}"]`);
+
+test('the airline graph: filter, drag, connect, edit the weight in the text, undo, export', async ({
+  workbench,
+  page,
+}, testInfo) => {
+  await workbench.openExample('airline');
+  await graphPane(page).getByRole('button', { name: 'Maximize Graph' }).click();
+  await expect(nodes(page)).toHaveCount(58);
+  const legend = graphPane(page).getByRole('region', { name: 'Legend' });
+  const toggle = legend.getByRole('button', { name: /^Legend/ });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(legend).toContainText('identity');
+
+  // Filter: hiding a category removes its policies; the search picks out matches.
+  await graphPane(page)
+    .getByRole('button', { name: /^identity$/ })
+    .click();
+  const withoutIdentity = await nodes(page).count();
+  expect(withoutIdentity).toBeLessThan(58);
+  await expect(node(page, 'verify-identity-before-account-actions')).toHaveCount(0);
+  await graphPane(page)
+    .getByRole('button', { name: /^identity$/ })
+    .click();
+  await expect(nodes(page)).toHaveCount(58);
+  await graphPane(page).getByRole('searchbox', { name: 'Search policies' }).fill('baggage');
+  await expect(graphPane(page).locator('.policy-node.is-matched').first()).toBeVisible();
+  await graphPane(page).getByRole('searchbox', { name: 'Search policies' }).fill('');
+
+  // Drag a node: it stays where it was dropped, marked as placed by hand.
+  const dragged = node(page, 'introduce-as-skyway');
+  const before = await dragged.boundingBox();
+  if (!before) throw new Error('node not drawn');
+  await page.mouse.move(before.x + before.width / 2, before.y + before.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(before.x + 120, before.y + 90, { steps: 8 });
+  await page.mouse.up();
+  await expect(dragged.locator('.policy-node')).toHaveAttribute('title', /placed by hand/);
+  const after = await dragged.boundingBox();
+  expect(Math.abs((after?.x ?? 0) - before.x)).toBeGreaterThan(60);
+
+  // Connect two policies from the graph's details panel.
+  await graphPane(page).getByRole('button', { name: 'Restore Graph' }).click();
+  const a = 'introduce-as-skyway';
+  const b = 'confirm-before-write';
+  await expect(edge(page, a, b)).toHaveCount(0);
+  await workbench.openFile('policies.yaml');
+  const comments = total(await workbench.countMatches('# '));
+  await node(page, a).click();
+  const details = graphPane(page).getByRole('complementary', { name: `Policy ${a}` });
+  await details.getByRole('combobox', { name: `Connect ${a} to` }).fill(b);
+  await details.getByRole('button', { name: 'Connect' }).click();
+  await expect(edge(page, a, b)).toHaveCount(1);
+  expect(await workbench.countMatches(`between: [${a}, ${b}]`)).toMatch(/of 1$/);
+  expect(total(await workbench.countMatches('# '))).toBe(comments);
+
+  // Change the weight in the text: the edge follows.
+  const width = async () =>
+    Number.parseFloat(
+      (await edge(page, a, b).locator('.react-flow__edge-path').getAttribute('style'))?.match(
+        /stroke-width:\s*([\d.]+)/,
+      )?.[1] ?? 'NaN',
+    );
+  const before5 = await width();
+  // The airline file keeps one relation per line, so the new one is too.
+  await workbench.select(`${b}], weight: 5`);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('10');
+  await expect.poll(width).toBeGreaterThan(before5);
+
+  // Undo both from the graph: the weight, then the connection.
+  await graphPane(page).getByRole('button', { name: 'Undo in policies.yaml' }).click();
+  await expect.poll(width).toBe(before5);
+  await page.keyboard.press('Control+Z');
+  await expect(edge(page, a, b)).toHaveCount(0);
+  expect(await workbench.countMatches(`between: [${a}, ${b}]`)).toBe('No results');
+  expect(total(await workbench.countMatches('# '))).toBe(comments);
+
+  // Export a PNG.
+  const download = page.waitForEvent('download');
+  await graphPane(page).getByRole('button', { name: 'Export as PNG' }).click();
+  const file = await download;
+  const saved = testInfo.outputPath('graph.png');
+  await file.saveAs(saved);
+  const png = readFileSync(saved);
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.readUInt32BE(16)).toBeGreaterThan(400);
+  await testInfo.attach('graph.png', { path: saved, contentType: 'image/png' });
+});
+
+test('the cursor in policies.yaml selects its node, and a click on a node shows it in the editor', async ({
+  workbench,
+  page,
+}) => {
+  await workbench.openExample('airline');
+  await workbench.openFile('policies.yaml');
+  await expect(nodes(page)).toHaveCount(58);
+  await workbench.select('id: confirm-name-matches-profile');
+  await expect(node(page, 'confirm-name-matches-profile')).toHaveClass(/selected/);
+
+  await node(page, 'no-invented-information').click();
+  await expect(
+    graphPane(page).getByRole('complementary', { name: 'Policy no-invented-information' }),
+  ).toContainText('Category');
+  await expect(page.locator('.monaco-editor .current-line ~ *').first()).toBeAttached();
+  await expect(
+    workbench.editor.locator('.view-line', { hasText: 'no-invented-information' }),
+  ).toBeVisible();
+});
+
+test('undo in the editor stays in the open file', async ({ workbench, page }) => {
+  await workbench.open();
+  await workbench.openFile('tools.yaml');
+  await workbench.editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('# tools note');
+  await workbench.openFile('agent.md');
+  await workbench.editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('More prompt.');
+  await workbench.openFile('tools.yaml');
+  await workbench.editor.click();
+  await page.keyboard.press('Control+Z');
+  await expect(workbench.editor).not.toContainText('# tools note');
+  await workbench.openFile('agent.md');
+  await expect(workbench.editor).toContainText('More prompt.');
+  await workbench.editor.click();
+  await page.keyboard.press('Control+Z');
+  await expect(workbench.editor).not.toContainText('More prompt.');
+  await page.keyboard.press('Control+Shift+Z');
+  await expect(workbench.editor).toContainText('More prompt.');
+});

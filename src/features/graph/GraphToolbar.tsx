@@ -1,0 +1,245 @@
+import { useState } from 'react';
+import type { PolicyGraph } from '../../core/index.ts';
+import { addPolicy } from '../../core/index.ts';
+import { canMove } from '../../state/slices/projectSlice.ts';
+import { selectEffectiveTheme } from '../../state/selectors.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
+import { Icon } from '../../ui/Icon.tsx';
+import { IconButton } from '../../ui/IconButton.tsx';
+import { exportPng, exportSvg } from './exportGraph.ts';
+import { SampleDialog } from './SampleDialog.tsx';
+import { visibleGraph } from './visibleGraph.ts';
+
+/** Search, filters, layout, add, sample, export and undo for the graph. */
+export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
+  const store = useAppStoreApi();
+  const filters = useAppStore((s) => s.graphFilters);
+  const setFilters = useAppStore((s) => s.setGraphFilters);
+  const focus = useAppStore((s) => s.focusedPolicy);
+  const highlighted = useAppStore((s) => s.highlightedPolicies);
+  const progress = useAppStore((s) => s.graphLayout.progress);
+  const layoutError = useAppStore((s) => s.graphLayout.error);
+  const message = useAppStore((s) => s.graphMessage);
+  const canUndo = useAppStore((s) => canMove(s, 'undo', 'policies.yaml'));
+  const canRedo = useAppStore((s) => canMove(s, 'redo', 'policies.yaml'));
+  const placedCount = useAppStore((s) => Object.keys(s.project.layout ?? {}).length);
+  const [sampling, setSampling] = useState(false);
+  const tools = [...new Set(graph.nodes.flatMap((n) => n.tools))].sort();
+
+  const addNew = () => {
+    const { selectedPolicy } = store.getState();
+    const near = graph.nodes.find((n) => n.id === selectedPolicy?.id);
+    let added: string | undefined;
+    store.getState().editPolicies('Add a policy', (text) => {
+      const result = addPolicy(text, {
+        text: 'Describe the new policy here.',
+        category: near?.category ?? graph.categories[0] ?? 'general',
+        challenge: 2,
+      });
+      if (result.ok) added = result.id;
+      return result;
+    });
+    if (added !== undefined) store.getState().selectPolicy(added, 'graph');
+  };
+
+  const exportAs = async (kind: 'png' | 'svg') => {
+    const state = store.getState();
+    const shown = visibleGraph(graph, state.graphFilters, state.focusedPolicy);
+    const positions = new Map(state.graphLayout.positions);
+    for (const [id, at] of Object.entries(state.project.layout ?? {})) positions.set(id, at);
+    const options = { theme: selectEffectiveTheme(state), title: state.project.name };
+    const picture = { ...graph, nodes: shown.nodes, edges: shown.edges };
+    if (kind === 'svg') exportSvg(picture, positions, options);
+    else await exportPng(picture, positions, options);
+  };
+
+  return (
+    <div className="graph-toolbar" role="toolbar" aria-label="Graph tools">
+      <input
+        type="search"
+        className="graph-search"
+        placeholder="Search policies"
+        aria-label="Search policies"
+        value={filters.search}
+        onChange={(e) => {
+          setFilters({ search: e.target.value });
+        }}
+        onKeyDown={(e) => {
+          if (e.key !== 'Enter') return;
+          const query = filters.search.trim().toLowerCase();
+          const hit = graph.nodes.find(
+            (n) => n.id.toLowerCase().includes(query) || n.text.toLowerCase().includes(query),
+          );
+          if (hit) store.getState().selectPolicy(hit.id, 'editor');
+        }}
+      />
+      <select
+        aria-label="Only policies using a tool"
+        value={filters.tool ?? ''}
+        onChange={(e) => {
+          setFilters({ tool: e.target.value === '' ? null : e.target.value });
+        }}
+      >
+        <option value="">All tools</option>
+        {tools.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+      <label className="graph-weight">
+        <span>Weight ≥ {filters.minWeight}</span>
+        <input
+          type="range"
+          min={0}
+          max={10}
+          value={filters.minWeight}
+          aria-label="Hide edges lighter than"
+          onChange={(e) => {
+            setFilters({ minWeight: Number(e.target.value) });
+          }}
+        />
+      </label>
+      <label className="graph-check">
+        <input
+          type="checkbox"
+          checked={filters.showHeuristic}
+          onChange={(e) => {
+            setFilters({ showHeuristic: e.target.checked });
+          }}
+        />
+        Heuristic edges
+      </label>
+      {focus !== null && (
+        <button
+          type="button"
+          className="button button-quiet"
+          onClick={() => {
+            store.getState().focusPolicy(null);
+          }}
+        >
+          Show all
+        </button>
+      )}
+      {highlighted !== null && (
+        <button
+          type="button"
+          className="button button-quiet"
+          onClick={() => {
+            store.getState().highlightPolicies(null);
+          }}
+        >
+          Clear sample
+        </button>
+      )}
+      <span className="graph-count" role="status">
+        {counts(graph)}
+      </span>
+      <span className="graph-toolbar-spacer" />
+      {progress !== null ? (
+        <span className="graph-progress" role="status">
+          <progress max={1} value={progress} aria-label="Layout progress" /> Laying out…
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => {
+              store.getState().cancelLayout();
+            }}
+          >
+            Stop
+          </button>
+        </span>
+      ) : (
+        <IconButton
+          icon="layout"
+          label={
+            placedCount > 0
+              ? `Lay out again (forgets ${placedCount} placed by hand)`
+              : 'Lay out again'
+          }
+          onClick={() => {
+            store.getState().clearPlacements();
+            void store.getState().runLayout(graph, { fresh: true });
+          }}
+        />
+      )}
+      <IconButton icon="plus" label="Add a policy" onClick={addNew} />
+      <IconButton
+        icon="dice"
+        label="Sample policy combinations"
+        onClick={() => {
+          setSampling(true);
+        }}
+      />
+      <span className="graph-export" role="group" aria-label="Export the graph">
+        <Icon name="download" />
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-label="Export as PNG"
+          onClick={() => void exportAs('png')}
+        >
+          PNG
+        </button>
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-label="Export as SVG"
+          onClick={() => void exportAs('svg')}
+        >
+          SVG
+        </button>
+      </span>
+      <IconButton
+        icon="undo"
+        label="Undo in policies.yaml"
+        shortcut="Ctrl+Z"
+        disabled={!canUndo}
+        onClick={() => store.getState().undo('policies.yaml')}
+      />
+      <IconButton
+        icon="redo"
+        label="Redo in policies.yaml"
+        shortcut="Ctrl+Shift+Z"
+        disabled={!canRedo}
+        onClick={() => store.getState().redo('policies.yaml')}
+      />
+      {(message ?? layoutError) && (
+        <p className="graph-message" role="alert">
+          {message ?? `The layout failed: ${layoutError}`}
+          {message && (
+            <button
+              type="button"
+              className="button button-quiet"
+              onClick={() => {
+                store.getState().dismissGraphMessage();
+              }}
+            >
+              Dismiss
+            </button>
+          )}
+        </p>
+      )}
+      {sampling && (
+        <SampleDialog
+          graph={graph}
+          onClose={() => {
+            setSampling(false);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** "58 policies · 44 relations · 96 heuristic": what the graph holds, whatever the filters show. */
+function counts(graph: PolicyGraph): string {
+  const written = graph.edges.filter((e) => e.origin !== 'heuristic').length;
+  const heuristic = graph.edges.length - written;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return [
+    plural(graph.nodes.length, 'policy', 'policies'),
+    plural(written, 'relation', 'relations'),
+    ...(heuristic > 0 ? [`${heuristic} heuristic`] : []),
+  ].join(' · ');
+}

@@ -1,0 +1,44 @@
+import type { Node, NodeProps } from '@xyflow/react';
+import { Handle, Position } from '@xyflow/react';
+import { memo } from 'react';
+import type { GraphNode } from '../../core/index.ts';
+
+/** What a policy node draws: the policy, its colour and size, and how the filters mark it. */
+export interface PolicyNodeData extends Record<string, unknown> {
+  readonly policy: GraphNode;
+  readonly color: string;
+  readonly radius: number;
+  /** Another policy matches the search and this one does not. */
+  readonly dimmed: boolean;
+  readonly matched: boolean;
+  readonly pinned: boolean;
+}
+
+export type PolicyFlowNode = Node<PolicyNodeData, 'policy'>;
+
+/**
+ * A policy as a circle: colour by category, size by challenge, its id beneath. The handle on its
+ * right edge starts a new relation; drop it on another policy.
+ */
+export const PolicyNode = memo(function PolicyNode({ data, selected }: NodeProps<PolicyFlowNode>) {
+  const { policy, color, radius, dimmed, matched, pinned } = data;
+  const classes = ['policy-node'];
+  if (selected) classes.push('is-selected');
+  if (dimmed) classes.push('is-dimmed');
+  if (matched) classes.push('is-matched');
+  return (
+    <div
+      className={classes.join(' ')}
+      style={{ width: radius * 2, height: radius * 2, background: color }}
+      title={`${policy.id} (${policy.category}, challenge ${policy.challenge})${pinned ? ', placed by hand' : ''}\n${policy.text}`}
+    >
+      <Handle
+        type="source"
+        position={Position.Right}
+        className="policy-handle"
+        aria-label={`Connect ${policy.id} to another policy`}
+      />
+      <span className="policy-label">{policy.id}</span>
+    </div>
+  );
+});

@@ -1,0 +1,24 @@
+import type { PolicyGraph, PolicySpan } from '../core/index.ts';
+import { buildGraph, policySpans } from '../core/index.ts';
+import type { AppState } from './createAppStore.ts';
+
+const EMPTY_GRAPH: PolicyGraph = { nodes: [], edges: [], categories: [] };
+
+let graphCache: { model: unknown; graph: PolicyGraph } | undefined;
+
+/** The policy graph of the latest analysis (rebuilt only when the analysis changes). */
+export function selectPolicyGraph(state: AppState): PolicyGraph {
+  const model = state.analysis?.model;
+  if (!model) return EMPTY_GRAPH;
+  if (graphCache?.model !== model) graphCache = { model, graph: buildGraph(model) };
+  return graphCache.graph;
+}
+
+let spansCache: { text: string; spans: readonly PolicySpan[] } | undefined;
+
+/** Where each policy is written in policies.yaml, for jumping there and following the cursor. */
+export function selectPolicySpans(state: AppState): readonly PolicySpan[] {
+  const text = state.project.files['policies.yaml'];
+  if (spansCache?.text !== text) spansCache = { text, spans: policySpans(text) };
+  return spansCache.spans;
+}
