@@ -145,3 +145,47 @@ test('undo in the editor stays in the open file', async ({ workbench, page }) =>
   await page.keyboard.press('Control+Shift+Z');
   await expect(workbench.editor).toContainText('More prompt.');
 });
+
+test('sample policy combinations, add a policy and delete it from the graph', async ({
+  workbench,
+  page,
+}) => {
+  await workbench.openExample('airline');
+  await graphPane(page).getByRole('button', { name: 'Maximize Graph' }).click();
+  await expect(nodes(page)).toHaveCount(58);
+
+  await graphPane(page).getByRole('button', { name: 'Sample policy combinations' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sample policy combinations' });
+  const samples = dialog.getByRole('list', { name: 'Samples' }).getByRole('listitem');
+  await expect(samples).toHaveCount(12);
+  const levels = (await samples.allTextContents()).map((t) => Number(/level (\d+)/.exec(t)?.[1]));
+  expect(levels.every((l) => l >= 4 && l <= 8)).toBe(true);
+  const first = await samples.first().textContent();
+  await dialog.getByRole('spinbutton', { name: 'Seed' }).fill('2');
+  await expect(samples.first()).not.toHaveText(first ?? '');
+  const picked = ((await samples.first().textContent()) ?? '')
+    .replace(/^level \d+/, '')
+    .split(' · ');
+  await samples.first().getByRole('button').click();
+  await expect(dialog).toBeHidden();
+  await expect(graphPane(page).locator('.policy-node.is-matched')).toHaveCount(picked.length);
+  await graphPane(page).getByRole('button', { name: 'Clear sample' }).click();
+
+  // Add a policy: it appears selected, with its details open.
+  await graphPane(page).getByRole('button', { name: 'Add a policy' }).click();
+  await expect(nodes(page)).toHaveCount(59);
+  const details = graphPane(page).getByRole('complementary', { name: 'Policy new-policy' });
+  await expect(details).toContainText('Describe the new policy here.');
+  await details.getByRole('combobox', { name: 'Challenge' }).selectOption('4');
+  await expect(node(page, 'new-policy').locator('.policy-node')).toHaveAttribute(
+    'title',
+    /challenge 4/,
+  );
+
+  // Delete it with the keyboard, then bring it back with Ctrl+Z.
+  await node(page, 'new-policy').focus();
+  await page.keyboard.press('Delete');
+  await expect(nodes(page)).toHaveCount(58);
+  await page.keyboard.press('Control+Z');
+  await expect(nodes(page)).toHaveCount(59);
+});

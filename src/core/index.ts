@@ -80,3 +80,4 @@ export type { SvgOptions } from './graph/svg.ts';
 export { graphToSvg } from './graph/svg.ts';
 export type { LayoutInput, LayoutOptions, LayoutResult, Point } from './graph/layout.ts';
 export { layoutGraph } from './graph/layout.ts';
+export { sameGraph } from './graph/same.ts';

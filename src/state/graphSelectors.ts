@@ -1,16 +1,25 @@
 import type { PolicyGraph, PolicySpan } from '../core/index.ts';
-import { buildGraph, policySpans } from '../core/index.ts';
+import { buildGraph, policySpans, sameGraph } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
 
 const EMPTY_GRAPH: PolicyGraph = { nodes: [], edges: [], categories: [] };
 
 let graphCache: { model: unknown; graph: PolicyGraph } | undefined;
 
-/** The policy graph of the latest analysis (rebuilt only when the analysis changes). */
+/**
+ * The policy graph of the latest analysis: rebuilt when the analysis changes, and the previous
+ * object kept when the new one draws the same (typing in rules.yaml must not redraw the graph).
+ */
 export function selectPolicyGraph(state: AppState): PolicyGraph {
   const model = state.analysis?.model;
   if (!model) return EMPTY_GRAPH;
-  if (graphCache?.model !== model) graphCache = { model, graph: buildGraph(model) };
+  if (graphCache?.model !== model) {
+    const graph = buildGraph(model);
+    graphCache = {
+      model,
+      graph: graphCache && sameGraph(graphCache.graph, graph) ? graphCache.graph : graph,
+    };
+  }
   return graphCache.graph;
 }
 

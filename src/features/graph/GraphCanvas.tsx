@@ -27,6 +27,7 @@ import { selectPolicyGraph, selectPolicySpans } from '../../state/graphSelectors
 import { selectEffectiveTheme } from '../../state/selectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
+import { EDGE_SVG_LIMIT, GraphPicture, NODE_DOM_LIMIT, policyNear } from './GraphPicture.tsx';
 import { GraphLegend } from './GraphLegend.tsx';
 import { GraphToolbar } from './GraphToolbar.tsx';
 import { PolicyDetails } from './PolicyDetails.tsx';
@@ -38,6 +39,10 @@ import { visibleGraph } from './visibleGraph.ts';
 const NODE_TYPES = { policy: PolicyNode };
 const NODE_ORIGIN: [number, number] = [0.5, 0.5];
 const DELETE_KEYS = ['Delete', 'Backspace'];
+// Nodes drawn into the picture are hidden from React Flow, but still count for fitting the view.
+const FIT = { padding: 0.12, includeHiddenNodes: true };
+// Start zoomed out, so a large graph's first frame is the picture, not a thousand elements.
+const START = { x: 0, y: 0, zoom: 0.5 };
 
 /** The graph canvas: the policies drawn by React Flow, with the toolbar, legend and details. */
 export function GraphCanvas() {
@@ -60,6 +65,7 @@ function GraphView() {
   const analysed = useAppStore((s) => s.analysis !== null);
   const highlighted = useAppStore((s) => s.highlightedPolicies);
   const [selectedEdge, setSelectedEdge] = useState<string | null>(null);
+  const root = useRef<HTMLDivElement>(null);
   const flow = useReactFlow();
 
   // Lay out again whenever the policies or their edges change.
@@ -122,42 +128,71 @@ function GraphView() {
   if (local.from !== derivedNodes) setLocal({ from: derivedNodes, nodes: derivedNodes });
   const nodes = local.from === derivedNodes ? local.nodes : derivedNodes;
 
-  const edges = useMemo((): Edge[] => {
+  const drawnEdges = useMemo(() => {
     const drawn = new Set(derivedNodes.map((n) => n.id));
-    return visible.edges
-      .filter((e) => drawn.has(e.source) && drawn.has(e.target))
-      .map((e) => ({
-        id: e.id,
-        source: e.source,
-        target: e.target,
-        type: 'straight',
-        selected: e.id === selectedEdge,
-        className: `policy-edge is-${e.origin}`,
-        ariaLabel: `${e.origin} relation between ${e.source} and ${e.target}, weight ${e.weight}`,
-        style: styleOf(e, theme),
-        ...(e.id === selectedEdge ? { label: String(e.weight) } : {}),
-      }));
-  }, [visible, derivedNodes, selectedEdge, theme]);
+    return visible.edges.filter((e) => drawn.has(e.source) && drawn.has(e.target));
+  }, [visible, derivedNodes]);
+  // A boolean, so zooming re-renders this view only when labels (or real nodes) come or go.
+  const far = useStore((s) => s.transform[2] < 0.85);
+  // A large graph seen from afar is a picture; real nodes appear as the view closes in.
+  const pictureNodes = far && nodes.length > NODE_DOM_LIMIT;
+  const asPicture = pictureNodes || drawnEdges.length > EDGE_SVG_LIMIT;
+  const flowNodes = useMemo(
+    () => (pictureNodes ? nodes.map((n) => ({ ...n, hidden: true })) : nodes),
+    [nodes, pictureNodes],
+  );
+  // The edge picture of a large graph is redrawn when a drag ends, not at every step of it.
+  const [dragging, setDragging] = useState(false);
+  const [pictured, setPictured] = useState(() => ({
+    from: nodes,
+    positions: positionsOf(nodes),
+  }));
+  if (!dragging && pictured.from !== nodes) {
+    setPictured({ from: nodes, positions: positionsOf(nodes) });
+  }
+  const nodePositions = pictured.positions;
+
+  const edges = useMemo((): Edge[] => {
+    if (asPicture) return [];
+    return drawnEdges.map((e) => ({
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      type: 'straight',
+      selected: e.id === selectedEdge,
+      className: `policy-edge is-${e.origin}`,
+      ariaLabel: `${e.origin} relation between ${e.source} and ${e.target}, weight ${e.weight}`,
+      style: styleOf(e, theme),
+      ...(e.id === selectedEdge ? { label: String(e.weight) } : {}),
+    }));
+  }, [drawnEdges, asPicture, selectedEdge, theme]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<PolicyFlowNode>[]) => {
-      setLocal(({ from, nodes: current }) => {
-        const byId = new Map(current.map((n) => [n.id, n]));
-        const moved: Record<string, { x: number; y: number }> = {};
-        for (const change of changes) {
-          if (change.type !== 'position' || !change.position) continue;
-          const node = byId.get(change.id);
-          if (node) byId.set(change.id, { ...node, position: change.position });
-          if (!change.dragging) moved[change.id] = change.position;
+      // Only moves matter here: sizes are fixed, and selection lives in the store. Other changes
+      // (React Flow measuring nodes as they scroll into view) must not copy a thousand nodes.
+      const moves = changes.filter(
+        (c): c is Extract<NodeChange<PolicyFlowNode>, { type: 'position' }> =>
+          c.type === 'position' && c.position !== undefined,
+      );
+      if (moves.length > 0) {
+        setLocal(({ from, nodes: current }) => {
+          const byId = new Map(moves.map((c) => [c.id, c.position]));
+          return {
+            from,
+            nodes: current.map((n) => {
+              const position = byId.get(n.id);
+              return position ? { ...n, position } : n;
+            }),
+          };
+        });
+        const placed: Record<string, { x: number; y: number }> = {};
+        for (const move of moves) {
+          if (!move.dragging && move.position) placed[move.id] = move.position;
         }
-        if (Object.keys(moved).length > 0) {
-          // Keep where the user put them (the drag ended, or arrow keys moved them).
-          queueMicrotask(() => {
-            store.getState().placePolicies(moved);
-          });
-        }
-        return { from, nodes: current.map((n) => byId.get(n.id) ?? n) };
-      });
+        // Keep where the user put them (the drag ended, or arrow keys moved them).
+        if (Object.keys(placed).length > 0) store.getState().placePolicies(placed);
+      }
       for (const change of changes) {
         if (change.type === 'select' && change.selected) store.getState().selectPolicy(change.id);
       }
@@ -230,29 +265,34 @@ function GraphView() {
   const initialised = useNodesInitialized();
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (initialised && autoFit.current) void flow.fitView({ padding: 0.12 });
+    if (initialised && autoFit.current) void flow.fitView(FIT);
   }, [initialised, positions, flow]);
   useEffect(() => {
     const element = host.current;
     if (!element) return;
     const observer = new ResizeObserver(() => {
-      if (autoFit.current) void flow.fitView({ padding: 0.12 });
+      if (autoFit.current) void flow.fitView(FIT);
     });
     observer.observe(element);
     return () => {
       observer.disconnect();
     };
   }, [flow]);
-  const zoom = useStore((s) => s.transform[2]);
 
   const edgeDetails = selectedEdge ? graph.edges.find((e) => e.id === selectedEdge) : undefined;
 
   return (
-    <div className="graph-canvas" data-testid="graph-canvas" onKeyDown={onKeyDown}>
+    <div
+      ref={root}
+      className="graph-canvas"
+      data-testid="graph-canvas"
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+    >
       <GraphToolbar graph={graph} />
-      <div ref={host} className={zoom < 0.85 ? 'graph-flow is-far' : 'graph-flow'}>
+      <div ref={host} className={far ? 'graph-flow is-far' : 'graph-flow'}>
         <ReactFlow<PolicyFlowNode>
-          nodes={nodes}
+          nodes={flowNodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
           nodeOrigin={NODE_ORIGIN}
@@ -266,11 +306,21 @@ function GraphView() {
             setSelectedEdge(edge.id);
             store.getState().selectPolicy(null);
           }}
-          onPaneClick={() => {
+          onPaneClick={(event) => {
             setSelectedEdge(null);
-            store.getState().selectPolicy(null);
+            const hit = pictureNodes
+              ? policyNear(nodes, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }))
+              : undefined;
+            store.getState().selectPolicy(hit ?? null, 'graph');
+            if (hit) showInEditor(hit);
           }}
           onConnect={onConnect}
+          onNodeDragStart={() => {
+            setDragging(true);
+          }}
+          onNodeDragStop={() => {
+            setDragging(false);
+          }}
           onMoveStart={(event) => {
             // Only a person's pan or zoom has an event; fitView's own moves do not.
             if (event) autoFit.current = false;
@@ -281,6 +331,8 @@ function GraphView() {
                 .getState()
                 .editPolicies(`Delete ${node.id}`, (text) => deletePolicy(text, node.id));
             }
+            // The focused node is gone: keep the keyboard in the graph, so Ctrl+Z undoes here.
+            root.current?.focus();
           }}
           onEdgesDelete={removeEdges}
           deleteKeyCode={DELETE_KEYS}
@@ -293,17 +345,29 @@ function GraphView() {
           nodesFocusable
           edgesFocusable
           proOptions={{ hideAttribution: true }}
+          fitViewOptions={FIT}
+          defaultViewport={START}
         >
           <Background gap={20} />
+          {asPicture && (
+            <GraphPicture
+              edges={drawnEdges}
+              nodes={pictureNodes ? nodes : null}
+              positions={nodePositions}
+              theme={theme}
+            />
+          )}
           <Controls showInteractive={false} />
-          <MiniMap<PolicyFlowNode>
-            pannable
-            zoomable
-            nodeColor={(n) => n.data.color}
-            nodeBorderRadius={20}
-            style={{ width: 150, height: 100 }}
-            ariaLabel="Overview of the whole graph"
-          />
+          {!pictureNodes && (
+            <MiniMap<PolicyFlowNode>
+              pannable
+              zoomable
+              nodeColor={(n) => n.data.color}
+              nodeBorderRadius={20}
+              style={{ width: 150, height: 100 }}
+              ariaLabel="Overview of the whole graph"
+            />
+          )}
         </ReactFlow>
         <GraphLegend categories={graph.categories} colourOf={colourOf} />
         {(selected || edgeDetails) && (
@@ -335,6 +399,12 @@ function GraphView() {
       </div>
     </div>
   );
+}
+
+function positionsOf(
+  nodes: readonly PolicyFlowNode[],
+): ReadonlyMap<string, { x: number; y: number }> {
+  return new Map(nodes.map((n) => [n.id, n.position]));
 }
 
 /** The same stroke the SVG export draws. */

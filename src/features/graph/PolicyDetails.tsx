@@ -67,6 +67,7 @@ function PolicyFields({
       <label>
         Category
         <input
+          aria-label="Category"
           key={policy.category}
           defaultValue={policy.category}
           list="graph-categories"
@@ -89,6 +90,7 @@ function PolicyFields({
       <label>
         Challenge
         <select
+          aria-label="Challenge"
           value={policy.challenge}
           onChange={(e) =>
             edit(`Set the challenge of ${id}`, (t) =>

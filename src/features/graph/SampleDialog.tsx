@@ -47,6 +47,7 @@ export function SampleDialog({ graph, onClose }: { graph: PolicyGraph; onClose: 
         <label>
           Seed
           <input
+            aria-label="Seed"
             type="number"
             value={seed}
             onChange={(e) => {
@@ -58,6 +59,7 @@ export function SampleDialog({ graph, onClose }: { graph: PolicyGraph; onClose: 
           Samples
           <input
             type="number"
+            aria-label="Number of samples"
             min={1}
             max={MAX_COUNT}
             value={count}

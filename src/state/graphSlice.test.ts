@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeProject, buildGraph, setRelation } from '../core/index.ts';
+import { miniProject } from '../core/testing/miniProject.ts';
+import { testServices } from '../test/services.ts';
+import { createAppStore } from './createAppStore.ts';
+import { selectPolicyGraph } from './graphSelectors.ts';
+
+function storeWithMini() {
+  return createAppStore(testServices(), { project: miniProject() });
+}
+
+describe('graph slice', () => {
+  it('turns a graph edit into one undo step of policies.yaml, and reports a refused one', () => {
+    const store = storeWithMini();
+    const [a, b] = analyzeProject(miniProject()).model.policies.map((p) => p.id);
+    if (!a || !b) throw new Error('the mini project has two policies');
+    const before = store.getState().project.files['policies.yaml'];
+    expect(store.getState().editPolicies('Connect', (t) => setRelation(t, a, b, 7))).toBe(true);
+    expect(store.getState().project.files['policies.yaml']).toContain(`between: [${a}, ${b}]`);
+    expect(store.getState().editPolicies('Connect', (t) => setRelation(t, a, 'nobody', 7))).toBe(
+      false,
+    );
+    expect(store.getState().graphMessage).toMatch(/nobody/);
+    expect(store.getState().undo('policies.yaml')).toBe(true);
+    expect(store.getState().project.files['policies.yaml']).toBe(before);
+  });
+
+  it('keeps hand-placed positions in the project, and the layout leaves them where they are', async () => {
+    const store = storeWithMini();
+    const graph = buildGraph(analyzeProject(miniProject()).model);
+    const [first] = graph.nodes;
+    if (!first) throw new Error('no policies');
+    store.getState().placePolicies({ [first.id]: { x: 500, y: -300 } });
+    expect(store.getState().project.layout).toEqual({ [first.id]: { x: 500, y: -300 } });
+    await store.getState().runLayout(graph, { fresh: true });
+    const { positions, progress, error } = store.getState().graphLayout;
+    expect(error).toBeNull();
+    expect(progress).toBeNull();
+    expect(positions.get(first.id)).toEqual({ x: 500, y: -300 });
+    expect(positions.size).toBe(graph.nodes.length);
+    store.getState().clearPlacements();
+    expect(store.getState().project.layout).toBeUndefined();
+  });
+
+  it('builds the graph once per analysis', async () => {
+    const store = storeWithMini();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await store.getState().saveNow();
+    const graph = selectPolicyGraph(store.getState());
+    expect(graph.nodes.length).toBeGreaterThan(0);
+    expect(selectPolicyGraph(store.getState())).toBe(graph);
+  });
+});
