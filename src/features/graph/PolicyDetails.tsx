@@ -106,7 +106,9 @@ function PolicyFields({
         </select>
       </label>
       <p className="policy-meta">
-        {policy.tools.length > 0 ? `Tools: ${policy.tools.join(', ')}` : 'No tools.'}{' '}
+        {policy.tools.length > 0 ? `Tools: ${policy.tools.join(', ')}.` : 'No tools.'}
+      </p>
+      <p className="policy-meta">
         {policy.tested > 0
           ? `Tested ${policy.tested}×, failed ${policy.failed}×.`
           : 'Not tested yet.'}
