@@ -189,3 +189,27 @@ test('sample policy combinations, add a policy and delete it from the graph', as
   await page.keyboard.press('Control+Z');
   await expect(nodes(page)).toHaveCount(59);
 });
+
+test('dragging from a node handle onto another policy relates them', async ({
+  workbench,
+  page,
+}) => {
+  await workbench.openExample('airline');
+  await graphPane(page).getByRole('button', { name: 'Maximize Graph' }).click();
+  await expect(graphPane(page).getByRole('button', { name: 'Lay out again' })).toBeVisible();
+  const from = node(page, 'introduce-as-skyway');
+  const to = node(page, 'no-prompt-disclosure');
+  await expect(edge(page, 'introduce-as-skyway', 'no-prompt-disclosure')).toHaveCount(0);
+  await from.hover();
+  const handle = await from.locator('.policy-handle').boundingBox();
+  const target = await to.boundingBox();
+  if (!handle || !target) throw new Error('nodes not drawn');
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 10 });
+  await page.mouse.up();
+  await expect(edge(page, 'introduce-as-skyway', 'no-prompt-disclosure')).toHaveCount(1);
+  await expect(
+    graphPane(page).getByRole('button', { name: 'Undo in policies.yaml' }),
+  ).toBeEnabled();
+});

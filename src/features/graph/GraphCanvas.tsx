@@ -6,23 +6,13 @@ import {
   MiniMap,
   ReactFlow,
   ReactFlowProvider,
-  useNodesInitialized,
   useReactFlow,
   useStore,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { KeyboardEvent } from 'react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { GraphEdge } from '../../core/index.ts';
-import {
-  categoryColor,
-  deletePolicy,
-  edgeStyle,
-  edgeWidth,
-  nodeRadius,
-  removeRelation,
-  setRelation,
-} from '../../core/index.ts';
+import { categoryColor, deletePolicy, nodeRadius, setRelation } from '../../core/index.ts';
 import { selectPolicyGraph, selectPolicySpans } from '../../state/graphSelectors.ts';
 import { selectEffectiveTheme } from '../../state/selectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
@@ -33,6 +23,8 @@ import { GraphToolbar } from './GraphToolbar.tsx';
 import { PolicyDetails } from './PolicyDetails.tsx';
 import type { PolicyFlowNode } from './PolicyNode.tsx';
 import { PolicyNode } from './PolicyNode.tsx';
+import { dropEdge, positionsOf, styleOf } from './flowElements.ts';
+import { useAutoFit } from './useAutoFit.ts';
 import { visibleGraph } from './visibleGraph.ts';
 
 // Defined once, outside any component, so React Flow never sees a new node type.
@@ -259,25 +251,7 @@ function GraphView() {
     void flow.setCenter(x, y, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
   }, [selected, flow]);
 
-  // Fit the whole graph in view until the user pans or zooms: after the first layout, and when
-  // the pane is resized (maximized, restored, dragged).
-  const autoFit = useRef(true);
-  const initialised = useNodesInitialized();
-  const host = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (initialised && autoFit.current) void flow.fitView(FIT);
-  }, [initialised, positions, flow]);
-  useEffect(() => {
-    const element = host.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => {
-      if (autoFit.current) void flow.fitView(FIT);
-    });
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-    };
-  }, [flow]);
+  const { host, onMoveStart } = useAutoFit(FIT, positions);
 
   const edgeDetails = selectedEdge ? graph.edges.find((e) => e.id === selectedEdge) : undefined;
 
@@ -321,10 +295,7 @@ function GraphView() {
           onNodeDragStop={() => {
             setDragging(false);
           }}
-          onMoveStart={(event) => {
-            // Only a person's pan or zoom has an event; fitView's own moves do not.
-            if (event) autoFit.current = false;
-          }}
+          onMoveStart={onMoveStart}
           onNodesDelete={(removed) => {
             for (const node of removed) {
               store
@@ -399,33 +370,4 @@ function GraphView() {
       </div>
     </div>
   );
-}
-
-function positionsOf(
-  nodes: readonly PolicyFlowNode[],
-): ReadonlyMap<string, { x: number; y: number }> {
-  return new Map(nodes.map((n) => [n.id, n.position]));
-}
-
-/** The same stroke the SVG export draws. */
-function styleOf(edge: GraphEdge, theme: 'light' | 'dark') {
-  const { color, opacity, dash } = edgeStyle(edge.origin, theme);
-  return {
-    stroke: color,
-    strokeOpacity: opacity,
-    strokeWidth: edgeWidth(edge.weight),
-    ...(dash ? { strokeDasharray: dash } : {}),
-  };
-}
-
-/** Removes an edge: a written relation is deleted; a heuristic one is overruled with weight 0. */
-function dropEdge(store: ReturnType<typeof useAppStoreApi>, edge: GraphEdge) {
-  const label = `Remove the relation between ${edge.source} and ${edge.target}`;
-  store
-    .getState()
-    .editPolicies(label, (text) =>
-      edge.origin === 'heuristic'
-        ? setRelation(text, edge.source, edge.target, 0, 'manual')
-        : removeRelation(text, edge.source, edge.target),
-    );
 }
