@@ -81,3 +81,25 @@ export { graphToSvg } from './graph/svg.ts';
 export type { LayoutInput, LayoutOptions, LayoutResult, Point } from './graph/layout.ts';
 export { layoutGraph } from './graph/layout.ts';
 export { sameGraph } from './graph/same.ts';
+export type {
+  Cancellation,
+  ChatDelta,
+  ChatEngine,
+  ChatMessage,
+  ChatOptions,
+  ChatRequest,
+  ChatResponse,
+  ChatToolCall,
+  FinishReason,
+  ModelRole,
+  ToolChoice,
+  ToolSpec,
+  Usage,
+} from './models/chat.ts';
+export { MODEL_ROLES } from './models/chat.ts';
+export type { ModelErrorKind } from './models/errors.ts';
+export { ModelError, classifyHttpError, parseRetryAfter } from './models/errors.ts';
+export type { RetryPolicy, RetryRuntime } from './models/retry.ts';
+export { DEFAULT_RETRY, backoffDelay, withRetries } from './models/retry.ts';
+export type { ModelPrice, PriceTable, UsageLedger } from './models/usage.ts';
+export { EMPTY_LEDGER, addUsage, callCost } from './models/usage.ts';
