@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { Document, Scalar, isCollection, parseDocument, visit } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { TextSplice } from '../format/yamlEdit.ts';
 import type { GraphEditResult, PolicyField } from './edits.ts';
 import { addPolicy, deletePolicy, removeRelation, setPolicyField, setRelation } from './edits.ts';
+import { replaySplices } from '../testing/graphs.ts';
 
 // Random policies files in every style the edits must keep (indentation, flow and block lists,
 // one-line relation maps, quoting, folded texts, comments between and inside items, CRLF), put
@@ -282,23 +282,12 @@ function run(text: string, model: Model, tags: Tag[], op: Op): string {
   }
   expect(result.ok, result.ok ? 'done' : result.message).toBe(!expectFailure);
   if (!result.ok) return text;
-  expect(replay(text, result.splices)).toBe(result.text);
+  expect(replaySplices(text, result.splices)).toBe(result.text);
   return result.text;
 }
 
 function drop(tags: Tag[], gone: (owner: string) => boolean): void {
   for (const tag of tags) if (tag.owner !== undefined && gone(tag.owner)) tag.owner = '\u0000gone';
-}
-
-function replay(text: string, splices: readonly TextSplice[]): string {
-  let previous = Infinity;
-  let result = text;
-  for (const { start, end, insert } of splices) {
-    expect(end).toBeLessThanOrEqual(previous);
-    previous = start;
-    result = result.slice(0, start) + insert + result.slice(end);
-  }
-  return result;
 }
 
 function check(text: string, model: Model, tags: readonly Tag[], crlf: boolean): void {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { TextSplice } from '../format/yamlEdit.ts';
 import type { GraphEditResult } from './edits.ts';
 import { addPolicy, deletePolicy, removeRelation, setPolicyField, setRelation } from './edits.ts';
+import { replaySplices } from '../testing/graphs.ts';
 
 const AIRLINE = readFileSync(
   new URL('../../../public/examples/airline/policies.yaml', import.meta.url),
@@ -30,18 +30,6 @@ function value(text: string): Plain {
 /** Comment lines (`# ...` alone on a line), as written. */
 function comments(text: string): string[] {
   return text.split(/\r?\n/).filter((line) => /^\s*#/.test(line));
-}
-
-/** Splices applied one by one, in the order given, must make the returned text. */
-function replay(text: string, splices: readonly TextSplice[]): string {
-  let previous = Infinity;
-  let result = text;
-  for (const { start, end, insert } of splices) {
-    expect(end).toBeLessThanOrEqual(previous);
-    previous = start;
-    result = result.slice(0, start) + insert + result.slice(end);
-  }
-  return result;
 }
 
 const policy = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -82,7 +70,7 @@ describe('graph edits on the airline example', () => {
     expect(text).toContain(
       '    source: { line: 98 }\n  - id: new-policy\n    text: \'Never promise an upgrade: "maybe" is # not a yes.\'\n    category: booking\n    challenge: 4\n    tools: [book_reservation]\n\n# prettier-ignore\nrelations:\n',
     );
-    if (result.ok) expect(replay(AIRLINE, result.splices)).toBe(text);
+    if (result.ok) expect(replaySplices(AIRLINE, result.splices)).toBe(text);
   });
 
   it('deletes a policy with its relations and keeps every comment', () => {
@@ -95,7 +83,7 @@ describe('graph edits on the airline example', () => {
     });
     expect(comments(text)).toEqual(beforeComments);
     expect(text).toContain('  # Claims the traveller makes versus what the records say.\n\n');
-    if (result.ok) expect(replay(AIRLINE, result.splices)).toBe(text);
+    if (result.ok) expect(replaySplices(AIRLINE, result.splices)).toBe(text);
   });
 
   it('sets a field in place, keeping the folded style of a long text', () => {

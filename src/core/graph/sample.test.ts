@@ -1,35 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { samplePolicies, sampleWithReport } from './sample.ts';
-import type { GraphEdge, GraphNode, PolicyGraph, PolicySample, SampleOptions } from './types.ts';
+import { graphOf as graphOfTest } from '../testing/graphs.ts';
+import type { PolicyGraph, PolicySample, SampleOptions } from './types.ts';
 
-const node = (id: string, challenge: number): GraphNode => ({
-  id,
-  text: '',
-  category: 'general',
-  challenge,
-  tools: [],
-  tables: [],
-  tested: 0,
-  failed: 0,
-  path: ['policies', 0],
-});
-
-/** A graph from challenges (node i is `p<i>`) and [i, j, weight] edges. */
-function graphOf(
-  challenges: readonly number[],
-  edges: readonly (readonly number[])[],
-): PolicyGraph {
-  const name = (i: number) => `p${String(i).padStart(3, '0')}`;
-  return {
-    nodes: challenges.map((c, i) => node(name(i), c)),
-    edges: edges.map(([a = 0, b = 0, weight = 0]): GraphEdge => {
-      const [source, target] = [name(Math.min(a, b)), name(Math.max(a, b))];
-      return { id: `${source}|${target}`, source, target, weight, origin: 'manual', reasons: [] };
-    }),
-    categories: ['general'],
-  };
-}
+/** Node i is `p000`, `p001`, ...: ids that sort in index order. */
+const graphOf = (challenges: readonly number[], edges: readonly (readonly number[])[]) =>
+  graphOfTest(challenges, edges, (i) => `p${String(i).padStart(3, '0')}`);
 
 /** A ring of `n` policies, each linked to the next five, with varied weights (some zero). */
 function ring(n: number): PolicyGraph {

@@ -2,35 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adjacencyOf } from './build.ts';
 import { componentTotals, findGroup } from './search.ts';
-import type { PolicyGraph } from './types.ts';
-
-function graphOf(
-  challenges: readonly number[],
-  edges: readonly (readonly number[])[],
-): PolicyGraph {
-  return {
-    nodes: challenges.map((challenge, i) => ({
-      id: `p${i}`,
-      text: '',
-      category: 'general',
-      challenge,
-      tools: [],
-      tables: [],
-      tested: 0,
-      failed: 0,
-      path: [],
-    })),
-    edges: edges.map(([a = 0, b = 0, weight = 1]) => ({
-      id: `p${a}|p${b}`,
-      source: `p${a}`,
-      target: `p${b}`,
-      weight,
-      origin: 'manual',
-      reasons: [],
-    })),
-    categories: ['general'],
-  };
-}
+import { graphOf } from '../testing/graphs.ts';
 
 /** Bit masks of the connected groups of a small graph (over positive edges), by brute force. */
 function connectedGroups(n: number, edges: readonly (readonly number[])[]): number[] {

@@ -1,26 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RelationOrigin } from '../format/model.ts';
 import { categoryColor, edgeStyle, nodeRadius } from './palette.ts';
 import { escapeXml, graphToSvg } from './svg.ts';
-import type { GraphEdge, GraphNode, PolicyGraph } from './types.ts';
+import { testEdge, testNode } from '../testing/graphs.ts';
+import type { PolicyGraph } from './types.ts';
 
-function node(id: string, category: string, challenge = 3): GraphNode {
-  return {
-    id,
-    text: `Text of ${id}`,
-    category,
-    challenge,
-    tools: [],
-    tables: [],
-    tested: 0,
-    failed: 0,
-    path: ['policies', 0],
-  };
-}
-
-function edge(source: string, target: string, weight: number, origin: RelationOrigin): GraphEdge {
-  return { id: `${source}|${target}`, source, target, weight, origin, reasons: [] };
-}
+const node = (id: string, category: string, challenge = 3) =>
+  testNode(id, { category, challenge, text: `Text of ${id}`, path: ['policies', 0] });
+const edge = testEdge;
 
 const ODD = `<&>"'`;
 const GRAPH: PolicyGraph = {

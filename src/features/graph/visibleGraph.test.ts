@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphEdge, GraphNode, PolicyGraph } from '../../core/index.ts';
+import type { PolicyGraph } from '../../core/index.ts';
+import { testEdge, testNode } from '../../core/testing/graphs.ts';
 import { NO_FILTERS } from '../../state/slices/graphSlice.ts';
 import { visibleGraph } from './visibleGraph.ts';
 
-const node = (id: string, category: string, tools: string[] = []): GraphNode => ({
-  id,
-  text: `Policy ${id} about refunds`,
-  category,
-  challenge: 2,
-  tools,
-  tables: [],
-  tested: 0,
-  failed: 0,
-  path: [],
-});
-const edge = (source: string, target: string, weight: number, origin: GraphEdge['origin']) => ({
-  id: `${source}|${target}`,
-  source,
-  target,
-  weight,
-  origin,
-  reasons: [],
-});
+const node = (id: string, category: string, tools: string[] = []) =>
+  testNode(id, { category, tools, challenge: 2, text: `Policy ${id} about refunds` });
+const edge = testEdge;
 
 const graph: PolicyGraph = {
   nodes: [
