@@ -113,14 +113,20 @@ test('the cursor in policies.yaml selects its node, and a click on a node shows 
   await workbench.select('id: confirm-name-matches-profile');
   await expect(node(page, 'confirm-name-matches-profile')).toHaveClass(/selected/);
 
-  await node(page, 'no-invented-information').click();
+  // A policy far down the file: the editor must scroll there to show it.
+  await workbench.openFile('agent.md');
+  const last = 'no-prompt-disclosure';
+  // The click goes to the node itself, even where the small pane's controls overlap it.
+  await node(page, last).dispatchEvent('click');
   await expect(
-    graphPane(page).getByRole('complementary', { name: 'Policy no-invented-information' }),
+    graphPane(page).getByRole('complementary', { name: `Policy ${last}` }),
   ).toContainText('Category');
-  await expect(page.locator('.monaco-editor .current-line ~ *').first()).toBeAttached();
-  await expect(
-    workbench.editor.locator('.view-line', { hasText: 'no-invented-information' }),
-  ).toBeVisible();
+  await expect(page.getByRole('tab', { name: /^policies\.yaml/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(workbench.editor.locator('.view-line', { hasText: `id: ${last}` })).toBeVisible();
+  await expect(workbench.editor.locator('.view-line', { hasText: 'policies:' })).toHaveCount(0);
 });
 
 test('undo in the editor stays in the open file', async ({ workbench, page }) => {

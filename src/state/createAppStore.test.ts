@@ -132,3 +132,17 @@ describe('storage problems', () => {
     expect(store.getState().storageWarning).toMatch(/storage is full/);
   });
 });
+
+describe('a stale undo history', () => {
+  it('is dropped instead of failing on every Ctrl+Z', () => {
+    const { store } = freshStore();
+    store.getState().setFileText('agent.md', '# One\n', { origin: 'edit' });
+    // Text changed behind the history's back (as a bug or a lost write would).
+    store.setState((s) => ({
+      project: { ...s.project, files: { ...s.project.files, 'agent.md': 'x' } },
+    }));
+    expect(store.getState().undo('agent.md')).toBe(false);
+    expect(store.getState().history.undo).toHaveLength(0);
+    expect(store.getState().project.files['agent.md']).toBe('x');
+  });
+});

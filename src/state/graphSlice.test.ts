@@ -42,12 +42,32 @@ describe('graph slice', () => {
     expect(store.getState().project.layout).toBeUndefined();
   });
 
-  it('builds the graph once per analysis', async () => {
-    const store = storeWithMini();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await store.getState().saveNow();
-    const graph = selectPolicyGraph(store.getState());
-    expect(graph.nodes.length).toBeGreaterThan(0);
-    expect(selectPolicyGraph(store.getState())).toBe(graph);
+  it('keeps the same graph object when a re-analysis changes nothing it draws', async () => {
+    const store = createAppStore(testServices({ analysisDelayMs: 0 }), { project: miniProject() });
+    const analysed = () =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          const { analysis, project } = store.getState();
+          if (analysis?.files === project.files) resolve();
+          else setTimeout(check, 1);
+        };
+        check();
+      });
+    await analysed();
+    const first = selectPolicyGraph(store.getState());
+    expect(first.nodes.length).toBeGreaterThan(0);
+    const model = store.getState().analysis?.model;
+
+    store
+      .getState()
+      .setFileText('rules.yaml', `${store.getState().project.files['rules.yaml']}# note\n`);
+    await analysed();
+    expect(store.getState().analysis?.model).not.toBe(model);
+    expect(selectPolicyGraph(store.getState())).toBe(first);
+
+    const policies = store.getState().project.files['policies.yaml'];
+    store.getState().setFileText('policies.yaml', policies.replace('challenge: 2', 'challenge: 4'));
+    await analysed();
+    expect(selectPolicyGraph(store.getState())).not.toBe(first);
   });
 });

@@ -87,7 +87,8 @@ export function MonacoEditor() {
       if (!model || model.uri.toString() !== fileUri(monaco, 'policies.yaml').toString()) return;
       const state = store.getState();
       const id = policyAtOffset(selectPolicySpans(state), model.getOffsetAt(event.position));
-      if (id !== undefined && state.selectedPolicy?.id !== id) state.selectPolicy(id, 'editor');
+      if (id !== undefined && state.selectedPolicy?.id !== id)
+        state.selectPolicy(id, { centre: true });
     });
     editor.current = instance;
     return () => {

@@ -242,9 +242,9 @@ function GraphView() {
     else store.getState().undo('policies.yaml');
   };
 
-  // The editor's cursor selected a policy: bring it into view.
+  // A policy chosen outside the graph (the editor's cursor, the search, a link): show it.
   useEffect(() => {
-    if (selected?.from !== 'editor') return;
+    if (!selected?.centre) return;
     const node = flow.getInternalNode(selected.id);
     if (!node) return;
     const { x, y } = node.internals.positionAbsolute;
@@ -273,7 +273,7 @@ function GraphView() {
           onNodesChange={onNodesChange}
           onNodeClick={(_, node) => {
             setSelectedEdge(null);
-            store.getState().selectPolicy(node.id, 'graph');
+            store.getState().selectPolicy(node.id);
             showInEditor(node.id);
           }}
           onEdgeClick={(_, edge) => {
@@ -285,7 +285,7 @@ function GraphView() {
             const hit = pictureNodes
               ? policyNear(nodes, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }))
               : undefined;
-            store.getState().selectPolicy(hit ?? null, 'graph');
+            store.getState().selectPolicy(hit ?? null);
             if (hit) showInEditor(hit);
           }}
           onConnect={onConnect}

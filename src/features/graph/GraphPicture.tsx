@@ -1,7 +1,7 @@
 import { ViewportPortal } from '@xyflow/react';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { GraphEdge } from '../../core/index.ts';
-import { edgeStyle, edgeWidth } from '../../core/index.ts';
+import { edgeStyle, edgeWidth, themeColors } from '../../core/index.ts';
 import type { PolicyFlowNode } from './PolicyNode.tsx';
 
 /** Past this many edges the picture draws them: thousands of SVG paths make every frame slow. */
@@ -113,10 +113,9 @@ function drawEdges(
   context.globalAlpha = 1;
 }
 
-const RING = { light: '#ffffff', dark: '#16191f' } as const;
+// The rings the real nodes get from the theme's focus and warning colours (theme.css).
 const SELECTED = { light: '#4c51d9', dark: '#8e92ff' } as const;
 const MATCHED = { light: '#a15c00', dark: '#f0b45a' } as const;
-const TEXT = { light: '#1b1f24', dark: '#e5e8ec' } as const;
 
 function drawNodes(
   context: CanvasRenderingContext2D,
@@ -131,7 +130,7 @@ function drawNodes(
     context.fillStyle = color;
     context.fill();
     context.lineWidth = 2;
-    context.strokeStyle = RING[theme];
+    context.strokeStyle = themeColors(theme).nodeStroke;
     context.stroke();
   }
   context.globalAlpha = 1;
@@ -146,7 +145,7 @@ function drawNodes(
     context.lineWidth = 3;
     context.strokeStyle = node.selected ? SELECTED[theme] : MATCHED[theme];
     context.stroke();
-    context.fillStyle = TEXT[theme];
+    context.fillStyle = themeColors(theme).text;
     context.fillText(node.id, node.position.x, node.position.y + radius + 16);
   }
 }

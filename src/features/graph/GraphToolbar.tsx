@@ -39,7 +39,7 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
       if (result.ok) added = result.id;
       return result;
     });
-    if (added !== undefined) store.getState().selectPolicy(added, 'graph');
+    if (added !== undefined) store.getState().selectPolicy(added, { centre: true });
   };
 
   const exportAs = async (kind: 'png' | 'svg') => {
@@ -70,7 +70,7 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
           const hit = graph.nodes.find(
             (n) => n.id.toLowerCase().includes(query) || n.text.toLowerCase().includes(query),
           );
-          if (hit) store.getState().selectPolicy(hit.id, 'editor');
+          if (hit) store.getState().selectPolicy(hit.id, { centre: true });
         }}
       />
       <select

@@ -126,7 +126,7 @@ function PolicyFields({
                   type="button"
                   className="link-button"
                   onClick={() => {
-                    store.getState().selectPolicy(other, 'editor');
+                    store.getState().selectPolicy(other, { centre: true });
                   }}
                 >
                   {other}

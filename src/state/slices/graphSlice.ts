@@ -56,8 +56,12 @@ const LAYOUT_SEED = 7;
 
 export interface GraphSlice {
   graphFilters: GraphFilters;
-  /** The selected policy, and which view selected it (the other one follows). */
-  selectedPolicy: { readonly id: string; readonly from: 'graph' | 'editor' } | null;
+  /**
+   * The selected policy, and whether the graph should bring it into view (true when it was
+   * chosen elsewhere: the editor's cursor, the search, a neighbour's link; false for a click on
+   * the node itself, which is in view already).
+   */
+  selectedPolicy: { readonly id: string; readonly centre: boolean } | null;
   /** Show only this policy and its neighbours, when set. */
   focusedPolicy: string | null;
   /** Why the last graph edit could not be made, until the next one. */
@@ -67,7 +71,7 @@ export interface GraphSlice {
   highlightedPolicies: readonly string[] | null;
 
   setGraphFilters: (patch: Partial<GraphFilters>) => void;
-  selectPolicy: (id: string | null, from?: 'graph' | 'editor') => void;
+  selectPolicy: (id: string | null, options?: { centre?: boolean }) => void;
   focusPolicy: (id: string | null) => void;
   /** Applies an edit of policies.yaml as one undo step labelled `label`; false when refused. */
   editPolicies: (label: string, edit: (text: string) => GraphEdit) => boolean;
@@ -100,10 +104,10 @@ export function createGraphSlice(layouter: Layouter): StateCreator<AppState, [],
       setGraphFilters: (patch) => {
         set((state) => ({ graphFilters: { ...state.graphFilters, ...patch } }));
       },
-      selectPolicy: (id, from = 'graph') => {
+      selectPolicy: (id, { centre = false } = {}) => {
         const current = get().selectedPolicy;
-        if (current?.id === id && current.from === from) return;
-        set({ selectedPolicy: id === null ? null : { id, from } });
+        if (current?.id === id && current.centre === centre) return;
+        set({ selectedPolicy: id === null ? null : { id, centre } });
       },
       focusPolicy: (focusedPolicy) => {
         set({ focusedPolicy });

@@ -82,8 +82,15 @@ export function createProjectSlice(
   return (set, get) => {
     const move = (step: typeof undoStep, scope: ProjectFileName | undefined): boolean => {
       const { project, projectId, restored } = get();
-      const result = step(historyOf(get()), project.files, scope);
-      if (!result) return false;
+      const history = historyOf(get());
+      const result = step(history, project.files, scope);
+      if (!result) {
+        // A step that no longer matches the text means the history went stale: drop it rather
+        // than fail on every later Ctrl+Z.
+        const stack = step === undoStep ? history.undo : history.redo;
+        if (canStep(stack, scope)) set({ history: { ...EMPTY_HISTORY, projectId } });
+        return false;
+      }
       set({
         project: { ...project, files: result.files },
         history: { ...result.history, projectId },
