@@ -103,3 +103,21 @@ export type { RetryPolicy, RetryRuntime } from './models/retry.ts';
 export { DEFAULT_RETRY, backoffDelay, withRetries } from './models/retry.ts';
 export type { ModelPrice, PriceTable, UsageLedger } from './models/usage.ts';
 export { EMPTY_LEDGER, addUsage, callCost } from './models/usage.ts';
+export type { CheckedChatOptions, CheckedResponse } from './models/checked.ts';
+export { checkResponse, checkedChat } from './models/checked.ts';
+export type { ConnectionReport } from './models/connectionTest.ts';
+export { CONNECTION_TEST_TOOL, testConnection } from './models/connectionTest.ts';
+export type { EndpointConfig, EndpointKind, ModelSettings, RoleModel } from './models/settings.ts';
+export {
+  DEFAULT_MODEL_SETTINGS,
+  DEFAULT_PRICES,
+  ENDPOINT_KINDS,
+  ENDPOINT_PRESETS,
+  LOCAL_ENGINE,
+  checkBaseUrl,
+  readModelSettings,
+} from './models/settings.ts';
+export type { CatalogueModel } from './models/catalogue.ts';
+export { MODEL_CATALOGUE, catalogueModel } from './models/catalogue.ts';
+export type { DownloadProgress } from './models/progress.ts';
+export { DownloadMeter, formatBytes, formatDuration } from './models/progress.ts';
