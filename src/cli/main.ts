@@ -13,6 +13,7 @@ import {
   sampleWithReport,
 } from '../core/index.ts';
 import { loadProject } from './loadProject.ts';
+import { runModels } from './models.ts';
 
 /** Where the CLI writes; injected so tests can read what a person would see. */
 export interface CliIO {
@@ -40,6 +41,10 @@ Usage:
                    [--prefer-uncovered] [--json]
                                              Sample policy combinations by weighted random
                                              walks over the graph, spread evenly over levels.
+  policylab models test --base-url URL --model NAME [--provider openai|anthropic]
+                        [--api-key-env VAR] [--json]
+                                             Check a model endpoint with one tool-call round
+                                             trip (see policylab models --help).
   policylab --help | --version
 
 Options:
@@ -62,11 +67,17 @@ The IDE itself runs in the browser: npm run dev, then open the address it prints
 }
 
 /**
- * Runs the command line and returns the process exit code.
+ * Runs the command line and returns the process exit code (a promise for commands that go
+ * over the network).
  * @param argv the arguments after the program name.
  * @param version the version to report, read from package.json by the caller.
  */
-export function runCli(argv: readonly string[], version: string, io: CliIO): number {
+export function runCli(
+  argv: readonly string[],
+  version: string,
+  io: CliIO,
+): number | Promise<number> {
+  if (argv[0] === 'models') return runModels(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
