@@ -9,6 +9,8 @@ import type { Project } from '../src/core/index.ts';
 import { generateProject } from '../src/core/testing/generateProject.ts';
 import { graphFigures } from './bench/graphFigures.ts';
 import { layoutFigures } from './bench/layoutFigures.ts';
+import { localModelFigures } from './bench/localModelFigures.ts';
+import { remoteFigures } from './bench/remoteFigures.ts';
 import { measureBuild } from './bundleSize.js';
 
 const SIZE = { policies: 1000, tools: 100, rules: 2000 };
@@ -199,6 +201,8 @@ console.log(
       ...graphFigures(),
       ...(await layoutFigures()),
       ...(await browserFigures(project, graphProject)),
+      ...(await localModelFigures()),
+      ...(await remoteFigures()),
     },
     null,
     2,

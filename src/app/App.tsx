@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { selectProjectName } from '../state/selectors.ts';
 import { useAppStore } from '../state/useAppStore.ts';
+import { ModelsDialog } from '../features/models/ModelsDialog.tsx';
 import { ProjectsDialog } from '../features/projects/ProjectsDialog.tsx';
 import { Header } from './Header.tsx';
 import { NoticeBar } from './NoticeBar.tsx';
@@ -40,6 +41,7 @@ function Shell() {
       <StatusBar />
       <ShortcutsDialog />
       <ProjectsDialog />
+      <ModelsDialog />
     </div>
   );
 }

@@ -13,6 +13,7 @@ export function Header() {
   const resetLayout = useAppStore((s) => s.resetLayout);
   const setShortcutsOpen = useAppStore((s) => s.setShortcutsOpen);
   const setProjectsOpen = useAppStore((s) => s.setProjectsOpen);
+  const setModelsOpen = useAppStore((s) => s.setModelsOpen);
 
   return (
     <header className="app-header">
@@ -33,6 +34,16 @@ export function Header() {
       >
         <Icon name="file" size={14} />
         Projects
+      </button>
+      <button
+        type="button"
+        className="header-button"
+        onClick={() => {
+          setModelsOpen(true);
+        }}
+      >
+        <Icon name="chip" size={14} />
+        Models
       </button>
       <nav className="view-toggles" aria-label="Panes">
         {PANE_IDS.map((pane) => (

@@ -5,6 +5,10 @@ import { browserLocalStorage, createWebStorageStore } from '../adapters/storage/
 import { createAppStore } from '../state/createAppStore.ts';
 import { AppStoreProvider } from '../state/AppStoreProvider.tsx';
 import { createExampleLibrary } from '../adapters/examples.ts';
+import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { createLocalModelHost } from '../adapters/models/local/localEngine.ts';
+import { createRemoteEngine } from '../adapters/models/remote.ts';
+import { monotonicClock, platformRuntime } from '../adapters/models/runtime.ts';
 import {
   createIndexedDbRepository,
   createMemoryRepository,
@@ -38,6 +42,13 @@ const store = createAppStore({
   examples,
   analyze,
   layout: (input, options) => layoutClient.layout(input, options),
+  // Provider SDKs and wllama load on first use; the wasm is served from this build, never a CDN.
+  models: {
+    remote: (endpoint, key) => createRemoteEngine(endpoint, key),
+    local: createLocalModelHost({ wasmUrl: wllamaWasmUrl }),
+    runtime: platformRuntime,
+    clock: monotonicClock,
+  },
 });
 reportProblem = (problem) => {
   store.getState().reportStorageProblem(problem.reason);

@@ -9,6 +9,10 @@ import { createAnalysisSlice } from './slices/analysisSlice.ts';
 import type { GraphSlice, Layouter } from './slices/graphSlice.ts';
 import { createGraphSlice } from './slices/graphSlice.ts';
 import type { LibrarySlice } from './slices/librarySlice.ts';
+import type { LocalModelSlice } from './slices/localModelSlice.ts';
+import { createLocalModelSlice } from './slices/localModelSlice.ts';
+import type { ModelServices, ModelsSlice } from './slices/modelsSlice.ts';
+import { createModelsSlice } from './slices/modelsSlice.ts';
 import { createLibrarySlice } from './slices/librarySlice.ts';
 import type { ProjectSlice } from './slices/projectSlice.ts';
 import { createProjectSlice } from './slices/projectSlice.ts';
@@ -30,24 +34,35 @@ export interface AppServices {
   readonly analyze: Analyzer;
   /** Lays out the policy graph (in a worker in the page); in-thread when absent. */
   readonly layout?: Layouter;
+  /** Model engines (remote endpoints, the in-browser engine); without them no model can run. */
+  readonly models?: ModelServices;
 }
 
-export type AppState = UiSlice & ProjectSlice & LibrarySlice & AnalysisSlice & GraphSlice;
+export type AppState = UiSlice &
+  ProjectSlice &
+  LibrarySlice &
+  AnalysisSlice &
+  GraphSlice &
+  ModelsSlice &
+  LocalModelSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /** Creates a fresh store; each page load and each test gets its own. */
 export function createAppStore(services: AppServices, initial: { project?: Project } = {}) {
+  const newId = services.newId ?? (() => crypto.randomUUID());
   const store = createStore<AppState>()((...args) => ({
     ...createUiSlice(services.preferences)(...args),
     ...createProjectSlice(initial.project)(...args),
     ...createLibrarySlice({
       repository: services.repository,
       examples: services.examples,
-      newId: services.newId ?? (() => crypto.randomUUID()),
+      newId,
       now: services.now ?? (() => new Date().toISOString()),
     })(...args),
     ...createAnalysisSlice(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),
+    ...createModelsSlice(services.preferences, services.models, newId)(...args),
+    ...createLocalModelSlice(services.models?.local, services.models?.clock ?? (() => 0))(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);
   analyzeOnChange(store, services.analyze, services.analysisDelayMs ?? 120);

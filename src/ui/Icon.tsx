@@ -31,6 +31,7 @@ const PATHS = {
   focus: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM3 8V3h5M16 3h5v5M21 16v5h-5M8 21H3v-5',
   trash: 'M3 6h18M8 6V4h8v2M6 6l1 15h10l1-15',
   pin: 'M12 17v5M6 3h12l-2 7 3 4H5l3-4z',
+  chip: 'M6 6h12v12H6zM9 9h6v6H9zM9 2v4M15 2v4M9 18v4M15 18v4M2 9h4M2 15h4M18 9h4M18 15h4',
 } as const;
 
 export type IconName = keyof typeof PATHS;
