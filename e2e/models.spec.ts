@@ -30,10 +30,10 @@ async function addEndpoint(page: Page, url: string, model: string, key?: string)
 
 test.describe('a model in the browser', () => {
   let files: ModelFileServer;
+  // A tiny scripted model: greedy decoding spells a tool call.
+  const model = writeTinyGguf({ ...TINY_GGUF, scripted: true });
   test.beforeAll(async () => {
-    // A tiny scripted model: greedy decoding spells a tool call. Served slowly enough that the
-    // download's progress is visible.
-    const model = writeTinyGguf({ ...TINY_GGUF, scripted: true });
+    // Served slowly enough that the download's progress is visible.
     files = await startModelFileServer(
       { '/models/tiny-tools.gguf': model },
       { bytesPerSecond: Math.ceil(model.byteLength / 3) },
@@ -50,7 +50,9 @@ test.describe('a model in the browser', () => {
     await workbench.open();
     const dialog = await openModels(page, 'In this browser');
     // Headless Chromium's software WebGPU adapter has no shader-f16: the CPU is used, and said.
-    await expect(dialog.getByTestId('gpu-status')).toContainText('Models run on the CPU');
+    await expect(dialog.getByTestId('gpu-status')).toContainText(
+      'lacks shader-f16; running on the CPU',
+    );
     await expect(dialog.getByText('No models stored yet.')).toBeVisible();
 
     await dialog.getByLabel('GGUF model URL').fill(`${files.url}/models/tiny-tools.gguf`);
@@ -86,7 +88,23 @@ test.describe('a model in the browser', () => {
     await stored.getByRole('button', { name: 'Delete tiny-tools.gguf' }).click();
     await expect(dialog.getByText('No models stored yet.')).toBeVisible();
     await expect(loaded).toBeHidden();
-    expect(files.count('/models/tiny-tools.gguf')).toBeGreaterThan(0);
+    expect(files.count('/models/tiny-tools.gguf')).toBe(1);
+
+    // A model file from disk loads without being stored; a file that is not GGUF is refused.
+    const picker = dialog.getByLabel('Load a .gguf file…');
+    await picker.setInputFiles({
+      name: 'notes.gguf',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('hello'),
+    });
+    await expect(dialog.getByRole('alert')).toContainText('notes.gguf is not a GGUF model file');
+    await picker.setInputFiles({
+      name: 'mine.gguf',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(model),
+    });
+    await expect(loaded).toContainText('mine');
+    await expect(dialog.getByText('No models stored yet.')).toBeVisible();
   });
 });
 
@@ -122,6 +140,12 @@ test.describe('a remote endpoint', () => {
     await expect(passed).toContainText('get_local_time({"city":"Paris"})');
     const sent = server.requests.filter((r) => r.method === 'POST');
     expect(sent.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+
+    // Once it works, a prompt can be tried on it; the answer streams in.
+    await card.getByLabel('Offer the tool get_local_time(city)').uncheck();
+    await card.getByRole('button', { name: 'Send' }).click();
+    await expect(card.getByTestId('try-output')).not.toBeEmpty();
+    await expect(card.getByTestId('try-figures')).toContainText('stopped: stop');
 
     // Give the agent role this endpoint; nothing about it may leak into what the page keeps.
     await page.getByRole('dialog', { name: 'Models' }).getByRole('tab', { name: 'Roles' }).click();

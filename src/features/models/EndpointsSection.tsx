@@ -3,6 +3,7 @@ import type { EndpointConfig } from '../../core/index.ts';
 import { ENDPOINT_PRESETS, checkBaseUrl } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 import { ConnectionResult } from './ConnectionResult.tsx';
+import { TryChat } from './TryChat.tsx';
 
 /** Remote endpoints: add from a preset, edit, give a key, test with a real tool call, remove. */
 export function EndpointsSection() {
@@ -174,6 +175,9 @@ function EndpointCard({ endpoint, autoFocus }: { endpoint: EndpointConfig; autoF
         </button>
       </div>
       <ConnectionResult state={test} />
+      {test?.status === 'passed' && (
+        <TryChat engine={endpoint.id} model={endpoint.defaultModel.trim()} />
+      )}
     </li>
   );
 }

@@ -105,7 +105,7 @@ export function LocalSection() {
       <OtherModel disabled={busy} />
 
       <h3 className="dialog-section">Stored in this browser</h3>
-      <CacheList />
+      <CacheList disabled={busy} />
     </>
   );
 }
@@ -184,9 +184,11 @@ function OtherModel({ disabled }: { disabled: boolean }) {
   );
 }
 
-function CacheList() {
+function CacheList({ disabled }: { disabled: boolean }) {
   const cache = useAppStore((s) => s.localModel.cache);
+  const loadedFrom = useAppStore((s) => s.localModel.loaded?.source);
   const remove = useAppStore((s) => s.deleteCachedModel);
+  const load = useAppStore((s) => s.loadLocalModel);
   if (cache.length === 0) return <p className="models-faint">No models stored yet.</p>;
   const total = cache.reduce((sum, c) => sum + c.sizeBytes, 0);
   return (
@@ -203,14 +205,27 @@ function CacheList() {
                   {!entry.complete && ' · incomplete'}
                 </span>
               </span>
-              <button
-                type="button"
-                className="button button-danger"
-                aria-label={`Delete ${name}`}
-                onClick={() => void remove(entry.key)}
-              >
-                Delete
-              </button>
+              <span className="models-actions-inline">
+                {entry.complete && entry.url !== loadedFrom && (
+                  <button
+                    type="button"
+                    className="button button-quiet"
+                    aria-label={`Load ${name}`}
+                    disabled={disabled}
+                    onClick={() => void load({ url: entry.url, label: name })}
+                  >
+                    Load
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="button button-danger"
+                  aria-label={`Delete ${name}`}
+                  onClick={() => void remove(entry.key)}
+                >
+                  Delete
+                </button>
+              </span>
             </li>
           );
         })}

@@ -226,12 +226,14 @@ export function createLocalModelHost(options: LocalModelHostOptions): LocalModel
 
   async function open(source: LocalModelSource) {
     if ('file' in source) {
-      return { blobs: [source.file], name: modelName(source.name), keys: [], url: undefined };
+      const file = { blobs: [source.file], name: modelName(source.name), keys: [] };
+      return { ...file, fileName: source.name, url: undefined };
     }
     const blobs = await cache.open(source.url);
     return {
       blobs,
       name: modelName(source.url),
+      fileName: source.url.split('/').pop() ?? source.url,
       keys: await cache.keysOf(source.url),
       url: source.url,
     };
@@ -255,8 +257,8 @@ export function createLocalModelHost(options: LocalModelHostOptions): LocalModel
       takeOver(async () => {
         current = undefined;
         await dispose();
-        const { blobs, name, keys, url } = await open(source);
-        await assertGguf(blobs[0], name);
+        const { blobs, name, fileName, keys, url } = await open(source);
+        await assertGguf(blobs[0], fileName);
         const support = await gpu();
         const contextSize =
           loadOptions.contextSize ??
