@@ -78,7 +78,9 @@ test.describe('a model in the browser', () => {
         timeout: 30_000,
       },
     );
-    await expect(loaded.getByTestId('try-figures')).toContainText(/\d+ tokens in \d+ ms/);
+    await expect(loaded.getByTestId('try-figures')).toContainText(
+      /\d+ tokens in, \d+ out, in \d+ ms .* · \$0$/,
+    );
 
     await loaded.getByRole('button', { name: 'Test connection' }).click();
     await expect(loaded.getByRole('status').filter({ hasText: 'Connection works.' })).toBeVisible({
@@ -145,7 +147,9 @@ test.describe('a remote endpoint', () => {
     await card.getByLabel('Offer the tool get_local_time(city)').uncheck();
     await card.getByRole('button', { name: 'Send' }).click();
     await expect(card.getByTestId('try-output')).not.toBeEmpty();
-    await expect(card.getByTestId('try-figures')).toContainText('stopped: stop');
+    await expect(card.getByTestId('try-figures')).toContainText(
+      'stopped: stop · no price for tiny-chat',
+    );
 
     // Give the agent role this endpoint; nothing about it may leak into what the page keeps.
     await page.getByRole('dialog', { name: 'Models' }).getByRole('tab', { name: 'Roles' }).click();

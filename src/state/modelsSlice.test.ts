@@ -194,3 +194,26 @@ describe('testEngine', () => {
     });
   });
 });
+
+describe('tryEngine', () => {
+  it('streams a trial answer and prices it from the table', async () => {
+    const store = storeWith(createMemoryStore(), fakeModels(toolThenText).models);
+    const id = store.getState().addEndpoint({
+      kind: 'openai',
+      label: 'Mine',
+      baseUrl: 'http://localhost:9/v1',
+      defaultModel: 'm',
+    });
+    store.getState().setPrice('m', { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 });
+    const result = await store
+      .getState()
+      .tryEngine(id, 'm', { text: 'hi', withTool: true }, () => undefined);
+    expect(result.toolCalls.map((c) => c.name)).toEqual(['get_local_time']);
+    expect(result.cost).toBe(3);
+    store.getState().setPrice('m', undefined);
+    const unpriced = await store
+      .getState()
+      .tryEngine(id, 'm', { text: 'hi', withTool: true }, () => undefined);
+    expect(unpriced.cost).toBeNull();
+  });
+});

@@ -96,12 +96,16 @@ export function TryChat({ engine, model }: { engine: string; model: string }) {
       )}
       {result && (
         <p className="models-faint" data-testid="try-figures">
-          {result.outputTokens} tokens in {Math.round(result.totalMs)} ms
+          {result.inputTokens} tokens in, {result.outputTokens} out, in {Math.round(result.totalMs)}{' '}
+          ms
           {result.firstTokenMs !== undefined &&
             ` · first token after ${Math.round(result.firstTokenMs)} ms`}
           {result.totalMs > 0 &&
             ` · ${((result.outputTokens * 1000) / result.totalMs).toFixed(1)} tokens/s`}
           {` · stopped: ${result.finishReason}`}
+          {result.cost === null
+            ? ` · no price for ${model}`
+            : ` · $${result.cost === 0 ? '0' : result.cost.toFixed(5)}`}
         </p>
       )}
       {error && (

@@ -12,7 +12,7 @@ import type {
   RetryRuntime,
   RoleModel,
 } from '../../core/index.ts';
-import { LOCAL_ENGINE, readModelSettings } from '../../core/index.ts';
+import { LOCAL_ENGINE, callCost, readModelSettings } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { LocalModels } from './localModelSlice.ts';
 
@@ -86,7 +86,10 @@ export interface ModelsSlice {
 export interface TrialResult {
   readonly text: string;
   readonly toolCalls: readonly ChatToolCall[];
+  readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Dollars, from the price table; null when the model has no price there. */
+  readonly cost: number | null;
   readonly firstTokenMs: number | undefined;
   readonly totalMs: number;
   readonly finishReason: string;
@@ -289,7 +292,9 @@ export function createModelsSlice(
         return {
           text: result.message.content,
           toolCalls: result.message.toolCalls ?? [],
+          inputTokens: result.usage.inputTokens,
           outputTokens: result.usage.outputTokens,
+          cost: id === LOCAL_ENGINE ? 0 : callCost(model, result.usage, get().modelSettings.prices),
           firstTokenMs,
           totalMs: clock() - start,
           finishReason: result.finishReason,
