@@ -87,6 +87,17 @@ test.describe('a model in the browser', () => {
       timeout: 30_000,
     });
 
+    // After a reload the stored model is offered again and loads without a second download.
+    await page.reload();
+    const again = await openModels(page, 'Roles');
+    await again.getByRole('button', { name: 'Load tiny-tools.gguf again' }).click();
+    await expect(loaded).toContainText('tiny-tools', { timeout: 30_000 });
+    await expect(again.getByRole('tab', { name: 'In this browser' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    expect(files.count('/models/tiny-tools.gguf')).toBe(1);
+
     await stored.getByRole('button', { name: 'Delete tiny-tools.gguf' }).click();
     await expect(dialog.getByText('No models stored yet.')).toBeVisible();
     await expect(loaded).toBeHidden();

@@ -62,7 +62,11 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
     ...createAnalysisSlice(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),
     ...createModelsSlice(services.preferences, services.models, newId)(...args),
-    ...createLocalModelSlice(services.models?.local, services.models?.clock ?? (() => 0))(...args),
+    ...createLocalModelSlice(
+      services.models?.local,
+      services.models?.clock ?? (() => 0),
+      services.preferences,
+    )(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);
   analyzeOnChange(store, services.analyze, services.analysisDelayMs ?? 120);

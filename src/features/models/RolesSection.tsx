@@ -14,6 +14,9 @@ export function RolesSection({ onGoTo }: { onGoTo: (tab: 'local' | 'endpoints') 
   const endpoints = useAppStore((s) => s.modelSettings.endpoints);
   const roles = useAppStore((s) => s.modelSettings.roles);
   const loaded = useAppStore((s) => s.localModel.loaded);
+  const lastUsed = useAppStore((s) => s.localModel.lastUsed);
+  const busy = useAppStore((s) => s.localModel.busy !== undefined);
+  const load = useAppStore((s) => s.loadLocalModel);
   const setRoleModel = useAppStore((s) => s.setRoleModel);
 
   return (
@@ -35,7 +38,6 @@ export function RolesSection({ onGoTo }: { onGoTo: (tab: 'local' | 'endpoints') 
             const choice = roles[role];
             const engine = choice?.engine ?? LOCAL_ENGINE;
             const endpoint = endpoints.find((e) => e.id === engine);
-            const localName = loaded?.name ?? 'no model loaded';
             return (
               <tr key={role}>
                 <th scope="row">
@@ -76,8 +78,10 @@ export function RolesSection({ onGoTo }: { onGoTo: (tab: 'local' | 'endpoints') 
                         setRoleModel(role, { engine, model: event.target.value });
                       }}
                     />
+                  ) : loaded ? (
+                    <span>{loaded.name}</span>
                   ) : (
-                    <span className="models-faint">{localName}</span>
+                    <span className="models-faint">no model loaded</span>
                   )}
                 </td>
               </tr>
@@ -86,6 +90,19 @@ export function RolesSection({ onGoTo }: { onGoTo: (tab: 'local' | 'endpoints') 
         </tbody>
       </table>
       <div className="models-actions">
+        {!loaded && lastUsed && (
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => {
+              void load(lastUsed);
+              onGoTo('local');
+            }}
+          >
+            Load {lastUsed.label} again
+          </button>
+        )}
         <button
           type="button"
           className="button button-quiet"

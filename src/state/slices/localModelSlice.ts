@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { DownloadProgress } from '../../core/index.ts';
+import type { DownloadProgress, KeyValueStore } from '../../core/index.ts';
 import { DownloadMeter, ModelError, catalogueModel } from '../../core/index.ts';
 import type {
   CachedModel,
@@ -27,6 +27,8 @@ export interface LocalModelState {
   readonly error: string | undefined;
   /** Whether this page has a local engine at all. */
   readonly available: boolean;
+  /** The model last loaded from a URL, offered again after a reload. */
+  readonly lastUsed: { readonly url: string; readonly label: string } | undefined;
 }
 
 export interface LocalModelSlice {
@@ -42,6 +44,21 @@ export interface LocalModelSlice {
   unloadLocalModel: () => Promise<void>;
 }
 
+const LAST_USED_KEY = 'policylab.models.lastLocal';
+
+function readLastUsed(text: string | null): LocalModelState['lastUsed'] {
+  if (text === null) return undefined;
+  try {
+    const value = JSON.parse(text) as { url?: unknown; label?: unknown };
+    const { url, label } = value;
+    return typeof url === 'string' && /^https?:\/\//.test(url) && typeof label === 'string'
+      ? { url, label }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function messageOf(error: unknown): string {
   if (error instanceof ModelError || error instanceof Error) return error.message;
   return String(error);
@@ -51,8 +68,13 @@ function messageOf(error: unknown): string {
 export function createLocalModelSlice(
   local: LocalModels | undefined,
   clock: () => number,
+  preferences: KeyValueStore,
 ): StateCreator<AppState, [], [], LocalModelSlice> {
   let downloading: AbortController | undefined;
+  const remember = (lastUsed: LocalModelState['lastUsed']) => {
+    if (lastUsed) preferences.setItem(LAST_USED_KEY, JSON.stringify(lastUsed));
+    else preferences.removeItem(LAST_USED_KEY);
+  };
   return (set, get) => {
     const update = (patch: Partial<LocalModelState>) => {
       set({ localModel: { ...get().localModel, ...patch } });
@@ -75,6 +97,7 @@ export function createLocalModelSlice(
         busy: undefined,
         error: undefined,
         available: local !== undefined,
+        lastUsed: readLastUsed(preferences.getItem(LAST_USED_KEY)),
       },
       refreshLocalModels: async () => {
         if (!local) return;
@@ -86,6 +109,7 @@ export function createLocalModelSlice(
         update({ error: undefined });
         try {
           if ('url' in source) {
+            await refreshCache();
             const cached = get().localModel.cache.find((c) => c.url === source.url && c.complete);
             if (!cached) await download(source.url, source.label);
             update({ busy: `Loading ${source.label}…` });
@@ -94,7 +118,9 @@ export function createLocalModelSlice(
               { url: source.url },
               contextSize === undefined ? {} : { contextSize },
             );
-            update({ loaded: { ...info, source: source.url } });
+            const lastUsed = { url: source.url, label: source.label };
+            update({ loaded: { ...info, source: source.url }, lastUsed });
+            remember(lastUsed);
           } else {
             update({ busy: `Loading ${source.name}…` });
             const info = await local.load(source);
@@ -120,6 +146,10 @@ export function createLocalModelSlice(
             update({ loaded: undefined });
           }
           await local.deleteCached(key);
+          if (entry && get().localModel.lastUsed?.url === entry.url) {
+            update({ lastUsed: undefined });
+            remember(undefined);
+          }
         } catch (error) {
           update({ error: `Could not delete the model: ${messageOf(error)}` });
         }
