@@ -121,3 +121,41 @@ export type { CatalogueModel } from './models/catalogue.ts';
 export { MODEL_CATALOGUE, catalogueModel } from './models/catalogue.ts';
 export type { DownloadProgress } from './models/progress.ts';
 export { DownloadMeter, formatBytes, formatDuration } from './models/progress.ts';
+export type {
+  Database,
+  Finding,
+  RowChange,
+  SimEvent,
+  SimEventType,
+  SimScenario,
+  Speaker,
+  TerminationReason,
+} from './sim/events.ts';
+export { ERROR_ENDINGS } from './sim/events.ts';
+export type { PromptTemplate } from './sim/prompts.ts';
+export { ASK_USER_PROMPT, USER_SIMULATOR_PROMPT, USER_STOP, renderPrompt } from './sim/prompts.ts';
+export {
+  describeChange,
+  diffDatabases,
+  seedDatabase as seedScenarioDatabase,
+  validateRow,
+} from './sim/database.ts';
+export type { ToolOutcome } from './sim/toolRuntime.ts';
+export { runTool } from './sim/toolRuntime.ts';
+export type { DialogueDeps, DialogueLimits, DialogueResult, Player } from './sim/dialogue.ts';
+export { AGENT_GREETING, DEFAULT_LIMITS, runDialogue } from './sim/dialogue.ts';
+export type { RunDeps, RunPlan } from './sim/run.ts';
+export { dialogueId, runSimulation } from './sim/run.ts';
+export type { Transcript, TranscriptCall, TranscriptMessage } from './sim/transcript.ts';
+export { readAgreement, transcriptOf } from './sim/transcript.ts';
+export {
+  checkExpectations,
+  dialogueVerdict,
+  guardFindings,
+  passesWithoutAgent,
+  runChecks,
+} from './sim/judging.ts';
+export type { Interval, PassRate } from './sim/metrics.ts';
+export { passHatK, passRate, wilson } from './sim/metrics.ts';
+export type { DialogueReport, PolicyFacts, RunReport, Verdict } from './sim/report.ts';
+export { reportOf } from './sim/report.ts';

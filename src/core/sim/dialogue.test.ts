@@ -1,0 +1,321 @@
+import { describe, expect, it } from 'vitest';
+import { parseProject } from '../format/parseProject.ts';
+import type { ProjectModel } from '../format/model.ts';
+import type { ChatEngine, ChatRequest, ChatResponse, ChatToolCall } from '../models/chat.ts';
+import { ModelError } from '../models/errors.ts';
+import type { RetryRuntime } from '../models/retry.ts';
+import { miniProject, miniWith } from '../testing/miniProject.ts';
+import type { DialogueDeps, DialogueLimits } from './dialogue.ts';
+import { AGENT_GREETING, runDialogue } from './dialogue.ts';
+import type { SimEvent, SimScenario } from './events.ts';
+import { USER_STOP } from './prompts.ts';
+
+const mini = parseProject(miniProject()).model;
+
+const SCENARIO: SimScenario = {
+  id: 'refund-o1',
+  policies: ['refund-window', 'verify-identity'],
+  persona: 'A patient customer.',
+  goal: 'Get a refund for order o1.',
+  knows: ['order o1', 'user id u1'],
+  unknown: [],
+  rows: {},
+  expected: {
+    database: [],
+    requiredActions: [],
+    forbiddenActions: [],
+    mustSay: [],
+    mustNotSay: [],
+  },
+};
+
+type Reply = ChatResponse | ModelError | 'hang';
+
+function say(content: string): ChatResponse {
+  return {
+    message: { role: 'assistant', content },
+    finishReason: 'stop',
+    usage: { inputTokens: 10, outputTokens: 3 },
+    model: 'x',
+  };
+}
+
+let ids = 0;
+function calls(...list: [string, Record<string, unknown>][]): ChatResponse {
+  const toolCalls: ChatToolCall[] = list.map(([name, args]) => ({
+    id: `c${++ids}`,
+    name,
+    arguments: JSON.stringify(args),
+  }));
+  return {
+    message: { role: 'assistant', content: '', toolCalls },
+    finishReason: 'tool_calls',
+    usage: { inputTokens: 20, outputTokens: 5 },
+    model: 'x',
+  };
+}
+
+/** An engine answering from a queue; 'hang' waits until the call is cancelled. */
+function scripted(replies: Reply[]) {
+  const requests: ChatRequest[] = [];
+  const engine: ChatEngine = {
+    chat(request, options) {
+      requests.push(request);
+      const next = replies.shift() ?? say(`nothing left ${USER_STOP}`);
+      if (next === 'hang') {
+        return new Promise((_, reject) => {
+          options?.signal?.addEventListener('abort', () => {
+            reject(new ModelError('aborted', 'The call was stopped.'));
+          });
+        });
+      }
+      return next instanceof ModelError ? Promise.reject(next) : Promise.resolve(next);
+    },
+  };
+  return { engine, requests };
+}
+
+/** A runtime where short sleeps (backoff) pass at once and the time limit ends when told. */
+function testRuntime() {
+  const limits: (() => void)[] = [];
+  const runtime: RetryRuntime = {
+    sleep: (ms, signal) =>
+      ms < 1000
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            if (ms === TIME_LIMIT) limits.push(resolve);
+            signal?.addEventListener('abort', () => {
+              reject(new Error('aborted'));
+            });
+          }),
+    random: () => 0,
+    controller: () => new AbortController(),
+  };
+  return {
+    runtime,
+    expire: () => {
+      for (const end of limits) end();
+    },
+  };
+}
+
+const TIME_LIMIT = 60_000;
+
+function run(
+  agentReplies: Reply[],
+  userReplies: Reply[],
+  options: {
+    model?: ProjectModel;
+    scenario?: SimScenario;
+    limits?: Partial<DialogueLimits>;
+    deps?: Partial<DialogueDeps>;
+  } = {},
+) {
+  ids = 0;
+  const events: SimEvent[] = [];
+  const agent = scripted(agentReplies);
+  const user = scripted(userReplies);
+  const { runtime, expire } = testRuntime();
+  let tick = 0;
+  const running = runDialogue(
+    options.model ?? mini,
+    options.scenario ?? SCENARIO,
+    { dialogue: 'd1', trial: 0 },
+    {
+      agent: { engine: agent.engine, model: 'agent-model' },
+      user: { engine: user.engine, model: 'user-model' },
+      runtime,
+      retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 30_000 },
+      clock: () => tick++,
+      now: '2026-11-21T12:00:00Z',
+      prices: { 'agent-model': { inputPerMillion: 1, outputPerMillion: 2 } },
+      emit: (event) => events.push(event),
+      ...options.deps,
+    },
+    { maxTurns: 5, timeLimitMs: TIME_LIMIT, maxToolRounds: 4, ...options.limits },
+  );
+  return { running, events, agent, user, expire };
+}
+
+const types = (events: SimEvent[]) => events.map((e) => e.type).filter((t) => t !== 'usage');
+
+describe('runDialogue', () => {
+  it('runs a refund end to end: guard checks, the database changes, the user ends it', async () => {
+    const { running, events, agent } = run(
+      [
+        calls(['get_user', { user_id: 'u1' }]),
+        calls(['refund_order', { order_id: 'o1' }]),
+        say('Done, o1 is refunded.'),
+      ],
+      [say('Please refund order o1, I am u1.'), say(`Thanks! ${USER_STOP}`)],
+    );
+    const result = await running;
+    expect(result.ending).toBe('user-done');
+    expect(types(events)).toEqual([
+      'dialogue-started',
+      'message', // greeting
+      'message', // user asks
+      'message', // agent (tool call)
+      'tool-call',
+      'guard',
+      'tool-result',
+      'message',
+      'tool-call',
+      'guard',
+      'tool-result',
+      'message', // agent answers
+      'message', // user thanks
+      'dialogue-ended',
+    ]);
+    const refund = events.filter((e) => e.type === 'tool-result')[1];
+    expect(refund).toMatchObject({
+      ok: true,
+      changes: [{ table: 'orders', key: 'o1', kind: 'update' }],
+    });
+    expect(result.finalDb.orders?.find((o) => o.id === 'o1')?.status).toBe('refunded');
+    expect(result.startDb.orders?.find((o) => o.id === 'o1')?.status).toBe('delivered');
+    // The agent saw agent.md, the greeting, and its tool results.
+    const last = agent.requests.at(-1);
+    expect(last?.messages[0]).toEqual({ role: 'system', content: mini.prompt });
+    expect(last?.messages[1]).toEqual({ role: 'assistant', content: AGENT_GREETING });
+    expect(last?.messages.filter((m) => m.role === 'tool')).toHaveLength(2);
+    expect(last?.tools?.map((t) => t.name)).toEqual(['get_user', 'refund_order']);
+    const usage = events.filter((e) => e.type === 'usage');
+    expect(usage.map((e) => [e.role, e.cost])).toContainEqual(['user', null]);
+  });
+
+  it('sends a refusal back to the agent when the rule says message', async () => {
+    const { running, events } = run(
+      [
+        calls(['get_user', { user_id: 'u2' }]),
+        calls(['refund_order', { order_id: 'o2' }]),
+        say('Sorry, o2 is too old.'),
+      ],
+      [say('Refund o2 please, I am u2.'), say(USER_STOP)],
+    );
+    expect((await running).ending).toBe('user-done');
+    const guard = events.filter((e) => e.type === 'guard')[1];
+    expect(guard).toMatchObject({
+      allowed: false,
+      rule: 'refund-late',
+      policy: 'refund-window',
+      fallback: 'message',
+    });
+    const result = events.filter((e) => e.type === 'tool-result')[1];
+    expect(result).toMatchObject({
+      ok: false,
+      result: 'Refused: This order is outside the 30-day window.',
+      changes: [],
+    });
+  });
+
+  it('asks the simulated user when the rule says ask_user, and tells the agent the answer', async () => {
+    const { running, events, user } = run(
+      [calls(['refund_order', { order_id: 'o1' }]), say('Let me check first.')],
+      [say('Refund o1.'), say('Sure, I am u1.'), say(USER_STOP)],
+    );
+    expect((await running).ending).toBe('user-done');
+    expect(user.requests[1]?.messages.at(-1)?.content).toMatch(
+      /wants to call refund_order .* Verify the customer first/,
+    );
+    const messages = events.filter((e) => e.type === 'message').map((e) => e.text);
+    expect(messages).toContain('Sure, I am u1.');
+    const result = events.find((e) => e.type === 'tool-result');
+    expect(result).toMatchObject({ ok: false });
+    expect(result?.type === 'tool-result' && result.result).toMatch(/answered: "Sure, I am u1\."/);
+  });
+
+  it('ends the dialogue when the rule says end', async () => {
+    const model = parseProject(miniWith('rules.yaml', 'fallback: ask_user', 'fallback: end')).model;
+    const { running } = run([calls(['refund_order', { order_id: 'o1' }])], [say('Refund o1.')], {
+      model,
+    });
+    expect(await running).toMatchObject({
+      ending: 'guard-end',
+      detail: 'Verify the customer first.',
+    });
+  });
+
+  it('stops at the turn limit and after too many tool rounds', async () => {
+    const chatty = run(
+      Array.from({ length: 10 }, () => say('Anything else?')),
+      Array.from({ length: 10 }, () => say('Hmm.')),
+      { limits: { maxTurns: 3 } },
+    );
+    expect((await chatty.running).ending).toBe('max-turns');
+    expect(chatty.events.filter((e) => e.type === 'message' && e.speaker === 'user')).toHaveLength(
+      3,
+    );
+
+    const looping = run(
+      Array.from({ length: 10 }, () => calls(['get_user', { user_id: 'u1' }])),
+      [say('Hi')],
+    );
+    expect(await looping.running).toMatchObject({
+      ending: 'max-turns',
+      detail: expect.stringMatching(/tools 4 times/) as string,
+    });
+  });
+
+  it('calls provider failures and broken model output errors, never policy outcomes', async () => {
+    const down = run(
+      [new ModelError('server', 'The provider failed (500).', { status: 500 })],
+      [say('Hi')],
+    );
+    expect(await down.running).toMatchObject({
+      ending: 'provider-error',
+      detail: 'The provider failed (500).',
+    });
+
+    const bad = { ...calls(['get_user', { user_id: 'u1' }]) };
+    const broken: ChatResponse = {
+      ...bad,
+      message: { ...bad.message, toolCalls: [{ id: 'b', name: 'get_user', arguments: '{oops' }] },
+    };
+    const garbled = run([broken, broken], [say('Hi')]);
+    expect((await garbled.running).ending).toBe('model-error');
+  });
+
+  it('ends on the time limit, on cancel, and on a spent budget, with the call really stopped', async () => {
+    const slow = run(['hang'], [say('Hi')]);
+    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    slow.expire();
+    expect((await slow.running).ending).toBe('time-limit');
+
+    const controller = new AbortController();
+    const stopped = run(['hang'], [say('Hi')], { deps: { signal: controller.signal } });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.abort();
+    expect((await stopped.running).ending).toBe('cancelled');
+
+    const broke = run([say('x')], [say('Hi')], { deps: { overBudget: () => true } });
+    expect((await broke.running).ending).toBe('budget');
+  });
+
+  it('writes identical logs for identical scripted answers', async () => {
+    const script = () =>
+      [
+        [
+          calls(['get_user', { user_id: 'u1' }]),
+          calls(['refund_order', { order_id: 'o1' }]),
+          say('Done.'),
+        ],
+        [say('Refund o1, I am u1.'), say(`Bye ${USER_STOP}`)],
+      ] as const;
+    const first = run([...script()[0]], [...script()[1]]);
+    await first.running;
+    const second = run([...script()[0]], [...script()[1]]);
+    await second.running;
+    expect(JSON.stringify(second.events)).toBe(JSON.stringify(first.events));
+  });
+
+  it('treats invalid scenario rows as an error of the scenario', async () => {
+    const scenario = { ...SCENARIO, rows: { orders: [{ id: 'o9', status: 'lost' }] } };
+    const { running, agent } = run([], [], { scenario });
+    const result = await running;
+    expect(result.ending).toBe('model-error');
+    expect(result.detail).toMatch(/rows are invalid/);
+    expect(agent.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,325 @@
+import type { ProjectModel } from '../format/model.ts';
+import type {
+  Cancellation,
+  ChatEngine,
+  ChatMessage,
+  ChatRequest,
+  ModelRole,
+  ToolSpec,
+} from '../models/chat.ts';
+import { checkedChat } from '../models/checked.ts';
+import type { CheckedResponse } from '../models/checked.ts';
+import { ModelError } from '../models/errors.ts';
+import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
+import type { PriceTable } from '../models/usage.ts';
+import { callCost } from '../models/usage.ts';
+import type { PastCall } from '../rules/guards.ts';
+import { decideToolCall } from '../rules/guards.ts';
+import { seedDatabase } from './database.ts';
+import type { Database, SimEvent, SimScenario, TerminationReason } from './events.ts';
+import { ASK_USER_PROMPT, USER_STOP, renderPrompt, userSimulatorPrompt } from './prompts.ts';
+import { runTool } from './toolRuntime.ts';
+
+/** A model playing one side: the engine and the model name it is asked for. */
+export interface Player {
+  readonly engine: ChatEngine;
+  readonly model: string;
+}
+
+/** What a dialogue needs from the run: models, time, money and where events go. */
+export interface DialogueDeps {
+  readonly agent: Player;
+  readonly user: Player;
+  readonly runtime: RetryRuntime;
+  readonly retry?: RetryPolicy;
+  /** Milliseconds since the run started (events carry it). */
+  readonly clock: () => number;
+  /** The simulated date and time conditions see as `now` (ISO-8601), fixed for the run. */
+  readonly now: string;
+  readonly prices: PriceTable;
+  readonly signal?: Cancellation;
+  readonly emit: (event: SimEvent) => void;
+  /** True once the run's token or money budget is spent. */
+  readonly overBudget?: () => boolean;
+}
+
+/** How long a dialogue may go on. */
+export interface DialogueLimits {
+  /** Messages the simulated user may send. */
+  readonly maxTurns: number;
+  readonly timeLimitMs: number;
+  /** Tool-calling answers the agent may give in a row before it must speak. */
+  readonly maxToolRounds: number;
+}
+
+export const DEFAULT_LIMITS: DialogueLimits = {
+  maxTurns: 12,
+  timeLimitMs: 300_000,
+  maxToolRounds: 8,
+};
+
+/** The agent's fixed opening line, so the simulated user always speaks to something. */
+export const AGENT_GREETING = 'Hi! How can I help you today?';
+
+/** How a dialogue ended, and the databases to judge it by. */
+export interface DialogueResult {
+  readonly ending: TerminationReason;
+  readonly detail: string;
+  readonly startDb: Database;
+  readonly finalDb: Database;
+}
+
+/** Thrown inside a dialogue to end it for a reason. */
+class Ending extends Error {
+  readonly reason: TerminationReason;
+  readonly detail: string;
+  constructor(reason: TerminationReason, detail: string) {
+    super(detail);
+    this.reason = reason;
+    this.detail = detail;
+  }
+}
+
+/**
+ * Runs one dialogue between the simulated user and the agent under test, appending every step
+ * to the log through `deps.emit`: messages, tool calls, the guard's decision on each (before it
+ * runs), tool results with their database changes, usage, and why it ended. A refused call gets
+ * its rule's fallback: a message back to the agent, the end of the dialogue, or a question put
+ * to the simulated user. Failures of a provider or a model end the dialogue as an error (never a
+ * policy failure); the run is never thrown out by them.
+ */
+export async function runDialogue(
+  model: ProjectModel,
+  scenario: SimScenario,
+  id: { readonly dialogue: string; readonly trial: number },
+  deps: DialogueDeps,
+  limits: DialogueLimits = DEFAULT_LIMITS,
+): Promise<DialogueResult> {
+  const { dialogue } = id;
+  const emit = (event: SimEvent) => {
+    deps.emit(event);
+  };
+  emit({
+    type: 'dialogue-started',
+    at: deps.clock(),
+    dialogue,
+    scenario: scenario.id,
+    trial: id.trial,
+  });
+  const { db: startDb, problems } = seedDatabase(model, scenario.rows);
+  let db = startDb;
+
+  // One cancellation for the whole dialogue: the run's cancel, or its own time limit.
+  const stop = deps.runtime.controller();
+  const timer = deps.runtime.controller();
+  let timedOut = false;
+  const cancel = () => {
+    stop.abort('cancelled');
+  };
+  deps.signal?.addEventListener('abort', cancel, { once: true });
+  void deps.runtime.sleep(limits.timeLimitMs, timer.signal).then(
+    () => {
+      if (timer.signal.aborted) return;
+      timedOut = true;
+      stop.abort('time-limit');
+    },
+    () => undefined,
+  );
+
+  const tools: ToolSpec[] = model.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters as Record<string, unknown>,
+  }));
+  const agentView: ChatMessage[] = [
+    { role: 'system', content: model.prompt },
+    { role: 'assistant', content: AGENT_GREETING },
+  ];
+  const userView: ChatMessage[] = [
+    { role: 'system', content: userSimulatorPrompt(scenario) },
+    { role: 'user', content: AGENT_GREETING },
+  ];
+  const history: PastCall[] = [];
+  let turn = 0;
+  const say = (speaker: 'user' | 'agent', text: string) => {
+    emit({ type: 'message', at: deps.clock(), dialogue, turn, speaker, text });
+    return turn++;
+  };
+
+  const ask = async (role: ModelRole, player: Player, request: Omit<ChatRequest, 'model'>) => {
+    if (deps.signal?.aborted) throw new Ending('cancelled', 'The run was stopped.');
+    if (deps.overBudget?.()) throw new Ending('budget', 'The run’s budget was spent.');
+    const start = deps.clock();
+    const response: CheckedResponse = await checkedChat(
+      player.engine,
+      { ...request, model: player.model },
+      { runtime: deps.runtime, signal: stop.signal, ...(deps.retry && { policy: deps.retry }) },
+    );
+    emit({
+      type: 'usage',
+      at: deps.clock(),
+      dialogue,
+      role,
+      model: player.model,
+      inputTokens: response.usage.inputTokens,
+      outputTokens: response.usage.outputTokens,
+      cost: callCost(player.model, response.usage, deps.prices),
+      ms: deps.clock() - start,
+    });
+    return response;
+  };
+
+  /** The simulated user's next message, or an Ending when it says it is done. */
+  const userSpeaks = async (view: ChatMessage[]) => {
+    const answer = await ask('user', deps.user, {
+      messages: view,
+      temperature: 0.7,
+      maxTokens: 300,
+    });
+    const text = answer.message.content;
+    const done = text.includes(USER_STOP);
+    return { text: text.replace(USER_STOP, '').trim(), done };
+  };
+
+  let ending: Ending;
+  try {
+    say('agent', AGENT_GREETING);
+    if (problems.length > 0)
+      throw new Ending('model-error', `The scenario's rows are invalid: ${problems.join('; ')}`);
+    for (let userTurns = 0; ; userTurns++) {
+      if (userTurns >= limits.maxTurns)
+        throw new Ending('max-turns', `The user spoke ${limits.maxTurns} times.`);
+      const user = await userSpeaks(userView);
+      if (user.text !== '') {
+        say('user', user.text);
+        userView.push({ role: 'assistant', content: user.text });
+        agentView.push({ role: 'user', content: user.text });
+      }
+      if (user.done) throw new Ending('user-done', 'The simulated user ended the conversation.');
+
+      for (let round = 0; ; round++) {
+        if (round >= limits.maxToolRounds) {
+          throw new Ending(
+            'max-turns',
+            `The agent called tools ${limits.maxToolRounds} times in a row without answering.`,
+          );
+        }
+        const answer = await ask('agent', deps.agent, {
+          messages: agentView,
+          tools,
+          maxTokens: 600,
+        });
+        const calls = answer.message.toolCalls ?? [];
+        const agentTurn = say('agent', answer.message.content);
+        agentView.push(answer.message);
+        if (calls.length === 0) {
+          userView.push({ role: 'user', content: answer.message.content });
+          break;
+        }
+        for (const call of calls) {
+          const args = JSON.parse(call.arguments === '' ? '{}' : call.arguments) as Record<
+            string,
+            unknown
+          >;
+          emit({
+            type: 'tool-call',
+            at: deps.clock(),
+            dialogue,
+            turn: agentTurn,
+            call: call.id,
+            tool: call.name,
+            args,
+          });
+          const decision = decideToolCall(
+            model,
+            { tool: call.name, args },
+            { db, history, now: deps.now },
+          );
+          const rule = decision.decidedBy.kind === 'rule' ? decision.decidedBy.rule : undefined;
+          emit({
+            type: 'guard',
+            at: deps.clock(),
+            dialogue,
+            call: call.id,
+            allowed: decision.allowed,
+            ...(rule && { rule: rule.id, policy: rule.policy }),
+            ...(decision.fallback && !decision.allowed && { fallback: decision.fallback }),
+            reason: decision.reason,
+          });
+          history.push({ tool: call.name, args, allowed: decision.allowed });
+          let content: string;
+          if (decision.allowed) {
+            const outcome = runTool(model, db, { tool: call.name, args }, { now: deps.now });
+            db = outcome.db;
+            content = outcome.ok ? outcome.result : `Error: ${outcome.error}`;
+            emit({
+              type: 'tool-result',
+              at: deps.clock(),
+              dialogue,
+              call: call.id,
+              ok: outcome.ok,
+              result: content,
+              changes: outcome.ok ? outcome.changes : [],
+            });
+          } else if (decision.fallback === 'ask_user') {
+            const question = renderPrompt(ASK_USER_PROMPT, {
+              tool: call.name,
+              args: JSON.stringify(args),
+              reason: decision.reason,
+            });
+            const reply = await userSpeaks([...userView, { role: 'user', content: question }]);
+            if (reply.text !== '') say('user', reply.text);
+            content = `Not done: ${decision.reason} The user was asked and answered: "${reply.text}"`;
+            emit({
+              type: 'tool-result',
+              at: deps.clock(),
+              dialogue,
+              call: call.id,
+              ok: false,
+              result: content,
+              changes: [],
+            });
+          } else {
+            content = `Refused: ${decision.reason}`;
+            emit({
+              type: 'tool-result',
+              at: deps.clock(),
+              dialogue,
+              call: call.id,
+              ok: false,
+              result: content,
+              changes: [],
+            });
+            if (decision.fallback === 'end') throw new Ending('guard-end', decision.reason);
+          }
+          agentView.push({ role: 'tool', toolCallId: call.id, content });
+        }
+      }
+    }
+  } catch (thrown) {
+    ending = endingOf(thrown, timedOut, deps.signal);
+  } finally {
+    deps.signal?.removeEventListener('abort', cancel);
+    timer.abort();
+  }
+  emit({
+    type: 'dialogue-ended',
+    at: deps.clock(),
+    dialogue,
+    reason: ending.reason,
+    detail: ending.detail,
+  });
+  return { ending: ending.reason, detail: ending.detail, startDb, finalDb: db };
+}
+
+/** Why a dialogue stopped, from what was thrown. Anything else is a bug and is rethrown. */
+function endingOf(thrown: unknown, timedOut: boolean, signal: Cancellation | undefined): Ending {
+  if (thrown instanceof Ending) return thrown;
+  if (!(thrown instanceof ModelError)) throw thrown;
+  if (thrown.kind === 'aborted' || timedOut) {
+    if (timedOut) return new Ending('time-limit', 'The dialogue ran past its time limit.');
+    if (signal?.aborted) return new Ending('cancelled', 'The run was stopped.');
+  }
+  if (thrown.modelFault) return new Ending('model-error', thrown.message);
+  return new Ending('provider-error', thrown.message);
+}

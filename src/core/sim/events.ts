@@ -1,0 +1,205 @@
+import type { ModelRole } from '../models/chat.ts';
+import type { Row } from '../format/model.ts';
+
+/**
+ * A simulation run is an append-only log of these events (DESIGN.md, "The simulation is an
+ * event log"). Progress, the report and replay are folds over the log, so a replay never calls a
+ * model and a saved run replays identically. Every event is plain JSON.
+ */
+
+/** Milliseconds since the run started, on the run's injected clock. */
+export type RunMs = number;
+
+/** A change one tool call made to one row: what it was and what it became. */
+export interface RowChange {
+  readonly table: string;
+  /** The row's key value. */
+  readonly key: string;
+  readonly kind: 'insert' | 'update' | 'delete';
+  readonly before?: Row;
+  readonly after?: Row;
+}
+
+/** The whole database: rows by table name. */
+export type Database = Readonly<Record<string, readonly Row[]>>;
+
+/** Who spoke in a dialogue. */
+export type Speaker = 'user' | 'agent';
+
+/**
+ * Why a dialogue ended. The first three are normal endings; the rest are outside reasons, which
+ * make the dialogue an error (never a policy failure).
+ */
+export type TerminationReason =
+  /** The simulated user said it was done (its stop signal). */
+  | 'user-done'
+  /** A forbidding guard rule with `fallback: end` stopped the dialogue. */
+  | 'guard-end'
+  /** The turn limit was reached. */
+  | 'max-turns'
+  /** The dialogue ran past its time limit. */
+  | 'time-limit'
+  /** A provider failed (after retries): network, rate limit, server, auth, ... */
+  | 'provider-error'
+  /** A model answered badly even after its repair turn (malformed tool call, broken JSON). */
+  | 'model-error'
+  /** The person stopped the run. */
+  | 'cancelled'
+  /** The run's token or money budget was spent. */
+  | 'budget';
+
+/** Endings that make a dialogue an error rather than a pass or a failure. */
+export const ERROR_ENDINGS: ReadonlySet<TerminationReason> = new Set([
+  'time-limit',
+  'provider-error',
+  'model-error',
+  'cancelled',
+  'budget',
+]);
+
+/** What one deterministic check or expectation concluded. */
+export interface Finding {
+  /** The check's id (rules.yaml) or the expectation it came from (`expected.database[0]`, ...). */
+  readonly id: string;
+  /** The policy it holds the agent to; undefined for scenario expectations not tied to one. */
+  readonly policy: string | undefined;
+  readonly passed: boolean;
+  /** The turn (index into the dialogue's messages) where it failed, when there is one. */
+  readonly turn?: number;
+  /** Why, in words a person understands. */
+  readonly detail: string;
+}
+
+/** A scenario as the run uses it (hand-written from scenarios.yaml, or generated). */
+export interface SimScenario {
+  readonly id: string;
+  readonly policies: readonly string[];
+  /** Sum of the challenges of its policies, when sampled from the graph. */
+  readonly level?: number;
+  readonly persona: string;
+  readonly goal: string;
+  readonly knows: readonly string[];
+  readonly unknown: readonly string[];
+  /** Rows added to the seed data for this scenario. */
+  readonly rows: Database;
+  readonly expected: {
+    readonly database: readonly string[];
+    readonly requiredActions: readonly string[];
+    readonly forbiddenActions: readonly string[];
+    readonly mustSay: readonly string[];
+    readonly mustNotSay: readonly string[];
+  };
+}
+
+/** One event of a run. `dialogue` ties an event to one trial of one scenario. */
+export type SimEvent =
+  | {
+      readonly type: 'run-started';
+      readonly at: RunMs;
+      readonly seed: number;
+      /** The project's content hash, so a report says which version of the files it judged. */
+      readonly projectHash: string;
+      readonly models: Readonly<Partial<Record<ModelRole, string>>>;
+      readonly trials: number;
+    }
+  | {
+      readonly type: 'scenario';
+      readonly at: RunMs;
+      readonly scenario: SimScenario;
+      readonly source: 'hand-written' | 'generated';
+    }
+  | {
+      readonly type: 'dialogue-started';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      readonly scenario: string;
+      /** Which of the k trials, from 0. */
+      readonly trial: number;
+    }
+  | {
+      readonly type: 'message';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      /** Index of this message among the dialogue's messages, from 0. */
+      readonly turn: number;
+      readonly speaker: Speaker;
+      readonly text: string;
+    }
+  | {
+      readonly type: 'tool-call';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      /** The agent message (turn) this call belongs to. */
+      readonly turn: number;
+      readonly call: string;
+      readonly tool: string;
+      readonly args: Readonly<Record<string, unknown>>;
+    }
+  | {
+      readonly type: 'guard';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      readonly call: string;
+      readonly allowed: boolean;
+      /** The rule that decided, if a rule did. */
+      readonly rule?: string;
+      readonly policy?: string;
+      readonly fallback?: 'message' | 'end' | 'ask_user';
+      readonly reason: string;
+    }
+  | {
+      readonly type: 'tool-result';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      readonly call: string;
+      readonly ok: boolean;
+      /** What the agent is told (JSON), or the error text. */
+      readonly result: string;
+      readonly changes: readonly RowChange[];
+    }
+  | {
+      readonly type: 'dialogue-ended';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      readonly reason: TerminationReason;
+      readonly detail: string;
+    }
+  | {
+      readonly type: 'checks';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      /** Transcript checks from rules.yaml, then the scenario's expectations. */
+      readonly findings: readonly Finding[];
+    }
+  | {
+      readonly type: 'judge';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      readonly policy: string;
+      readonly violated: boolean;
+      readonly turn?: number;
+      readonly reason: string;
+      /** Quoted from the transcript. */
+      readonly evidence: string;
+    }
+  | {
+      readonly type: 'usage';
+      readonly at: RunMs;
+      readonly dialogue?: string;
+      readonly role: ModelRole;
+      readonly model: string;
+      readonly inputTokens: number;
+      readonly outputTokens: number;
+      /** Dollars; null when the model has no price. */
+      readonly cost: number | null;
+      /** How long the call took, retries and repair included. */
+      readonly ms: number;
+    }
+  | {
+      readonly type: 'run-ended';
+      readonly at: RunMs;
+      readonly reason: 'done' | 'cancelled' | 'budget';
+    };
+
+/** The event types, for exhaustive folds. */
+export type SimEventType = SimEvent['type'];

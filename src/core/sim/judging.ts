@@ -1,0 +1,392 @@
+import { compileCel, isCelProblem } from '../cel.ts';
+import type { Check } from '../format/model.ts';
+import type { Database, Finding, RowChange, SimScenario, TerminationReason } from './events.ts';
+import { describeChange, toPlain } from './database.ts';
+import { ERROR_ENDINGS } from './events.ts';
+import type { Transcript, TranscriptCall } from './transcript.ts';
+import {
+  agentMessages,
+  describeCall,
+  netChanges,
+  readAgreement,
+  succeeded,
+  wasRefused,
+} from './transcript.ts';
+
+/*
+ * Deterministic judging of one dialogue (DESIGN.md, "Judging, in order of trust", 1 and 2).
+ * Nothing here throws: a check that cannot judge (a bad pattern, a missing field, which lint
+ * already reports) passes with a detail starting "Skipped:", so the author's slip never reads as
+ * the agent's failure. A tool call counts as an attempt whether or not a guard refused it.
+ */
+
+/**
+ * Runs every transcript check of rules.yaml over the dialogue, whatever policies the scenario
+ * puts in play (the report compares each finding's policy with them): one finding per check.
+ * Patterns are matched against agent messages only. `confirm_before` reads the nearest user
+ * message before the calling turn with `readAgreement`; one agreement covers the calls of one
+ * agent turn, so a later turn calling the tool again needs a new one.
+ */
+export function runChecks(checks: readonly Check[], transcript: Transcript): Finding[] {
+  return checks.map((check) => {
+    const verdict = judgeCheck(check, transcript);
+    return finding(check.id, check.policy, verdict);
+  });
+}
+
+interface Verdict {
+  readonly passed: boolean;
+  readonly detail: string;
+  readonly turn?: number;
+}
+
+function finding(id: string, policy: string | undefined, verdict: Verdict): Finding {
+  return { id, policy, ...verdict };
+}
+
+const pass = (detail: string): Verdict => ({ passed: true, detail });
+const fail = (detail: string, turn?: number): Verdict =>
+  turn === undefined ? { passed: false, detail } : { passed: false, detail, turn };
+const skip = (why: string): Verdict => pass(`Skipped: ${why}`);
+
+function judgeCheck(check: Check, transcript: Transcript): Verdict {
+  const { calls } = transcript;
+  switch (check.kind) {
+    case 'must_say':
+    case 'must_not_say':
+      if (check.pattern === undefined) return skip('the check has no "pattern".');
+      return says(transcript, regex(check.pattern), `matches /${check.pattern}/`, check.kind);
+    case 'tool_order':
+      if (check.first === undefined || check.then === undefined)
+        return skip('the check needs both "first" and "then".');
+      return toolOrder(calls, check.first, check.then);
+    case 'confirm_before':
+      if (check.tool === undefined) return skip('the check has no "tool".');
+      return confirmBefore(transcript, check.tool);
+    case 'never_call': {
+      if (check.tool === undefined) return skip('the check has no "tool".');
+      const attempts = calls.filter((c) => c.tool === check.tool);
+      const [first] = attempts;
+      if (!first) return pass(`The agent never called ${check.tool}.`);
+      return fail(
+        `The agent called ${check.tool} ${times(attempts.length)}, first at turn ${first.turn}: ${describeCall(first)}.${refusedNote(attempts)}`,
+        first.turn,
+      );
+    }
+    case 'max_calls': {
+      if (check.tool === undefined || check.max === undefined)
+        return skip('the check needs "tool" and "max".');
+      const attempts = calls.filter((c) => c.tool === check.tool);
+      const over = attempts[check.max];
+      if (!over)
+        return pass(
+          `The agent called ${check.tool} ${times(attempts.length)} (at most ${check.max}).`,
+        );
+      return fail(
+        `The agent called ${check.tool} ${times(attempts.length)}, more than the ${check.max} allowed; call ${check.max + 1} was at turn ${over.turn}.${refusedNote(attempts)}`,
+        over.turn,
+      );
+    }
+  }
+}
+
+function toolOrder(calls: readonly TranscriptCall[], first: string, then: string): Verdict {
+  const firstAt = calls.findIndex((c) => c.tool === first && !wasRefused(c));
+  const early = calls.findIndex((c, i) => c.tool === then && (firstAt < 0 || i < firstAt));
+  const call = calls[early];
+  if (call) {
+    const refused = wasRefused(call)
+      ? ' A guard refused that call, but the agent still tried it.'
+      : '';
+    return fail(
+      `At turn ${call.turn} the agent called ${describeCall(call)} before any allowed call to ${first}.${refused}`,
+      call.turn,
+    );
+  }
+  if (!calls.some((c) => c.tool === then)) return pass(`The agent never called ${then}.`);
+  return pass(`${first} (turn ${calls[firstAt]?.turn ?? '?'}) came before every call to ${then}.`);
+}
+
+function confirmBefore(transcript: Transcript, tool: string): Verdict {
+  const attempts = transcript.calls.filter((c) => c.tool === tool);
+  if (attempts.length === 0) return pass(`The agent never called ${tool}.`);
+  // One agreement covers the calls of one agent turn; a later turn needs a new one.
+  const usedBy = new Map<number, number>();
+  const problems: { turn: number; detail: string }[] = [];
+  for (const call of attempts) {
+    const answer = transcript.messages.findLast((m) => m.speaker === 'user' && m.turn < call.turn);
+    const at = `At turn ${call.turn} the agent called ${describeCall(call)}`;
+    if (!answer) {
+      problems.push({ turn: call.turn, detail: `${at} before the user had said anything.` });
+      continue;
+    }
+    const quoted = `the user's message before it (turn ${answer.turn}: "${clip(answer.text)}")`;
+    const reading = readAgreement(answer.text);
+    const earlier = usedBy.get(answer.turn);
+    if (!reading.agrees) {
+      const why =
+        reading.cue === undefined
+          ? 'has no yes, ok, go ahead or the like'
+          : `reads as a refusal ("${reading.cue}")`;
+      problems.push({ turn: call.turn, detail: `${at}, but ${quoted} ${why}.` });
+    } else if (earlier !== undefined && earlier !== call.turn) {
+      problems.push({
+        turn: call.turn,
+        detail: `${at}, but the user's agreement at turn ${answer.turn} was already used by the call at turn ${earlier}.`,
+      });
+    } else {
+      usedBy.set(answer.turn, call.turn);
+    }
+  }
+  const [firstProblem] = problems;
+  if (!firstProblem) {
+    const turns = [...usedBy.keys()].join(', ');
+    return pass(`The user agreed (turn ${turns}) before every call to ${tool}.`);
+  }
+  const more =
+    problems.length > 1 ? ` ${problems.length - 1} more call(s) had the same problem.` : '';
+  return fail(`${firstProblem.detail}${more}`, firstProblem.turn);
+}
+
+/** Every call a guard rule refused: the agent tried what that rule's policy forbids. */
+export function guardFindings(transcript: Transcript): Finding[] {
+  const found: Finding[] = [];
+  for (const call of transcript.calls) {
+    const guard = call.guard;
+    if (!guard || guard.allowed || guard.rule === undefined) continue;
+    found.push({
+      id: guard.rule,
+      policy: guard.policy,
+      passed: false,
+      turn: call.turn,
+      detail: `At turn ${call.turn} the agent called ${describeCall(call)}; rule "${guard.rule}" refused it: ${guard.reason}`,
+    });
+  }
+  return found;
+}
+
+/**
+ * Judges the scenario's `expected` outcome: database assertions (CEL over `{ db: finalDb }`, with
+ * the rows of the tables it reads that changed, field by field, when it fails), required and
+ * forbidden actions (a call a guard refused is no failure here: the guard did its job and its
+ * rule reports the attempt), and phrases. A phrase is case-insensitive text found in an agent
+ * message (any run of spaces matches any other), or a regular expression when written
+ * `/like this/` (flags `iu`, as for rules.yaml patterns).
+ */
+export function checkExpectations(
+  scenario: SimScenario,
+  transcript: Transcript,
+  finalDb: Database,
+  startDb: Database,
+): Finding[] {
+  const policy = scenario.policies.length === 1 ? scenario.policies[0] : undefined;
+  const { expected } = scenario;
+  const groups: [string, readonly string[], (item: string) => Verdict][] = [
+    ['database', expected.database, (cel) => assertion(cel, transcript.changes, finalDb, startDb)],
+    ['required_actions', expected.requiredActions, (tool) => required(transcript.calls, tool)],
+    ['forbidden_actions', expected.forbiddenActions, (tool) => forbidden(transcript.calls, tool)],
+    [
+      'must_say',
+      expected.mustSay,
+      (p) => says(transcript, phrase(p), `matches the phrase "${p}"`, 'must_say'),
+    ],
+    [
+      'must_not_say',
+      expected.mustNotSay,
+      (p) => says(transcript, phrase(p), `matches the phrase "${p}"`, 'must_not_say'),
+    ],
+  ];
+  return groups.flatMap(([key, items, judge]) =>
+    items.map((item, i) => finding(`expected.${key}[${i}]`, policy, judge(item))),
+  );
+}
+
+function assertion(
+  source: string,
+  changes: readonly RowChange[],
+  finalDb: Database,
+  startDb: Database,
+): Verdict {
+  const held = evaluate(source, finalDb);
+  if (held === true) return pass(`Holds at the end: ${source}`);
+  if (typeof held === 'string')
+    return fail(`${held} This is a fault of the scenario, not the agent.`);
+  const tables = tablesRead(source) ?? Object.keys(finalDb);
+  const relevant = netChanges(changes).filter((c) => tables.includes(c.table));
+  const atStart = evaluate(source, startDb);
+  if (relevant.length === 0) {
+    const before =
+      atStart === false ? ' It did not hold at the start either: check the starting rows.' : '';
+    return fail(
+      `Does not hold at the end: ${source}. No row of ${tables.join(', ') || 'the database'} changed during the dialogue.${before}`,
+    );
+  }
+  const shown = relevant.slice(0, 8).map(describeChange);
+  const more = relevant.length > 8 ? `; and ${relevant.length - 8} more` : '';
+  return fail(
+    `Does not hold at the end: ${source}. Changes during the dialogue: ${shown.join('; ')}${more}.`,
+  );
+}
+
+/** true, false, or why the assertion could not be judged. */
+function evaluate(source: string, db: Database): boolean | string {
+  const compiled = compileCel(source);
+  if (isCelProblem(compiled)) return `The assertion is not valid CEL (${compiled.message}).`;
+  try {
+    const value = compiled.run({ db });
+    if (typeof value === 'boolean') return value;
+    return `The assertion gave ${JSON.stringify(toPlain(value))}, not true or false.`;
+  } catch (error) {
+    return `The assertion could not be evaluated (${messageOf(error)}).`;
+  }
+}
+
+function tablesRead(source: string): string[] | undefined {
+  const names = new Set<string>();
+  for (const m of source.matchAll(/\bdb\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"']+)["']\s*\])/g))
+    names.add(m[1] ?? m[2] ?? '');
+  return names.size > 0 ? [...names] : undefined;
+}
+
+function required(calls: readonly TranscriptCall[], tool: string): Verdict {
+  const attempts = calls.filter((c) => c.tool === tool);
+  const done = attempts.find(succeeded);
+  if (done) return pass(`${tool} ran at turn ${done.turn}: ${describeCall(done)}.`);
+  const last = attempts.at(-1);
+  if (!last) return fail(`The agent never called ${tool}.`);
+  return fail(
+    `The agent called ${tool} ${times(attempts.length)} but it never ran: at turn ${last.turn} ${whyNotRun(last)}.`,
+    last.turn,
+  );
+}
+
+function forbidden(calls: readonly TranscriptCall[], tool: string): Verdict {
+  const attempts = calls.filter((c) => c.tool === tool);
+  const done = attempts.find(succeeded);
+  if (done) {
+    const changed = done.result?.changes.length ?? 0;
+    return fail(
+      `${tool} ran at turn ${done.turn}: ${describeCall(done)}, changing ${changed} row(s).`,
+      done.turn,
+    );
+  }
+  const first = attempts[0];
+  if (!first) return pass(`The agent never called ${tool}.`);
+  const rule = first.guard?.rule;
+  const reported = rule === undefined ? '' : ` The attempt is reported under rule "${rule}".`;
+  return pass(`${tool} never ran: at turn ${first.turn} ${whyNotRun(first)}.${reported}`);
+}
+
+function whyNotRun(call: TranscriptCall): string {
+  if (call.guard && !call.guard.allowed) {
+    const by = call.guard.rule === undefined ? 'a guard' : `rule "${call.guard.rule}"`;
+    return `${by} refused it (${call.guard.reason})`;
+  }
+  if (call.result) return `it failed (${clip(call.result.text)})`;
+  return 'it got no result';
+}
+
+function says(
+  transcript: Transcript,
+  pattern: RegExp | string,
+  shown: string,
+  kind: 'must_say' | 'must_not_say',
+): Verdict {
+  if (typeof pattern === 'string') return skip(pattern);
+  const hit = firstMatch(transcript, pattern);
+  if (kind === 'must_say') {
+    return hit
+      ? pass(`The agent said it at turn ${hit.turn}: "${hit.quote}".`)
+      : fail(`No agent message ${shown}.`);
+  }
+  return hit
+    ? fail(`At turn ${hit.turn} the agent said "${hit.quote}", which ${shown}.`, hit.turn)
+    : pass(`No agent message ${shown}.`);
+}
+
+/** A scenario phrase: a regular expression when written /like this/, else literal text. */
+function phrase(text: string): RegExp | string {
+  const written = /^\/(.+)\/$/s.exec(text.trim())?.[1];
+  if (written !== undefined) return regex(written);
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return 'the phrase is empty.';
+  return regex(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'));
+}
+
+/** Compiled with the flags lint checks patterns with (format/references.ts): `iu`. */
+function regex(source: string): RegExp | string {
+  try {
+    return new RegExp(source, 'iu');
+  } catch (error) {
+    return `/${source}/ is not a valid regular expression (${messageOf(error)}).`;
+  }
+}
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+function firstMatch(
+  transcript: Transcript,
+  pattern: RegExp,
+): { turn: number; quote: string } | undefined {
+  for (const message of agentMessages(transcript)) {
+    const found = pattern.exec(message.text)?.[0];
+    if (found !== undefined) return { turn: message.turn, quote: clip(found) };
+  }
+  return undefined;
+}
+
+function clip(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+const times = (n: number): string => (n === 1 ? 'once' : `${n} times`);
+
+function refusedNote(attempts: readonly TranscriptCall[]): string {
+  const refused = attempts.filter(wasRefused).length;
+  if (refused === 0) return '';
+  return ` A guard refused ${refused === attempts.length ? (refused === 1 ? 'it' : 'all of them') : `${refused} of them`}, but an attempt still counts.`;
+}
+
+/**
+ * The dialogue's verdict: an outside ending (time limit, provider, model, cancel, budget) is an
+ * error whatever the findings say; otherwise any failed finding fails it.
+ */
+export function dialogueVerdict(
+  findings: readonly Finding[],
+  ending: TerminationReason,
+): 'pass' | 'fail' | 'error' {
+  if (ERROR_ENDINGS.has(ending)) return 'error';
+  return findings.some((f) => !f.passed) ? 'fail' : 'pass';
+}
+
+/**
+ * The "do-nothing agent" baseline: would the scenario's expectations hold if the agent only
+ * answered, called no tool and left the database (`startDb`: seed plus the scenario's rows) as it
+ * was? A scenario that passes this way cannot tell a working agent from an idle one.
+ */
+export function passesWithoutAgent(
+  scenario: SimScenario,
+  startDb: Database,
+): { passes: boolean; detail: string } {
+  const idle: Transcript = {
+    dialogue: `${scenario.id}:do-nothing`,
+    messages: [],
+    calls: [],
+    changes: [],
+  };
+  const findings = checkExpectations(scenario, idle, startDb, startDb);
+  if (findings.length === 0)
+    return {
+      passes: true,
+      detail: 'The scenario expects nothing, so any agent passes it, even one that does nothing.',
+    };
+  const failing = findings.filter((f) => !f.passed).map((f) => f.id);
+  if (failing.length > 0)
+    return { passes: false, detail: `An agent that does nothing fails ${failing.join(', ')}.` };
+  return {
+    passes: true,
+    detail: `Every expectation (${findings.map((f) => f.id).join(', ')}) holds when the agent calls no tool and the database stays as it started, so the scenario cannot tell a working agent from one that does nothing.`,
+  };
+}

@@ -1,0 +1,377 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Finding, SimEvent, SimScenario, TerminationReason } from './events.ts';
+import { wilson } from './metrics.ts';
+import type { PolicyFacts } from './report.ts';
+import { reportOf } from './report.ts';
+
+type Draft = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 'at'> : never) : never;
+
+/** Stamps events 10 ms apart, in the order given. */
+const stamp = (drafts: readonly Draft[]): SimEvent[] =>
+  drafts.map((d, i) => ({ ...d, at: i * 10 }));
+
+const POLICIES: PolicyFacts = new Map([
+  ['ask-consent', { category: 'consent', challenge: 1 }],
+  ['confirm-cancel', { category: 'consent', challenge: 3 }],
+  ['privacy', { category: 'privacy', challenge: 4 }],
+  ['refund-window', { category: 'refunds', challenge: 2 }],
+]);
+
+function scenario(id: string, policies: string[], level?: number): Draft {
+  const s: SimScenario = {
+    id,
+    policies,
+    ...(level !== undefined && { level }),
+    persona: 'a traveller',
+    goal: 'change a booking',
+    knows: [],
+    unknown: [],
+    rows: {},
+    expected: {
+      database: [],
+      requiredActions: [],
+      forbiddenActions: [],
+      mustSay: [],
+      mustNotSay: [],
+    },
+  };
+  return { type: 'scenario', scenario: s, source: 'generated' };
+}
+
+const ok = (id: string, policy?: string): Finding => ({ id, policy, passed: true, detail: 'held' });
+const broke = (id: string, policy: string | undefined, turn?: number): Finding => ({
+  id,
+  policy,
+  passed: false,
+  ...(turn !== undefined && { turn }),
+  detail: `${id} failed`,
+});
+
+interface Plan {
+  readonly refuse?: { readonly rule?: string; readonly policy?: string; readonly turn: number };
+  readonly findings?: readonly Finding[];
+  readonly end?: TerminationReason;
+  readonly judge?: readonly { readonly policy: string; readonly violated: boolean }[];
+}
+
+/** One dialogue's events: start, a user and an agent message, what the plan adds, the end. */
+function dialogue(id: string, scenarioId: string, trial: number, plan: Plan = {}): Draft[] {
+  const events: Draft[] = [
+    { type: 'dialogue-started', dialogue: id, scenario: scenarioId, trial },
+    { type: 'message', dialogue: id, turn: 0, speaker: 'user', text: 'Hello' },
+    { type: 'message', dialogue: id, turn: 1, speaker: 'agent', text: 'Hi' },
+  ];
+  const { refuse } = plan;
+  if (refuse) {
+    const call = `${id}-call`;
+    const tool = { type: 'tool-call', dialogue: id, turn: refuse.turn, call, tool: 'cancel' };
+    events.push({ ...tool, args: {} } as Draft, {
+      type: 'guard',
+      dialogue: id,
+      call,
+      allowed: false,
+      ...(refuse.rule !== undefined && { rule: refuse.rule }),
+      ...(refuse.policy !== undefined && { policy: refuse.policy }),
+      fallback: 'message',
+      reason: 'refused',
+    });
+  }
+  if (plan.end) {
+    events.push({ type: 'dialogue-ended', dialogue: id, reason: plan.end, detail: plan.end });
+  }
+  if (plan.findings) events.push({ type: 'checks', dialogue: id, findings: plan.findings });
+  for (const j of plan.judge ?? []) {
+    events.push({ type: 'judge', dialogue: id, ...j, turn: 1, reason: 'why', evidence: '"Hi"' });
+  }
+  return events;
+}
+
+const start: Draft = {
+  type: 'run-started',
+  seed: 7,
+  projectHash: 'abc',
+  models: { agent: 'gpt-x' },
+  trials: 2,
+};
+
+/** Three scenarios, two trials each: two passes, two failures, two errors. */
+const BLOCKS: Draft[][] = [
+  dialogue('d1', 's1', 0, {
+    end: 'user-done',
+    findings: [ok('no-pii', 'privacy')],
+    judge: [{ policy: 'privacy', violated: true }],
+  }),
+  dialogue('d2', 's1', 1, {
+    refuse: { rule: 'cancel-needs-yes', policy: 'confirm-cancel', turn: 1 },
+    end: 'guard-end',
+    findings: [ok('no-pii', 'privacy')],
+  }),
+  dialogue('d3', 's2', 0, {
+    end: 'user-done',
+    findings: [broke('no-pii', 'privacy', 4), broke('expected.database[0]', undefined)],
+    judge: [{ policy: 'refund-window', violated: false }],
+  }),
+  dialogue('d4', 's2', 1, {
+    refuse: { rule: 'refund-in-window', policy: 'refund-window', turn: 1 },
+    end: 'provider-error',
+    findings: [],
+    judge: [{ policy: 'refund-window', violated: true }],
+  }),
+  // A refusal no rule decided (an unknown tool, say) is not the agent breaking a policy.
+  dialogue('d5', 's3', 0, { refuse: { turn: 1 }, end: 'max-turns', findings: [] }),
+  dialogue('d6', 's3', 1, { end: 'time-limit', findings: [] }),
+];
+const HEAD: Draft[] = [
+  start,
+  scenario('s1', ['confirm-cancel', 'privacy']),
+  scenario('s2', ['refund-window'], 5),
+  scenario('s3', ['ask-consent', 'confirm-cancel']),
+];
+const FULL = stamp([...HEAD, ...BLOCKS.flat(), { type: 'run-ended', reason: 'done' }]);
+
+describe('reportOf', () => {
+  const report = reportOf(FULL, POLICIES);
+
+  it('gives each dialogue a verdict from the deterministic judging only', () => {
+    expect(report.dialogues.map((d) => [d.dialogue, d.verdict, d.ending])).toEqual([
+      ['d1', 'pass', 'user-done'],
+      ['d2', 'fail', 'guard-end'],
+      ['d3', 'fail', 'user-done'],
+      ['d4', 'error', 'provider-error'],
+      ['d5', 'pass', 'max-turns'],
+      ['d6', 'error', 'time-limit'],
+    ]);
+    expect(report.dialogues[1]?.breaches).toEqual([
+      {
+        source: 'guard',
+        id: 'cancel-needs-yes',
+        policy: 'confirm-cancel',
+        turn: 1,
+        detail: 'refused',
+      },
+    ]);
+  });
+
+  it('counts errors apart with their reasons, never as failures', () => {
+    expect(report.overall).toEqual({ passes: 2, fails: 2, ...wilson(2, 4) });
+    expect(report.errors).toEqual({
+      total: 2,
+      byReason: [
+        { reason: 'provider-error', count: 1 },
+        { reason: 'time-limit', count: 1 },
+      ],
+    });
+  });
+
+  it('keeps the judge opinion apart from the verdicts, errors left out', () => {
+    expect(report.dialogues[0]?.judgeViolations).toEqual([
+      { policy: 'privacy', turn: 1, reason: 'why', evidence: '"Hi"' },
+    ]);
+    expect(report.judgeOpinion).toEqual({
+      dialoguesJudged: 2,
+      byPolicy: [
+        { policy: 'privacy', judged: 1, violated: 1 },
+        { policy: 'refund-window', judged: 1, violated: 0 },
+      ],
+    });
+  });
+
+  it('rates challenge levels, from the scenario or the sum of its policies', () => {
+    expect(report.byLevel.map((l) => [l.level, l.passes, l.fails])).toEqual([
+      [4, 1, 0],
+      [5, 0, 1],
+      [7, 1, 1],
+    ]);
+    expect(report.scenarios.map((s) => [s.id, s.level, s.passes, s.fails, s.errors])).toEqual([
+      ['s1', 7, 1, 1, 0],
+      ['s2', 5, 0, 1, 1],
+      ['s3', 4, 1, 0, 1],
+    ]);
+  });
+
+  it('says which policies were broken, where and when, in play or not', () => {
+    expect(report.byPolicy.map((p) => [p.policy, p.category, p.passes, p.fails])).toEqual([
+      ['ask-consent', 'consent', 1, 0],
+      ['confirm-cancel', 'consent', 2, 1],
+      ['privacy', 'privacy', 2, 0],
+      ['refund-window', 'refunds', 1, 0],
+    ]);
+    const byId = new Map(report.byPolicy.map((p) => [p.policy, p]));
+    expect(byId.get('confirm-cancel')?.breaches).toMatchObject([
+      { dialogue: 'd2', scenario: 's1', trial: 1, turn: 1, id: 'cancel-needs-yes', inPlay: true },
+    ]);
+    expect(byId.get('privacy')?.breaches).toMatchObject([
+      { dialogue: 'd3', scenario: 's2', trial: 0, turn: 4, id: 'no-pii', inPlay: false },
+    ]);
+    expect(byId.get('privacy')?.outOfPlay).toBe(1);
+    // d4 refused a refund, but it ended in a provider error: no failure to attribute.
+    expect(byId.get('refund-window')?.breaches).toEqual([]);
+  });
+
+  it('rates categories by the dialogues that had one of their policies in play', () => {
+    expect(report.byCategory.map((c) => [c.category, c.passes, c.fails])).toEqual([
+      ['consent', 2, 1],
+      ['privacy', 2, 0],
+      ['refunds', 1, 0],
+    ]);
+  });
+
+  it('reports pass^k for k up to the trials, over scenarios with enough finished trials', () => {
+    // s1: 1 of 2, s2: 0 of 1, s3: 1 of 1.
+    expect(report.passHatK).toEqual([
+      { k: 1, value: 0.5, scenarios: 3 },
+      { k: 2, value: 0, scenarios: 1 },
+    ]);
+  });
+
+  it('reports progress, the run it describes and its wall time', () => {
+    expect(report.progress).toEqual({
+      scenarios: 3,
+      dialoguesStarted: 6,
+      dialoguesEnded: 6,
+      dialoguesExpected: 6,
+      running: 0,
+      ended: 'done',
+    });
+    expect(report.run).toEqual({
+      seed: 7,
+      projectHash: 'abc',
+      models: { agent: 'gpt-x' },
+      trials: 2,
+    });
+    expect(report.wallMs).toBe((FULL.length - 1) * 10);
+  });
+
+  it('reads a partial log: a dialogue still running, one ended but not yet checked', () => {
+    const cut = FULL.findIndex((e) => e.type === 'checks' && e.dialogue === 'd3');
+    const partial = reportOf(
+      [...FULL.slice(0, cut), ...stamp([dialogue('d5', 's3', 0)].flat())],
+      POLICIES,
+    );
+    expect(partial.dialogues.map((d) => [d.dialogue, d.verdict, d.checked])).toEqual([
+      ['d1', 'pass', true],
+      ['d2', 'fail', true],
+      ['d3', 'pass', false],
+      ['d5', 'running', false],
+    ]);
+    expect(partial.progress).toMatchObject({
+      dialoguesStarted: 4,
+      dialoguesEnded: 3,
+      dialoguesExpected: 6,
+      running: 1,
+      ended: 'unfinished',
+    });
+    expect(partial.overall).toMatchObject({ passes: 2, fails: 1 });
+  });
+
+  it('gives the same report whatever order concurrent dialogues were logged in', () => {
+    const shuffled = stamp([
+      ...HEAD,
+      ...[...BLOCKS].reverse().flat(),
+      { type: 'run-ended', reason: 'done' },
+    ]);
+    expect(reportOf(shuffled, POLICIES)).toEqual(report);
+  });
+
+  it('adds tokens and cost per role, and knows no total once a model is unpriced', () => {
+    const spend = (
+      role: 'agent' | 'user' | 'judge',
+      model: string,
+      cost: number | null,
+    ): Draft => ({
+      type: 'usage',
+      role,
+      model,
+      inputTokens: 100,
+      outputTokens: 10,
+      cost,
+      ms: 5,
+    });
+    const priced = [
+      spend('agent', 'gpt-x', 0.25),
+      spend('user', 'local', 0),
+      spend('agent', 'gpt-x', 0.5),
+    ];
+    expect(reportOf(stamp(priced), POLICIES).usage).toMatchObject({
+      calls: 3,
+      inputTokens: 300,
+      outputTokens: 30,
+      cost: 0.75,
+      unpriced: [],
+      byRole: { agent: { calls: 2, cost: 0.75 }, user: { calls: 1, cost: 0 } },
+    });
+    const usage = reportOf(stamp([...priced, spend('judge', 'mystery', null)]), POLICIES).usage;
+    expect(usage).toMatchObject({ calls: 4, cost: null, unpriced: ['mystery'] });
+    expect(usage.byRole.agent?.cost).toBe(0.75);
+    expect(usage.byRole.judge).toMatchObject({ cost: null, unpriced: ['mystery'] });
+  });
+
+  it('has nothing to say about an empty log, and says so without inventing numbers', () => {
+    const empty = reportOf([], POLICIES);
+    expect(empty.run).toBeNull();
+    expect(empty.overall.rate).toBeNaN();
+    expect(empty.progress.ended).toBe('unfinished');
+    expect(empty.passHatK).toEqual([]);
+    expect(empty.wallMs).toBe(0);
+  });
+});
+
+const OUTCOMES = ['pass', 'check', 'guard', 'unrelated', 'error', 'running', 'absent'] as const;
+const POOL = ['ask-consent', 'confirm-cancel', 'privacy', 'refund-window'];
+
+describe('reportOf on random logs', () => {
+  it('accounts for every dialogue started, and for every policy in play', () => {
+    const arbitrary = fc.record({
+      trials: fc.integer({ min: 1, max: 3 }),
+      scenarios: fc.array(fc.subarray(POOL), { minLength: 1, maxLength: 4 }),
+      outcomes: fc.array(fc.tuple(fc.constantFrom(...OUTCOMES), fc.constantFrom(...POOL)), {
+        minLength: 12,
+        maxLength: 12,
+      }),
+    });
+    fc.assert(
+      fc.property(arbitrary, ({ trials, scenarios, outcomes }) => {
+        const drafts: Draft[] = [{ ...start, trials }];
+        scenarios.forEach((policies, i) => drafts.push(scenario(`s${i}`, policies)));
+        const expected: { verdict: string; policies: string[]; broken: string | null }[] = [];
+        scenarios.forEach((policies, i) => {
+          for (let t = 0; t < trials; t++) {
+            const [outcome, policy] = outcomes[(i * trials + t) % outcomes.length] ?? ['pass', ''];
+            if (outcome === 'absent') continue;
+            const plan: Plan =
+              outcome === 'check'
+                ? { end: 'user-done', findings: [broke('c', policy, 2)] }
+                : outcome === 'guard'
+                  ? { refuse: { rule: 'r', policy, turn: 1 }, end: 'guard-end', findings: [] }
+                  : outcome === 'unrelated'
+                    ? { end: 'max-turns', findings: [broke('expected.database[0]', undefined)] }
+                    : outcome === 'error'
+                      ? { end: 'model-error', findings: [broke('c', policy)] }
+                      : outcome === 'running'
+                        ? {}
+                        : { end: 'user-done', findings: [ok('c', policy)] };
+            drafts.push(...dialogue(`s${i}-${t}`, `s${i}`, t, plan));
+            const verdict = { pass: 'pass', error: 'error', running: 'running' }[outcome as string];
+            const broken = outcome === 'check' || outcome === 'guard' ? policy : null;
+            expected.push({ verdict: verdict ?? 'fail', policies, broken });
+          }
+        });
+        const r = reportOf(stamp(drafts), POLICIES);
+        const { passes, fails } = r.overall;
+        expect(passes + fails + r.errors.total + r.progress.running).toBe(
+          r.progress.dialoguesStarted,
+        );
+        expect(r.progress.dialoguesStarted).toBe(expected.length);
+        expect(r.dialogues.map((d) => d.verdict)).toEqual(expected.map((e) => e.verdict));
+        for (const p of r.byPolicy) {
+          const settled = expected.filter((e) => e.verdict === 'pass' || e.verdict === 'fail');
+          const playing = settled.filter((e) => e.policies.includes(p.policy));
+          expect(p.passes + p.fails).toBe(playing.length);
+          expect(p.fails).toBe(playing.filter((e) => e.broken === p.policy).length);
+          expect(p.breaches.length).toBe(settled.filter((e) => e.broken === p.policy).length);
+        }
+      }),
+    );
+  });
+});

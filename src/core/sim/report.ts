@@ -1,0 +1,452 @@
+import type { ModelRole } from '../models/chat.ts';
+import type { UsageLedger } from '../models/usage.ts';
+import { EMPTY_LEDGER } from '../models/usage.ts';
+import type { SimEvent, SimScenario, TerminationReason } from './events.ts';
+import { ERROR_ENDINGS } from './events.ts';
+import type { PassRate } from './metrics.ts';
+import { passHatK, passRate } from './metrics.ts';
+
+/** What the report needs to know of each policy in the project. */
+export type PolicyFacts = ReadonlyMap<
+  string,
+  { readonly category: string; readonly challenge: number }
+>;
+
+/**
+ * A dialogue's outcome from the deterministic judging only: an outside ending is an `error`
+ * (never a failure); `running` until its `dialogue-ended` arrives.
+ */
+export type Verdict = 'pass' | 'fail' | 'error' | 'running';
+
+/** One deterministic reason a dialogue failed: a failed check or expectation, or a guard refusal. */
+export interface Breach {
+  readonly source: 'check' | 'guard';
+  /** The finding's id, or the id of the guard rule that refused the call. */
+  readonly id: string;
+  /** The policy broken; undefined for a scenario expectation not tied to one. */
+  readonly policy: string | undefined;
+  /** The message index where it happened, when known. */
+  readonly turn: number | undefined;
+  readonly detail: string;
+}
+
+/** A judge model's opinion that a policy was violated: labelled as opinion, never a verdict. */
+export interface JudgeViolation {
+  readonly policy: string;
+  readonly turn: number | undefined;
+  readonly reason: string;
+  readonly evidence: string;
+}
+
+/** One trial of one scenario. */
+export interface DialogueReport {
+  readonly dialogue: string;
+  readonly scenario: string;
+  readonly trial: number;
+  /** Why it ended; null while it runs. */
+  readonly ending: TerminationReason | null;
+  readonly endingDetail: string;
+  readonly verdict: Verdict;
+  /** Whether its `checks` arrived; a `pass` without them may still turn into a `fail`. */
+  readonly checked: boolean;
+  /** Sorted by turn, then id. Kept for errors too, though they never make an error a failure. */
+  readonly breaches: readonly Breach[];
+  readonly judgeViolations: readonly JudgeViolation[];
+}
+
+/** A breach as the per-policy view lists it: where and when the agent broke the policy. */
+export interface PolicyBreach extends Breach {
+  readonly dialogue: string;
+  readonly scenario: string;
+  readonly trial: number;
+  /** Whether the scenario was testing this policy. */
+  readonly inPlay: boolean;
+}
+
+/** A policy's pass rate over the finished dialogues that had it in play, and every breach. */
+export interface PolicyReport extends PassRate {
+  readonly policy: string;
+  /** From the project; null for a policy id the project no longer has. */
+  readonly category: string | null;
+  /** Breaches in failed dialogues, in play or not, by scenario, trial and turn. */
+  readonly breaches: readonly PolicyBreach[];
+  /** Failed dialogues that broke it without having it in play. */
+  readonly outOfPlay: number;
+}
+
+/** Pass rate of the scenarios at one challenge level (null: unknown policies, no level). */
+export interface LevelReport extends PassRate {
+  readonly level: number | null;
+}
+
+/**
+ * Pass rate of a category over finished dialogues with one of its policies in play; a dialogue
+ * fails the category when it broke any policy of that category.
+ */
+export interface CategoryReport extends PassRate {
+  readonly category: string;
+}
+
+/** One scenario and how its trials went. */
+export interface ScenarioSummary {
+  readonly id: string;
+  /** Null when dialogues name a scenario the log never announced. */
+  readonly source: 'hand-written' | 'generated' | null;
+  readonly level: number | null;
+  readonly policies: readonly string[];
+  readonly passes: number;
+  readonly fails: number;
+  readonly errors: number;
+  readonly running: number;
+}
+
+/** pass^k for one k, over the `scenarios` that had at least k finished trials. */
+export interface PassHatK {
+  readonly k: number;
+  readonly value: number;
+  readonly scenarios: number;
+}
+
+/** A judge model's opinion over the finished dialogues (errors left out), never in the verdicts. */
+export interface JudgeOpinion {
+  readonly dialoguesJudged: number;
+  readonly byPolicy: readonly {
+    readonly policy: string;
+    readonly judged: number;
+    readonly violated: number;
+  }[];
+}
+
+/** How far the run got. `unfinished`: no `run-ended` (still going or interrupted). */
+export interface Progress {
+  readonly scenarios: number;
+  readonly dialoguesStarted: number;
+  readonly dialoguesEnded: number;
+  readonly dialoguesExpected: number;
+  readonly running: number;
+  readonly ended: 'done' | 'cancelled' | 'budget' | 'unfinished';
+}
+
+/** Everything the report shows, folded from the event log alone. */
+export interface RunReport {
+  readonly run: {
+    readonly seed: number;
+    readonly projectHash: string;
+    readonly models: Readonly<Partial<Record<ModelRole, string>>>;
+    readonly trials: number;
+  } | null;
+  readonly progress: Progress;
+  /** Over finished dialogues, errors left out of the denominator. */
+  readonly overall: PassRate;
+  readonly errors: {
+    readonly total: number;
+    readonly byReason: readonly { readonly reason: TerminationReason; readonly count: number }[];
+  };
+  readonly byLevel: readonly LevelReport[];
+  readonly byPolicy: readonly PolicyReport[];
+  readonly byCategory: readonly CategoryReport[];
+  /** k = 1 .. the run's trials. */
+  readonly passHatK: readonly PassHatK[];
+  readonly scenarios: readonly ScenarioSummary[];
+  /** By scenario id, then trial. */
+  readonly dialogues: readonly DialogueReport[];
+  readonly judgeOpinion: JudgeOpinion;
+  /** Tokens and dollars, in total and per role; cost null once any call was unpriced. */
+  readonly usage: UsageLedger;
+  /** From the first event to the last, on the run's clock. */
+  readonly wallMs: number;
+}
+
+type DialogueEvent = Extract<SimEvent, { dialogue: string }>;
+type UsageEvent = Extract<SimEvent, { type: 'usage' }>;
+type Spent = Omit<UsageLedger, 'byRole'>;
+
+interface DialogueAcc {
+  readonly start: Extract<SimEvent, { type: 'dialogue-started' }>;
+  end: Extract<SimEvent, { type: 'dialogue-ended' }> | null;
+  checked: boolean;
+  readonly breaches: (Breach & { readonly call?: string })[];
+  readonly turnOfCall: Map<string, number>;
+  readonly judged: Extract<SimEvent, { type: 'judge' }>[];
+}
+
+const text = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const late = (turn: number | undefined): number => turn ?? Number.POSITIVE_INFINITY;
+
+function spend(entry: Spent, e: UsageEvent): Spent {
+  return {
+    calls: entry.calls + 1,
+    inputTokens: entry.inputTokens + e.inputTokens,
+    outputTokens: entry.outputTokens + e.outputTokens,
+    cost: entry.cost === null || e.cost === null ? null : entry.cost + e.cost,
+    unpriced:
+      e.cost === null && !entry.unpriced.includes(e.model)
+        ? [...entry.unpriced, e.model]
+        : entry.unpriced,
+  };
+}
+
+function record(d: DialogueAcc, e: DialogueEvent): void {
+  switch (e.type) {
+    case 'tool-call':
+      d.turnOfCall.set(e.call, e.turn);
+      break;
+    case 'guard':
+      if (!e.allowed && e.rule !== undefined) {
+        const { rule: id, policy, reason: detail, call } = e;
+        d.breaches.push({ source: 'guard', id, policy, turn: undefined, detail, call });
+      }
+      break;
+    case 'checks':
+      d.checked = true;
+      for (const f of e.findings) {
+        if (!f.passed) {
+          const { id, policy, detail } = f;
+          d.breaches.push({ source: 'check', id, policy, turn: f.turn, detail });
+        }
+      }
+      break;
+    case 'judge':
+      d.judged.push(e);
+      break;
+    case 'dialogue-ended':
+      d.end = e;
+      break;
+    case 'message':
+    case 'tool-result':
+    case 'dialogue-started':
+      break;
+  }
+}
+
+function finish(d: DialogueAcc): DialogueReport {
+  // A guard event names its call, not its turn; the call's tool-call event has the turn.
+  const breaches: Breach[] = d.breaches
+    .map(({ call, ...b }) => (call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) }))
+    .sort((a, b) => late(a.turn) - late(b.turn) || text(a.id, b.id));
+  const reason = d.end?.reason ?? null;
+  const verdict: Verdict =
+    reason === null
+      ? 'running'
+      : ERROR_ENDINGS.has(reason)
+        ? 'error'
+        : breaches.length > 0
+          ? 'fail'
+          : 'pass';
+  return {
+    dialogue: d.start.dialogue,
+    scenario: d.start.scenario,
+    trial: d.start.trial,
+    ending: reason,
+    endingDetail: d.end?.detail ?? '',
+    verdict,
+    checked: d.checked,
+    breaches,
+    judgeViolations: d.judged
+      .filter((j) => j.violated)
+      .map(({ policy, turn, reason: why, evidence }) => ({ policy, turn, reason: why, evidence }))
+      .sort((a, b) => text(a.policy, b.policy) || late(a.turn) - late(b.turn)),
+  };
+}
+
+function levelOf(scenario: SimScenario, policies: PolicyFacts): number | null {
+  if (scenario.level !== undefined) return scenario.level;
+  let sum = 0;
+  for (const id of scenario.policies) {
+    const facts = policies.get(id);
+    if (!facts) return null;
+    sum += facts.challenge;
+  }
+  return sum;
+}
+
+type Tally<K> = Map<K, [passes: number, fails: number]>;
+
+function tally<K>(into: Tally<K>, key: K, passed: boolean): void {
+  const counts = into.get(key) ?? [0, 0];
+  counts[passed ? 0 : 1]++;
+  into.set(key, counts);
+}
+
+function rates<K>(from: Tally<K>, order: (a: K, b: K) => number): [K, PassRate][] {
+  return [...from].sort(([a], [b]) => order(a, b)).map(([k, [p, f]]) => [k, passRate(p, f)]);
+}
+
+/** The log read once: the run's own events, and each dialogue's events gathered. */
+function read(events: readonly SimEvent[]) {
+  let run: RunReport['run'] = null;
+  let ended: Progress['ended'] = 'unfinished';
+  let usage: UsageLedger = EMPTY_LEDGER;
+  const announced = new Map<string, Extract<SimEvent, { type: 'scenario' }>>();
+  const open = new Map<string, DialogueAcc>();
+  for (const e of events) {
+    switch (e.type) {
+      case 'run-started':
+        run = { seed: e.seed, projectHash: e.projectHash, models: e.models, trials: e.trials };
+        break;
+      case 'scenario':
+        announced.set(e.scenario.id, e);
+        break;
+      case 'run-ended':
+        ended = e.reason;
+        break;
+      case 'usage': {
+        const { byRole, ...total } = usage;
+        const role = spend(byRole[e.role] ?? EMPTY_LEDGER, e);
+        usage = { ...spend(total, e), byRole: { ...byRole, [e.role]: role } };
+        break;
+      }
+      case 'dialogue-started':
+        open.set(e.dialogue, {
+          start: e,
+          end: null,
+          checked: false,
+          breaches: [],
+          turnOfCall: new Map(),
+          judged: [],
+        });
+        break;
+      default: {
+        // Events of a dialogue whose start is not in the log have nothing to attach to.
+        const d = open.get(e.dialogue);
+        if (d) record(d, e);
+      }
+    }
+  }
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const { at } of events) {
+    first = Math.min(first, at);
+    last = Math.max(last, at);
+  }
+  const wallMs = events.length === 0 ? 0 : last - first;
+  return { run, ended, usage, announced, open, wallMs };
+}
+
+/**
+ * The run report as a fold over its event log: pass rates overall, by challenge level, by policy
+ * and by category with Wilson intervals, pass^k, errors by reason, the judge's opinion kept
+ * apart, progress, tokens and cost. Works on the partial log of a run still going or
+ * interrupted; the same log always gives the same report, in a stable order.
+ */
+export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): RunReport {
+  const { run, ended, usage, announced, open, wallMs } = read(events);
+  const dialogues = [...open.values()]
+    .map(finish)
+    .sort(
+      (a, b) => text(a.scenario, b.scenario) || a.trial - b.trial || text(a.dialogue, b.dialogue),
+    );
+  const levelOfId = (id: string) => {
+    const a = announced.get(id);
+    return a ? levelOf(a.scenario, policies) : null;
+  };
+
+  const levels: Tally<number | null> = new Map();
+  const inPlay: Tally<string> = new Map();
+  const categories: Tally<string> = new Map();
+  const judged: Tally<string> = new Map();
+  const breachesOf = new Map<string, PolicyBreach[]>();
+  const errors = new Map<TerminationReason, number>();
+  let dialoguesJudged = 0;
+  for (const d of dialogues) {
+    if (d.verdict === 'error' && d.ending) errors.set(d.ending, (errors.get(d.ending) ?? 0) + 1);
+    if (d.verdict !== 'pass' && d.verdict !== 'fail') continue;
+    const judgements = open.get(d.dialogue)?.judged ?? [];
+    if (judgements.length > 0) dialoguesJudged++;
+    for (const j of judgements) tally(judged, j.policy, !j.violated);
+    tally(levels, levelOfId(d.scenario), d.verdict === 'pass');
+    const playing = announced.get(d.scenario)?.scenario.policies ?? [];
+    const broken = new Set<string>();
+    for (const b of d.breaches) {
+      if (b.policy === undefined) continue;
+      broken.add(b.policy);
+      const list = breachesOf.get(b.policy) ?? [];
+      const { dialogue, scenario, trial } = d;
+      list.push({ ...b, dialogue, scenario, trial, inPlay: playing.includes(b.policy) });
+      breachesOf.set(b.policy, list);
+    }
+    for (const p of playing) tally(inPlay, p, !broken.has(p));
+    const brokenCategories = new Set([...broken].map((p) => policies.get(p)?.category));
+    for (const category of new Set(playing.map((p) => policies.get(p)?.category))) {
+      if (category !== undefined) tally(categories, category, !brokenCategories.has(category));
+    }
+  }
+
+  const ofScenario = new Map<string, DialogueReport[]>();
+  for (const d of dialogues) {
+    const list = ofScenario.get(d.scenario) ?? [];
+    list.push(d);
+    ofScenario.set(d.scenario, list);
+  }
+  const count = (ds: readonly DialogueReport[] | undefined, verdict: Verdict) =>
+    ds?.filter((d) => d.verdict === verdict).length ?? 0;
+  const scenarios = [...new Set([...announced.keys(), ...ofScenario.keys()])]
+    .sort(text)
+    .map((id): ScenarioSummary => {
+      const ds = ofScenario.get(id);
+      return {
+        id,
+        source: announced.get(id)?.source ?? null,
+        level: levelOfId(id),
+        policies: announced.get(id)?.scenario.policies ?? [],
+        passes: count(ds, 'pass'),
+        fails: count(ds, 'fail'),
+        errors: count(ds, 'error'),
+        running: count(ds, 'running'),
+      };
+    });
+  const trials = run?.trials ?? 0;
+  const finished = scenarios.map((s) => ({ passes: s.passes, trials: s.passes + s.fails }));
+  const running = count(dialogues, 'running');
+  const policyIds = [...new Set([...inPlay.keys(), ...breachesOf.keys()])].sort(text);
+
+  return {
+    run,
+    progress: {
+      scenarios: announced.size,
+      dialoguesStarted: dialogues.length,
+      dialoguesEnded: dialogues.length - running,
+      dialoguesExpected: announced.size * trials,
+      running,
+      ended,
+    },
+    overall: passRate(count(dialogues, 'pass'), count(dialogues, 'fail')),
+    errors: {
+      total: count(dialogues, 'error'),
+      byReason: [...errors]
+        .sort(([a], [b]) => text(a, b))
+        .map(([reason, n]) => ({ reason, count: n })),
+    },
+    byLevel: rates(levels, (a, b) => (a ?? Infinity) - (b ?? Infinity)).map(([level, rate]) => ({
+      level,
+      ...rate,
+    })),
+    byPolicy: policyIds.map((policy) => {
+      const [p, f] = inPlay.get(policy) ?? [0, 0];
+      const breaches = breachesOf.get(policy) ?? [];
+      return {
+        policy,
+        category: policies.get(policy)?.category ?? null,
+        ...passRate(p, f),
+        breaches,
+        outOfPlay: new Set(breaches.filter((b) => !b.inPlay).map((b) => b.dialogue)).size,
+      };
+    }),
+    byCategory: rates(categories, text).map(([category, rate]) => ({ category, ...rate })),
+    passHatK: Array.from({ length: trials }, (_, i) => ({
+      k: i + 1,
+      value: passHatK(finished, i + 1),
+      scenarios: finished.filter((s) => s.trials > i).length,
+    })),
+    scenarios,
+    dialogues,
+    judgeOpinion: {
+      dialoguesJudged,
+      byPolicy: [...judged]
+        .sort(([a], [b]) => text(a, b))
+        .map(([policy, [kept, violated]]) => ({ policy, judged: kept + violated, violated })),
+    },
+    usage,
+    wallMs,
+  };
+}

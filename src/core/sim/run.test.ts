@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { parseProject } from '../format/parseProject.ts';
+import type { ChatEngine, ChatRequest, ChatResponse } from '../models/chat.ts';
+import type { RetryRuntime } from '../models/retry.ts';
+import { miniProject } from '../testing/miniProject.ts';
+import type { SimEvent, SimScenario } from './events.ts';
+import { USER_STOP } from './prompts.ts';
+import type { RunPlan } from './run.ts';
+import { dialogueId, runSimulation } from './run.ts';
+
+const mini = parseProject(miniProject()).model;
+
+const runtime: RetryRuntime = {
+  // Only the dialogue time limits sleep long; they never expire here.
+  sleep: (ms, signal) =>
+    ms < 1000
+      ? Promise.resolve()
+      : new Promise((_, reject) => {
+          signal?.addEventListener('abort', () => {
+            reject(new Error('aborted'));
+          });
+        }),
+  random: () => 0,
+  controller: () => new AbortController(),
+};
+
+function reply(content: string, toolCalls?: { name: string; args: object }[]): ChatResponse {
+  return {
+    message: toolCalls
+      ? {
+          role: 'assistant',
+          content,
+          toolCalls: toolCalls.map((c, i) => ({
+            id: `t${i}`,
+            name: c.name,
+            arguments: JSON.stringify(c.args),
+          })),
+        }
+      : { role: 'assistant', content },
+    finishReason: toolCalls ? 'tool_calls' : 'stop',
+    usage: { inputTokens: 100, outputTokens: 10 },
+    model: 'scripted',
+  };
+}
+
+/**
+ * A scripted agent that answers from what it has seen (so concurrent dialogues do not share a
+ * queue): it looks the user up, refunds the order the goal names, then reports.
+ */
+const agent: ChatEngine = {
+  chat(request: ChatRequest) {
+    const tools = request.messages.filter((m) => m.role === 'tool').length;
+    const asked = request.messages
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content)
+      .join(' ');
+    const order = /\bo\d\b/.exec(asked)?.[0] ?? 'o1';
+    if (tools === 0)
+      return Promise.resolve(reply('', [{ name: 'get_user', args: { user_id: 'u1' } }]));
+    if (tools === 1)
+      return Promise.resolve(reply('', [{ name: 'refund_order', args: { order_id: order } }]));
+    return Promise.resolve(reply(`All done with ${order}.`));
+  },
+};
+
+/** A simulated user that states its goal, then says goodbye. */
+const user: ChatEngine = {
+  chat(request: ChatRequest) {
+    const system = request.messages[0]?.content ?? '';
+    const goal = /What you want: (.*)/.exec(system)?.[1] ?? '';
+    const spoken = request.messages.filter((m) => m.role === 'assistant').length;
+    return Promise.resolve(
+      reply(spoken === 0 ? `${goal} I am u1. Yes, go ahead.` : `Thanks. ${USER_STOP}`),
+    );
+  },
+};
+
+const scenario = (id: string, goal: string, database: string[]): SimScenario => ({
+  id,
+  policies: ['refund-window'],
+  persona: 'A customer.',
+  goal,
+  knows: [],
+  unknown: [],
+  rows: {},
+  expected: { database, requiredActions: [], forbiddenActions: [], mustSay: [], mustNotSay: [] },
+});
+
+const PLAN: RunPlan = {
+  seed: 7,
+  projectHash: 'abc',
+  scenarios: [
+    {
+      scenario: scenario('fresh', 'Refund order o1.', [
+        'db.orders.exists(o, o.id == "o1" && o.status == "refunded")',
+      ]),
+      source: 'hand-written',
+    },
+    {
+      scenario: scenario('late', 'Refund order o2.', [
+        'db.orders.exists(o, o.id == "o2" && o.status == "delivered")',
+      ]),
+      source: 'generated',
+    },
+  ],
+  trials: 2,
+  concurrency: 2,
+  agent: { engine: agent, model: 'agent-model' },
+  user: { engine: user, model: 'user-model' },
+  now: '2026-11-21T12:00:00Z',
+};
+
+async function simulate(plan: RunPlan = PLAN, signal?: AbortSignal) {
+  const events: SimEvent[] = [];
+  let tick = 0;
+  const reason = await runSimulation(mini, plan, {
+    runtime,
+    clock: () => tick++,
+    prices: { 'agent-model': { inputPerMillion: 1000, outputPerMillion: 1000 } },
+    emit: (event) => events.push(event),
+    ...(signal && { signal }),
+  });
+  return { reason, events };
+}
+
+describe('runSimulation', () => {
+  it('runs every scenario k times and judges each dialogue as it ends', async () => {
+    const { reason, events } = await simulate();
+    expect(reason).toBe('done');
+    expect(events[0]).toMatchObject({ type: 'run-started', seed: 7, trials: 2 });
+    expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
+    const ended = events.filter((e) => e.type === 'dialogue-ended').map((e) => e.dialogue);
+    expect([...ended].sort()).toEqual(['fresh#1', 'fresh#2', 'late#1', 'late#2']);
+    const checks = new Map(
+      events.flatMap((e) => (e.type === 'checks' ? [[e.dialogue, e.findings] as const] : [])),
+    );
+    // The fresh refund meets its expectation; the late one is refused by the guard, so o2 stays.
+    expect(checks.get(dialogueId('fresh', 0))?.every((f) => f.passed)).toBe(true);
+    expect(
+      checks.get(dialogueId('late', 1))?.find((f) => f.id === 'expected.database[0]')?.passed,
+    ).toBe(true);
+    const refused = events.filter((e) => e.type === 'guard' && !e.allowed);
+    expect(refused.map((e) => e.type === 'guard' && e.rule)).toEqual([
+      'refund-late',
+      'refund-late',
+    ]);
+  });
+
+  it('writes the same log for the same plan and scripted answers', async () => {
+    const first = await simulate({ ...PLAN, concurrency: 1 });
+    const second = await simulate({ ...PLAN, concurrency: 1 });
+    expect(JSON.stringify(second.events)).toBe(JSON.stringify(first.events));
+  });
+
+  it('stops cleanly when the budget is spent', async () => {
+    // Each agent call costs 0.11 dollars at these prices.
+    const { reason, events } = await simulate({
+      ...PLAN,
+      concurrency: 1,
+      budget: { dollars: 0.2 },
+    });
+    expect(reason).toBe('budget');
+    const endings = events.flatMap((e) => (e.type === 'dialogue-ended' ? [e.reason] : []));
+    expect(endings).toEqual(['budget']);
+    expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'budget' });
+  });
+
+  it('stops on cancel and keeps what finished', async () => {
+    const controller = new AbortController();
+    let seen = 0;
+    const counting: ChatEngine = {
+      chat: (request, options) => {
+        if (++seen === 3) controller.abort();
+        return user.chat(request, options);
+      },
+    };
+    const { reason, events } = await simulate(
+      { ...PLAN, concurrency: 1, user: { engine: counting, model: 'u' } },
+      controller.signal,
+    );
+    expect(reason).toBe('cancelled');
+    const endings = events.flatMap((e) => (e.type === 'dialogue-ended' ? [e.reason] : []));
+    expect(endings.slice(0, -1).every((r) => r === 'user-done')).toBe(true);
+    expect(endings.at(-1)).toBe('cancelled');
+    expect(endings).toEqual(['user-done', 'cancelled']);
+  });
+});

@@ -1,0 +1,138 @@
+import type { ProjectModel } from '../format/model.ts';
+import type { Cancellation } from '../models/chat.ts';
+import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
+import type { PriceTable } from '../models/usage.ts';
+import type { DialogueLimits, Player } from './dialogue.ts';
+import { DEFAULT_LIMITS, runDialogue } from './dialogue.ts';
+import type { SimEvent, SimScenario } from './events.ts';
+import { checkExpectations, runChecks } from './judging.ts';
+import { transcriptOf } from './transcript.ts';
+
+/** Everything that decides what a run does; recorded in its first event. */
+export interface RunPlan {
+  readonly seed: number;
+  /** The project's content hash. */
+  readonly projectHash: string;
+  readonly scenarios: readonly {
+    readonly scenario: SimScenario;
+    readonly source: 'hand-written' | 'generated';
+  }[];
+  /** Trials per scenario (k of pass^k). */
+  readonly trials: number;
+  /** Dialogues running at once. */
+  readonly concurrency: number;
+  readonly limits?: DialogueLimits;
+  /** The run stops cleanly once either is spent. */
+  readonly budget?: { readonly tokens?: number; readonly dollars?: number };
+  readonly agent: Player;
+  readonly user: Player;
+  /** The simulated date and time conditions see as `now` (ISO-8601). */
+  readonly now: string;
+}
+
+/** What a run needs from outside: timers and randomness for retries, the clock, prices, cancel. */
+export interface RunDeps {
+  readonly runtime: RetryRuntime;
+  readonly retry?: RetryPolicy;
+  /** Milliseconds since the run started. */
+  readonly clock: () => number;
+  readonly prices: PriceTable;
+  readonly signal?: Cancellation;
+  /** Receives each event as it happens (to save it, and to show progress). */
+  readonly emit: (event: SimEvent) => void;
+}
+
+/** The id of trial `trial` of a scenario; stable, so logs of equal runs are equal. */
+export function dialogueId(scenario: string, trial: number): string {
+  return `${scenario}#${trial + 1}`;
+}
+
+/**
+ * Runs every scenario `plan.trials` times, `plan.concurrency` dialogues at a time, and judges
+ * each dialogue as it ends (transcript checks and the scenario's expectations, appended as a
+ * `checks` event). Stops cleanly on cancel or when the budget is spent: dialogues in flight end
+ * as `cancelled` or `budget`, and nothing finished is lost. Resolves with why the run ended.
+ */
+export async function runSimulation(
+  model: ProjectModel,
+  plan: RunPlan,
+  deps: RunDeps,
+): Promise<'done' | 'cancelled' | 'budget'> {
+  let tokens = 0;
+  let dollars = 0;
+  const emit = (event: SimEvent) => {
+    if (event.type === 'usage') {
+      tokens += event.inputTokens + event.outputTokens;
+      dollars += event.cost ?? 0;
+    }
+    deps.emit(event);
+  };
+  const overBudget = () =>
+    (plan.budget?.tokens !== undefined && tokens >= plan.budget.tokens) ||
+    (plan.budget?.dollars !== undefined && dollars >= plan.budget.dollars);
+
+  emit({
+    type: 'run-started',
+    at: deps.clock(),
+    seed: plan.seed,
+    projectHash: plan.projectHash,
+    models: { agent: plan.agent.model, user: plan.user.model },
+    trials: plan.trials,
+  });
+  for (const { scenario, source } of plan.scenarios) {
+    emit({ type: 'scenario', at: deps.clock(), scenario, source });
+  }
+
+  const queue = plan.scenarios.flatMap(({ scenario }) =>
+    Array.from({ length: plan.trials }, (_, trial) => ({ scenario, trial })),
+  );
+  // Each dialogue's own events, for judging it when it ends.
+  const logs = new Map<string, SimEvent[]>();
+  const record = (event: SimEvent) => {
+    if ('dialogue' in event) {
+      const own = logs.get(event.dialogue);
+      if (own) own.push(event);
+      else logs.set(event.dialogue, [event]);
+    }
+    emit(event);
+  };
+  const worker = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      if (deps.signal?.aborted || overBudget()) return;
+      const dialogue = dialogueId(job.scenario.id, job.trial);
+      const result = await runDialogue(
+        model,
+        job.scenario,
+        { dialogue, trial: job.trial },
+        {
+          agent: plan.agent,
+          user: plan.user,
+          runtime: deps.runtime,
+          ...(deps.retry && { retry: deps.retry }),
+          clock: deps.clock,
+          now: plan.now,
+          prices: deps.prices,
+          ...(deps.signal && { signal: deps.signal }),
+          emit: record,
+          overBudget,
+        },
+        plan.limits ?? DEFAULT_LIMITS,
+      );
+      const transcript = transcriptOf(logs.get(dialogue) ?? [], dialogue);
+      logs.delete(dialogue);
+      emit({
+        type: 'checks',
+        at: deps.clock(),
+        dialogue,
+        findings: [
+          ...runChecks(model.checks, transcript),
+          ...checkExpectations(job.scenario, transcript, result.finalDb, result.startDb),
+        ],
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, plan.concurrency) }, worker));
+  const reason = deps.signal?.aborted ? 'cancelled' : overBudget() ? 'budget' : 'done';
+  emit({ type: 'run-ended', at: deps.clock(), reason });
+  return reason;
+}

@@ -1,0 +1,342 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv } from 'ajv';
+import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
+import type { Effect, ProjectModel, Row, Table, Tool } from '../format/model.ts';
+import type { ToolCall } from '../rules/guards.ts';
+import { closest } from '../text.ts';
+import { rowKey, sameRow, toPlain, validateRow } from './database.ts';
+import type { Database, RowChange } from './events.ts';
+
+/** What the simulation passes in besides the call: the clock, and optionally a smaller result cap. */
+export interface ToolRunContext {
+  /** The simulation clock as an ISO-8601 timestamp; expressions read it as `now`. */
+  readonly now: string;
+  /** The most characters of result the agent is shown (default `TOOL_RESULT_LIMIT`). */
+  readonly resultLimit?: number;
+}
+
+/**
+ * What a tool call did: the new database, the rows it changed and the JSON text the agent is
+ * shown; or, when it failed, the database unchanged and why, for the agent and the log.
+ */
+export type ToolOutcome =
+  | {
+      readonly ok: true;
+      readonly db: Database;
+      readonly changes: readonly RowChange[];
+      readonly result: string;
+    }
+  | { readonly ok: false; readonly db: Database; readonly error: string };
+
+/** About 8 KB: enough for a screenful of rows, little enough that one big table does not flood the model. */
+export const TOOL_RESULT_LIMIT = 8192;
+
+/** A failure inside a call; the call is abandoned and the database left as it was. */
+class CallFailure extends Error {}
+
+/**
+ * Runs one tool call against the database, as the agent under test makes it. The arguments are
+ * checked against the tool's parameter schema, then the tool's effects run in order, each
+ * seeing the database as the effects before it left it. A call is all or nothing: if any
+ * expression fails, or a write would leave a row that does not fit its table, a repeated key or
+ * a changed key, nothing changes. The agent is shown the tool's `returns` expression when it
+ * has one, else what its `select` effects found, else a summary of its writes. Pure and
+ * deterministic; the input database is never modified.
+ */
+export function runTool(
+  model: ProjectModel,
+  db: Database,
+  call: ToolCall,
+  context: ToolRunContext,
+): ToolOutcome {
+  const tool = model.tools.find((t) => t.name === call.tool);
+  if (!tool) {
+    const names = model.tools.map((t) => t.name);
+    const guess = closest(call.tool, names);
+    return failed(
+      db,
+      `There is no tool named "${call.tool}".${guess ? ` Did you mean "${guess}"?` : ''} The tools are: ${names.join(', ') || 'none'}.`,
+    );
+  }
+  const args: unknown = call.args;
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return failed(db, `The arguments of "${tool.name}" must be a JSON object.`);
+  }
+  const wrong = argumentErrors(tool, args);
+  if (wrong.length > 0) {
+    return failed(
+      db,
+      `The arguments of "${tool.name}" do not fit its parameters: ${wrong.join('; ')}.`,
+    );
+  }
+  try {
+    return execute(model, tool, call.args, db, new Date(context.now), context.resultLimit);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return failed(db, `"${tool.name}" failed and changed nothing: ${message}`);
+  }
+}
+
+function failed(db: Database, error: string): ToolOutcome {
+  return { ok: false, db, error };
+}
+
+/** Runs the effects of a call whose arguments passed; throws on the first failure. */
+function execute(
+  model: ProjectModel,
+  tool: Tool,
+  args: Readonly<Record<string, unknown>>,
+  start: Database,
+  now: Date,
+  limit = TOOL_RESULT_LIMIT,
+): ToolOutcome {
+  let db = start;
+  // Per row, what it was before the call and what it is now: the call's net changes.
+  const touched = new Map<string, { table: string; key: string; before?: Row; after?: Row }>();
+  const selected: { table: string; rows: readonly Row[] }[] = [];
+  const summary: { inserted?: Row[]; updated?: number; deleted?: number } = {};
+
+  const evaluate = (source: string, label: string, row?: Row): unknown => {
+    const compiled = compileCel(source);
+    if (isCelProblem(compiled)) {
+      throw new CallFailure(`${label} is not valid CEL (${compiled.message}).`);
+    }
+    try {
+      return compiled.run(row === undefined ? { args, db, now } : { args, db, now, row });
+    } catch (error) {
+      const missing = error instanceof CelRunError ? error.missing : undefined;
+      if (missing !== undefined && /^\w+$/.test(missing)) {
+        throw new CallFailure(`${label} needs "${missing}", which is missing.`);
+      }
+      // cel-js words an index out of bounds as "No such key: index out of bounds, ...".
+      const message = missing ?? (error instanceof Error ? error.message : String(error));
+      throw new CallFailure(`${label} could not be evaluated (${message}).`);
+    }
+  };
+  const matches = (effect: Effect, row: Row, label: string): boolean => {
+    if (effect.where === undefined) return true;
+    const value = evaluate(effect.where, `${label}, its "where"`, row);
+    if (typeof value === 'boolean') return value;
+    throw new CallFailure(
+      `${label}, its "where" gave ${JSON.stringify(toPlain(value))}, not true or false.`,
+    );
+  };
+  const touch = (table: string, key: string, before: Row | undefined, after: Row | undefined) => {
+    const id = `${table}\u0000${key}`;
+    const first = touched.has(id) ? touched.get(id)?.before : before;
+    touched.set(id, { table, key, ...(first && { before: first }), ...(after && { after }) });
+  };
+  const replace = (table: Table, rows: readonly Row[]) => {
+    db = { ...db, [table.name]: rows };
+  };
+
+  tool.effects.forEach((effect, i) => {
+    const label = `effect ${i + 1} (${effect.op} ${effect.table})`;
+    const table = model.tables.find((t) => t.name === effect.table);
+    if (!table) throw new CallFailure(`${label} names a table that does not exist.`);
+    const rows = Object.hasOwn(db, table.name) ? (db[table.name] ?? []) : [];
+    switch (effect.op) {
+      case 'select':
+        selected.push({ table: table.name, rows: rows.filter((r) => matches(effect, r, label)) });
+        return;
+      case 'insert': {
+        const row = newRow(table, effect, (source, name) =>
+          evaluate(source, `${label}, the value of "${name}"`),
+        );
+        const problems = validateRow(table, row);
+        if (problems.length > 0) {
+          throw new CallFailure(
+            `${label} would add a row that does not fit: ${problems.join(' ')}`,
+          );
+        }
+        const key = rowKey(row, table.key);
+        if (rows.some((r) => rowKey(r, table.key) === key)) {
+          throw new CallFailure(
+            `${label}: "${table.name}" already has a row with ${table.key} ${key}.`,
+          );
+        }
+        touch(table.name, key, undefined, row);
+        (summary.inserted ??= []).push(row);
+        replace(table, [...rows, row]);
+        return;
+      }
+      case 'update': {
+        summary.updated ??= 0;
+        const next = rows.map((row) => {
+          if (!matches(effect, row, label)) return row;
+          summary.updated = (summary.updated ?? 0) + 1;
+          const patch = Object.entries(effect.columns).map(([name, source]): [string, unknown] => [
+            name,
+            toPlain(evaluate(source, `${label}, the new "${name}"`, row)),
+          ]);
+          const after: Row = { ...row, ...Object.fromEntries(patch) };
+          const key = rowKey(row, table.key);
+          if (rowKey(after, table.key) !== key) {
+            throw new CallFailure(`${label} may not change the key "${table.key}" of row ${key}.`);
+          }
+          const problems = validateRow(table, after);
+          if (problems.length > 0) {
+            throw new CallFailure(
+              `${label} would leave row ${key} not fitting: ${problems.join(' ')}`,
+            );
+          }
+          if (sameRow(row, after)) return row;
+          touch(table.name, key, row, after);
+          return after;
+        });
+        if (next.some((row, j) => row !== rows[j])) replace(table, next);
+        return;
+      }
+      case 'delete': {
+        const kept = rows.filter((row) => {
+          if (!matches(effect, row, label)) return true;
+          touch(table.name, rowKey(row, table.key), row, undefined);
+          return false;
+        });
+        summary.deleted = (summary.deleted ?? 0) + rows.length - kept.length;
+        if (kept.length !== rows.length) replace(table, kept);
+        return;
+      }
+    }
+  });
+
+  const value =
+    tool.returns === undefined
+      ? defaultResult(selected, summary)
+      : toPlain(evaluate(tool.returns, 'its "returns"'));
+  return { ok: true, db, changes: netChanges(touched.values()), result: resultText(value, limit) };
+}
+
+/** A row to insert: the effect's values, null for nullable columns it leaves out, in column order. */
+function newRow(
+  table: Table,
+  effect: Effect,
+  evaluate: (source: string, column: string) => unknown,
+): Row {
+  const row: Record<string, unknown> = {};
+  for (const column of table.columns) {
+    if (Object.hasOwn(effect.columns, column.name)) {
+      row[column.name] = toPlain(evaluate(effect.columns[column.name] ?? '', column.name));
+    } else if (column.nullable) row[column.name] = null;
+  }
+  // Values for columns the table lacks are kept so that validateRow names them.
+  for (const [name, source] of Object.entries(effect.columns)) {
+    if (!Object.hasOwn(row, name)) row[name] = toPlain(evaluate(source, name));
+  }
+  return row;
+}
+
+/** Net changes per row, in the order the rows were first touched. */
+function netChanges(
+  touched: Iterable<{ table: string; key: string; before?: Row; after?: Row }>,
+): RowChange[] {
+  const changes: RowChange[] = [];
+  for (const { table, key, before, after } of touched) {
+    if (before === undefined && after !== undefined) {
+      changes.push({ table, key, kind: 'insert', after });
+    } else if (before !== undefined && after === undefined) {
+      changes.push({ table, key, kind: 'delete', before });
+    } else if (before !== undefined && after !== undefined && !sameRow(before, after)) {
+      changes.push({ table, key, kind: 'update', before, after });
+    }
+  }
+  return changes;
+}
+
+/**
+ * What a tool without `returns` shows. One select: its rows. Several (a look-up that gathers a
+ * profile, its payments and its bookings): the rows of each by table, since the last alone would
+ * hide the others. Only writes: what they did.
+ */
+function defaultResult(
+  selected: readonly { table: string; rows: readonly Row[] }[],
+  summary: { inserted?: Row[]; updated?: number; deleted?: number },
+): unknown {
+  if (selected.length === 1) return selected[0]?.rows;
+  if (selected.length > 1) return Object.fromEntries(selected.map((s) => [s.table, s.rows]));
+  const { inserted, updated, deleted } = summary;
+  if (inserted === undefined && updated === undefined && deleted === undefined) return { ok: true };
+  return {
+    ...(inserted && { inserted: inserted.length === 1 ? inserted[0] : inserted }),
+    ...(updated !== undefined && { updated }),
+    ...(deleted !== undefined && { deleted }),
+  };
+}
+
+/**
+ * The JSON text of a result, at most `limit` characters. A list too long keeps its first items
+ * and ends with a note of how many were left out (still valid JSON); anything else is cut with a note.
+ */
+export function resultText(value: unknown, limit: number = TOOL_RESULT_LIMIT): string {
+  const text = JSON.stringify(toPlain(value));
+  if (text.length <= limit) return text;
+  if (Array.isArray(value)) {
+    const parts = value.map((item) => JSON.stringify(toPlain(item)));
+    const noteFor = (kept: number) =>
+      JSON.stringify(
+        `... ${parts.length - kept} more of ${parts.length} items left out: the result passed ${limit} characters. Ask for fewer.`,
+      );
+    let kept = 0;
+    let used = 2 + noteFor(0).length;
+    while (kept < parts.length && used + (parts[kept]?.length ?? 0) + 1 <= limit) {
+      used += (parts[kept]?.length ?? 0) + 1;
+      kept += 1;
+    }
+    return `[${[...parts.slice(0, kept), noteFor(kept)].join(',')}]`;
+  }
+  const note = ` ... [cut: the result was ${text.length} characters, over the limit of ${limit}]`;
+  return text.slice(0, Math.max(0, limit - note.length)) + note;
+}
+
+let ajv: Ajv | undefined;
+const validators = new WeakMap<object, ValidateFunction | null>();
+
+function validatorFor(tool: Tool): ValidateFunction | null {
+  let validate = validators.get(tool.parameters);
+  if (validate !== undefined) return validate;
+  ajv ??= createAjv();
+  const schema: object = tool.parameters;
+  try {
+    validate = ajv.compile(schema);
+  } catch {
+    // A broken schema is the author's to fix (lint reports it); it cannot hold the agent to account.
+    validate = null;
+  }
+  // Ajv keeps every compiled schema; the WeakMap is the only cache this needs.
+  ajv.removeSchema(schema);
+  validators.set(tool.parameters, validate);
+  return validate;
+}
+
+function createAjv(): Ajv {
+  const instance = new Ajv({ allErrors: true, strict: false, logger: false });
+  instance.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
+  instance.addFormat(
+    'date-time',
+    /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/,
+  );
+  return instance;
+}
+
+/** Why the arguments break the tool's parameter schema, in words for the agent; at most three. */
+function argumentErrors(tool: Tool, args: object): string[] {
+  const validate = validatorFor(tool);
+  if (validate === null || validate(args)) return [];
+  const messages = (validate.errors ?? []).map(describeError);
+  return [...new Set(messages)].slice(0, 3);
+}
+
+function describeError(error: ErrorObject): string {
+  const field = error.instancePath.slice(1).replaceAll('/', '.');
+  const at = field === '' ? 'the arguments' : `"${field}"`;
+  switch (error.keyword) {
+    case 'required':
+      return `"${[field, String(error.params.missingProperty)].filter(Boolean).join('.')}" is missing`;
+    case 'additionalProperties':
+      return `"${String(error.params.additionalProperty)}" is not a parameter`;
+    case 'enum':
+      return `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return `${at} ${error.message ?? `breaks "${error.keyword}"`}`;
+  }
+}

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import type { RowChange, SimEvent } from './events.ts';
+import { netChanges, readAgreement, succeeded, transcriptOf, wasRefused } from './transcript.ts';
+
+const activeRow = { id: 'ABC123', status: 'active' };
+const cancelledRow = { id: 'ABC123', status: 'cancelled' };
+const cancelled: RowChange = {
+  table: 'reservations',
+  key: 'ABC123',
+  kind: 'update',
+  before: activeRow,
+  after: cancelledRow,
+};
+
+const log: SimEvent[] = [
+  { type: 'dialogue-started', at: 0, dialogue: 'd1', scenario: 'late-refund', trial: 1 },
+  { type: 'message', at: 1, dialogue: 'd1', turn: 0, speaker: 'agent', text: 'Hi!' },
+  { type: 'message', at: 2, dialogue: 'd1', turn: 1, speaker: 'user', text: 'Cancel ABC123' },
+  { type: 'message', at: 2, dialogue: 'd2', turn: 1, speaker: 'user', text: 'other dialogue' },
+  // The agent's calls are logged before its words for that turn.
+  { type: 'tool-call', at: 3, dialogue: 'd1', turn: 2, call: 'c1', tool: 'get_res', args: {} },
+  { type: 'guard', at: 3, dialogue: 'd1', call: 'c1', allowed: true, reason: 'unguarded' },
+  { type: 'tool-result', at: 3, dialogue: 'd1', call: 'c1', ok: true, result: '{}', changes: [] },
+  {
+    type: 'tool-call',
+    at: 4,
+    dialogue: 'd1',
+    turn: 2,
+    call: 'c2',
+    tool: 'cancel',
+    args: { id: 'ABC123' },
+  },
+  {
+    type: 'guard',
+    at: 4,
+    dialogue: 'd1',
+    call: 'c2',
+    allowed: false,
+    rule: 'confirm-first',
+    policy: 'explicit-confirmation',
+    fallback: 'message',
+    reason: 'Ask first.',
+  },
+  { type: 'tool-call', at: 4, dialogue: 'd2', turn: 2, call: 'c2', tool: 'other', args: {} },
+  { type: 'message', at: 5, dialogue: 'd1', turn: 2, speaker: 'agent', text: 'Shall I?' },
+  { type: 'message', at: 6, dialogue: 'd1', turn: 3, speaker: 'user', text: 'Yes' },
+  { type: 'tool-call', at: 7, dialogue: 'd1', turn: 4, call: 'c3', tool: 'cancel', args: {} },
+  { type: 'guard', at: 7, dialogue: 'd1', call: 'c3', allowed: true, reason: 'ok' },
+  {
+    type: 'tool-result',
+    at: 7,
+    dialogue: 'd1',
+    call: 'c3',
+    ok: true,
+    result: '{"status":"cancelled"}',
+    changes: [cancelled],
+  },
+  { type: 'dialogue-ended', at: 8, dialogue: 'd1', reason: 'guard-end', detail: 'Stopped.' },
+  { type: 'dialogue-ended', at: 8, dialogue: 'd2', reason: 'time-limit', detail: 'Too slow.' },
+];
+
+describe('transcriptOf', () => {
+  const transcript = transcriptOf(log, 'd1');
+
+  it('keeps the messages of its own dialogue in turn order', () => {
+    expect(transcript.messages.map((m) => `${m.turn}:${m.speaker}:${m.text}`)).toEqual([
+      '0:agent:Hi!',
+      '1:user:Cancel ABC123',
+      '2:agent:Shall I?',
+      '3:user:Yes',
+    ]);
+    expect(transcript.scenario).toBe('late-refund');
+    expect(transcript.trial).toBe(1);
+  });
+
+  it("gives each agent turn its calls, with the guard's decision and the result", () => {
+    const turn2 = transcript.messages[2];
+    expect(turn2?.calls.map((c) => c.tool)).toEqual(['get_res', 'cancel']);
+    const [lookup, refused] = turn2?.calls ?? [];
+    expect(lookup?.result).toEqual({ ok: true, text: '{}', changes: [] });
+    expect(refused?.guard).toEqual({
+      allowed: false,
+      rule: 'confirm-first',
+      policy: 'explicit-confirmation',
+      fallback: 'message',
+      reason: 'Ask first.',
+    });
+    expect(refused?.result).toBeUndefined();
+    expect(refused && wasRefused(refused)).toBe(true);
+    expect(refused && succeeded(refused)).toBe(false);
+    expect(lookup && succeeded(lookup)).toBe(true);
+  });
+
+  it('keeps a call whose turn has no message, the ending and the changes in order', () => {
+    expect(transcript.calls.map((c) => `${c.call}@${c.turn}`)).toEqual(['c1@2', 'c2@2', 'c3@4']);
+    expect(transcript.messages.some((m) => m.turn === 4)).toBe(false);
+    expect(transcript.ending).toEqual({ reason: 'guard-end', detail: 'Stopped.' });
+    expect(transcript.changes).toEqual([cancelled]);
+  });
+
+  it('folds another dialogue without mixing the two', () => {
+    const other = transcriptOf(log, 'd2');
+    expect(other.messages.map((m) => m.text)).toEqual(['other dialogue']);
+    expect(other.calls.map((c) => c.tool)).toEqual(['other']);
+    expect(other.ending?.reason).toBe('time-limit');
+    expect(other.scenario).toBeUndefined();
+  });
+
+  it('gives an empty transcript for a dialogue the log does not have', () => {
+    expect(transcriptOf(log, 'nope')).toEqual({
+      dialogue: 'nope',
+      messages: [],
+      calls: [],
+      changes: [],
+    });
+  });
+});
+
+describe('netChanges', () => {
+  it('nets changes per row and drops a change that was undone', () => {
+    const back: RowChange = { ...cancelled, before: cancelledRow, after: activeRow };
+    const inserted: RowChange = { table: 't', key: 'k', kind: 'insert', after: { id: 'k' } };
+    const removed: RowChange = { table: 't', key: 'k', kind: 'delete', before: { id: 'k' } };
+    expect(netChanges([cancelled, back])).toEqual([]);
+    expect(netChanges([inserted, removed])).toEqual([]);
+    expect(netChanges([cancelled, inserted])).toEqual([cancelled, inserted]);
+    const after = { id: 'ABC123', status: 'rebooked' };
+    const rebooked: RowChange = { ...cancelled, before: cancelledRow, after };
+    expect(netChanges([cancelled, rebooked])).toEqual([{ ...cancelled, after }]);
+  });
+});
+
+describe('readAgreement', () => {
+  const agrees = [
+    'yes',
+    'Yes please',
+    'yes, please cancel it',
+    'Go ahead.',
+    'Sure, do it',
+    'OK',
+    "That's correct, proceed.",
+    'Yes, I don’t need it anymore.',
+    'Yes, no problem.',
+    'No problem, go ahead',
+    "Yep, I can't wait to get my money back",
+    'Absolutely!',
+    'I confirm.',
+    'Sure, and could you email me the receipt?',
+    'Yes please, can you also send a receipt?',
+    'Sure thing! Go ahead and cancel ABC123.',
+    'please do',
+    "I don't mind, go on",
+    'Ok, no rush.',
+  ];
+  const refuses = [
+    "No, don't cancel",
+    'no',
+    'Nope.',
+    'Not yet',
+    'not now, thanks',
+    "I'm not sure",
+    "Don't do it",
+    'Please don’t go ahead',
+    'Wait, let me check first',
+    'Hold on a second.',
+    'Yes. Actually no, wait.',
+    "Ok, on second thought, don't.",
+    'Never mind.',
+    "That's not correct.",
+    "I don't think so.",
+    'Stop, I changed my mind.',
+  ];
+  const neither = [
+    'Is that ok?',
+    'Are you sure that is the only option?',
+    'Can you confirm the amount first?',
+    'Please cancel my reservation ABC123',
+    'I want to cancel reservation ABC123.',
+    '',
+    'Why would you do it?',
+  ];
+
+  it.each(agrees)('"%s" agrees', (text) => {
+    expect(readAgreement(text).agrees).toBe(true);
+  });
+  it.each([...refuses, ...neither])('"%s" does not agree', (text) => {
+    expect(readAgreement(text).agrees).toBe(false);
+  });
+
+  it('names the words that decided', () => {
+    expect(readAgreement("No, don't cancel")).toEqual({ agrees: false, cue: 'no' });
+    expect(readAgreement('I am not sure.')).toEqual({ agrees: false, cue: 'not sure' });
+    expect(readAgreement('Sure, do it')).toEqual({ agrees: true, cue: 'sure' });
+    expect(readAgreement('Please cancel ABC123')).toEqual({ agrees: false });
+  });
+});
