@@ -170,7 +170,8 @@ const compiled = new WeakMap<object, ValidateFunction | null>();
 function schemaErrors(schema: object, value: unknown): string[] {
   let validate = compiled.get(schema);
   if (validate === undefined) {
-    ajv ??= new Ajv({ allErrors: true, strict: false });
+    // Unknown formats (date, email, ...) are not the model's fault and must not reach the console.
+    ajv ??= new Ajv({ allErrors: true, strict: false, logger: false });
     try {
       validate = ajv.compile(schema);
     } catch {

@@ -6,7 +6,7 @@ import { ModelError } from '../models/errors.ts';
 import type { RetryRuntime } from '../models/retry.ts';
 import { miniProject, miniWith } from '../testing/miniProject.ts';
 import type { DialogueDeps, DialogueLimits } from './dialogue.ts';
-import { AGENT_GREETING, runDialogue } from './dialogue.ts';
+import { CHAT_OPENS, runDialogue } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import { USER_STOP } from './prompts.ts';
 
@@ -141,7 +141,7 @@ const types = (events: SimEvent[]) => events.map((e) => e.type).filter((t) => t 
 
 describe('runDialogue', () => {
   it('runs a refund end to end: guard checks, the database changes, the user ends it', async () => {
-    const { running, events, agent } = run(
+    const { running, events, agent, user } = run(
       [
         calls(['get_user', { user_id: 'u1' }]),
         calls(['refund_order', { order_id: 'o1' }]),
@@ -153,7 +153,6 @@ describe('runDialogue', () => {
     expect(result.ending).toBe('user-done');
     expect(types(events)).toEqual([
       'dialogue-started',
-      'message', // greeting
       'message', // user asks
       'message', // agent (tool call)
       'tool-call',
@@ -174,11 +173,15 @@ describe('runDialogue', () => {
     });
     expect(result.finalDb.orders?.find((o) => o.id === 'o1')?.status).toBe('refunded');
     expect(result.startDb.orders?.find((o) => o.id === 'o1')?.status).toBe('delivered');
-    // The agent saw agent.md, the greeting, and its tool results.
+    // The agent saw agent.md, the user's words and its tool results; the user saw the chat open.
     const last = agent.requests.at(-1);
     expect(last?.messages[0]).toEqual({ role: 'system', content: mini.prompt });
-    expect(last?.messages[1]).toEqual({ role: 'assistant', content: AGENT_GREETING });
+    expect(last?.messages[1]).toEqual({
+      role: 'user',
+      content: 'Please refund order o1, I am u1.',
+    });
     expect(last?.messages.filter((m) => m.role === 'tool')).toHaveLength(2);
+    expect(user.requests[0]?.messages[1]).toEqual({ role: 'user', content: CHAT_OPENS });
     expect(last?.tools?.map((t) => t.name)).toEqual(['get_user', 'refund_order']);
     const usage = events.filter((e) => e.type === 'usage');
     expect(usage.map((e) => [e.role, e.cost])).toContainEqual(['user', null]);
@@ -274,6 +277,20 @@ describe('runDialogue', () => {
     };
     const garbled = run([broken, broken], [say('Hi')]);
     expect((await garbled.running).ending).toBe('model-error');
+
+    // A fault in an adapter (not a ModelError) ends this dialogue, not the run.
+    const faulty = run([], [say('Hi')], {
+      deps: {
+        agent: {
+          engine: { chat: () => Promise.reject(new TypeError('x is undefined')) },
+          model: 'a',
+        },
+      },
+    });
+    expect(await faulty.running).toMatchObject({
+      ending: 'provider-error',
+      detail: 'The engine failed unexpectedly: x is undefined',
+    });
   });
 
   it('ends on the time limit, on cancel, and on a spent budget, with the call really stopped', async () => {

@@ -58,8 +58,11 @@ export const DEFAULT_LIMITS: DialogueLimits = {
   maxToolRounds: 8,
 };
 
-/** The agent's fixed opening line, so the simulated user always speaks to something. */
-export const AGENT_GREETING = 'Hi! How can I help you today?';
+/**
+ * What the simulated user is shown before its first message. The customer writes first, so the
+ * agent's first message is its own (policies such as "introduce yourself" can hold).
+ */
+export const CHAT_OPENS = '(The support chat has opened. Write your first message to the agent.)';
 
 /** How a dialogue ended, and the databases to judge it by. */
 export interface DialogueResult {
@@ -131,13 +134,10 @@ export async function runDialogue(
     description: t.description,
     parameters: t.parameters as Record<string, unknown>,
   }));
-  const agentView: ChatMessage[] = [
-    { role: 'system', content: model.prompt },
-    { role: 'assistant', content: AGENT_GREETING },
-  ];
+  const agentView: ChatMessage[] = [{ role: 'system', content: model.prompt }];
   const userView: ChatMessage[] = [
     { role: 'system', content: userSimulatorPrompt(scenario) },
-    { role: 'user', content: AGENT_GREETING },
+    { role: 'user', content: CHAT_OPENS },
   ];
   const history: PastCall[] = [];
   let turn = 0;
@@ -183,7 +183,6 @@ export async function runDialogue(
 
   let ending: Ending;
   try {
-    say('agent', AGENT_GREETING);
     if (problems.length > 0)
       throw new Ending('model-error', `The scenario's rows are invalid: ${problems.join('; ')}`);
     for (let userTurns = 0; ; userTurns++) {
@@ -312,10 +311,17 @@ export async function runDialogue(
   return { ending: ending.reason, detail: ending.detail, startDb, finalDb: db };
 }
 
-/** Why a dialogue stopped, from what was thrown. Anything else is a bug and is rethrown. */
+/**
+ * Why a dialogue stopped, from what was thrown. Something that is not a ModelError is a fault in
+ * an engine adapter; it ends this dialogue as an error instead of taking the whole run down.
+ */
 function endingOf(thrown: unknown, timedOut: boolean, signal: Cancellation | undefined): Ending {
   if (thrown instanceof Ending) return thrown;
-  if (!(thrown instanceof ModelError)) throw thrown;
+  if (!(thrown instanceof ModelError)) {
+    if (signal?.aborted) return new Ending('cancelled', 'The run was stopped.');
+    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    return new Ending('provider-error', `The engine failed unexpectedly: ${message}`);
+  }
   if (thrown.kind === 'aborted' || timedOut) {
     if (timedOut) return new Ending('time-limit', 'The dialogue ran past its time limit.');
     if (signal?.aborted) return new Ending('cancelled', 'The run was stopped.');

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
 import type { ChatEngine, ChatRequest, ChatResponse } from '../models/chat.ts';
+import { ModelError } from '../models/errors.ts';
 import type { RetryRuntime } from '../models/retry.ts';
 import { miniProject } from '../testing/miniProject.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import { USER_STOP } from './prompts.ts';
+import type { GenerationFailure } from './generate.ts';
 import type { RunPlan } from './run.ts';
 import { dialogueId, runSimulation } from './run.ts';
 
@@ -112,16 +114,68 @@ const PLAN: RunPlan = {
 
 async function simulate(plan: RunPlan = PLAN, signal?: AbortSignal) {
   const events: SimEvent[] = [];
+  const failures: GenerationFailure[] = [];
   let tick = 0;
   const reason = await runSimulation(mini, plan, {
     runtime,
     clock: () => tick++,
     prices: { 'agent-model': { inputPerMillion: 1000, outputPerMillion: 1000 } },
     emit: (event) => events.push(event),
+    onGenerationFailure: (failure) => failures.push(failure),
     ...(signal && { signal }),
   });
-  return { reason, events };
+  return { reason, events, failures };
 }
+
+/**
+ * A judge that sees the late refund attempt in the transcript as a violation of the refund
+ * window, quoting the call and naming its turn; every other policy and dialogue it finds kept.
+ */
+const judge: ChatEngine = {
+  chat(request: ChatRequest) {
+    const prompt = request.messages[0]?.content ?? '';
+    const late =
+      /\[(\d+)\] agent: \(no words\)\n {4}calls refund_order\(\{"order_id":"o2"\}\)/.exec(prompt);
+    const verdict =
+      prompt.includes('The policy (refund-window)') && late
+        ? {
+            violated: true,
+            turn: Number(late[1]),
+            reason: 'It tried to refund an order delivered 45 days ago.',
+            evidence: 'refund_order({"order_id":"o2"})',
+          }
+        : { violated: false, turn: null, reason: 'Kept.', evidence: '' };
+    return Promise.resolve(reply(JSON.stringify(verdict)));
+  },
+};
+
+/** A generator whose every scenario asks for the fresh refund, written as the project allows. */
+const generator: ChatEngine = {
+  chat: () =>
+    Promise.resolve(
+      reply(
+        JSON.stringify({
+          persona: 'A generated customer.',
+          goal: 'Refund order o1.',
+          knows: ['user id u1'],
+          unknown: [],
+          rows: {},
+          expected: {
+            database: ['db.orders.exists(o, o.id == "o1" && o.status == "refunded")'],
+            required_actions: ['refund_order'],
+            forbidden_actions: [],
+            must_say: [],
+            must_not_say: [],
+          },
+        }),
+      ),
+    ),
+};
+
+const SAMPLES = [
+  { policies: ['refund-window'], level: 3 },
+  { policies: ['no-such-policy'], level: 1 },
+];
 
 describe('runSimulation', () => {
   it('runs every scenario k times and judges each dialogue as it ends', async () => {
@@ -183,5 +237,120 @@ describe('runSimulation', () => {
     expect(endings.slice(0, -1).every((r) => r === 'user-done')).toBe(true);
     expect(endings.at(-1)).toBe('cancelled');
     expect(endings).toEqual(['user-done', 'cancelled']);
+  });
+
+  it('has the judge give its opinion per policy in play after each dialogue’s checks', async () => {
+    const { reason, events } = await simulate({
+      ...PLAN,
+      judge: { engine: judge, model: 'judge-model' },
+    });
+    expect(reason).toBe('done');
+    expect(events[0]).toMatchObject({
+      models: { agent: 'agent-model', user: 'user-model', judge: 'judge-model' },
+    });
+    const judged = events.flatMap((e) => (e.type === 'judge' ? [e] : []));
+    expect(judged.map((e) => [e.dialogue, e.policy, e.violated]).sort()).toEqual([
+      ['fresh#1', 'refund-window', false],
+      ['fresh#2', 'refund-window', false],
+      ['late#1', 'refund-window', true],
+      ['late#2', 'refund-window', true],
+    ]);
+    const late = judged.find((e) => e.dialogue === 'late#1');
+    const attempt = events.find(
+      (e) => e.type === 'tool-call' && e.dialogue === 'late#1' && e.tool === 'refund_order',
+    );
+    expect(late).toMatchObject({ evidence: 'refund_order({"order_id":"o2"})' });
+    expect(late?.turn).toBe(attempt?.type === 'tool-call' ? attempt.turn : -1);
+    for (const dialogue of ['fresh#1', 'late#2']) {
+      const own = events.filter((e) => 'dialogue' in e && e.dialogue === dialogue);
+      expect(own.slice(-3).map((e) => (e.type === 'usage' ? `usage:${e.role}` : e.type))).toEqual([
+        'checks',
+        'usage:judge',
+        'judge',
+      ]);
+    }
+  });
+
+  it('judges no dialogue that ended in an error, and a failing judge fails nothing', async () => {
+    const down: ChatEngine = {
+      chat: () => Promise.reject(new ModelError('server', 'The provider failed (500).')),
+    };
+    const broken = await simulate({
+      ...PLAN,
+      agent: { engine: down, model: 'agent-model' },
+      judge: { engine: judge, model: 'judge-model' },
+    });
+    const endings = broken.events.flatMap((e) => (e.type === 'dialogue-ended' ? [e.reason] : []));
+    expect(endings.every((r) => r === 'provider-error')).toBe(true);
+    expect(broken.events.some((e) => e.type === 'judge')).toBe(false);
+
+    const failing = await simulate({ ...PLAN, judge: { engine: down, model: 'judge-model' } });
+    expect(failing.reason).toBe('done');
+    expect(failing.events.some((e) => e.type === 'judge')).toBe(false);
+    expect(failing.events.filter((e) => e.type === 'checks')).toHaveLength(4);
+    expect(failing.events.flatMap((e) => (e.type === 'dialogue-ended' ? [e.reason] : []))).toEqual([
+      'user-done',
+      'user-done',
+      'user-done',
+      'user-done',
+    ]);
+  });
+
+  it('writes scenarios for the samples first and runs them with the hand-written ones', async () => {
+    const { reason, events, failures } = await simulate({
+      ...PLAN,
+      samples: SAMPLES,
+      generator: { engine: generator, model: 'gen-model' },
+    });
+    expect(reason).toBe('done');
+    expect(events[0]).toMatchObject({ models: { generator: 'gen-model' } });
+    const announced = events.flatMap((e) =>
+      e.type === 'scenario' ? [[e.scenario.id, e.source]] : [],
+    );
+    expect(announced).toEqual([
+      ['fresh', 'hand-written'],
+      ['late', 'generated'],
+      ['gen-1', 'generated'],
+    ]);
+    const scenario = events.find((e) => e.type === 'scenario' && e.scenario.id === 'gen-1');
+    expect(scenario?.type === 'scenario' && scenario.scenario.level).toBe(3);
+    expect(events.filter((e) => e.type === 'usage' && e.role === 'generator')).toHaveLength(1);
+    expect(failures).toEqual([
+      { sample: SAMPLES[1], error: 'The project has no policy "no-such-policy".' },
+    ]);
+    const started = events.flatMap((e) => (e.type === 'dialogue-started' ? [e.dialogue] : []));
+    expect(started.slice(-2).sort()).toEqual(['gen-1#1', 'gen-1#2']);
+    const checks = events.find((e) => e.type === 'checks' && e.dialogue === 'gen-1#1');
+    expect(checks?.type === 'checks' && checks.findings.every((f) => f.passed)).toBe(true);
+  });
+
+  it('can be cancelled while it writes scenarios', async () => {
+    const controller = new AbortController();
+    const stalling: ChatEngine = {
+      chat: (request, options) => {
+        controller.abort();
+        return generator.chat(request, options);
+      },
+    };
+    const { reason, events } = await simulate(
+      { ...PLAN, samples: SAMPLES, generator: { engine: stalling, model: 'gen-model' } },
+      controller.signal,
+    );
+    expect(reason).toBe('cancelled');
+    expect(events.some((e) => e.type === 'dialogue-started')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'cancelled' });
+  });
+
+  it('writes the same log twice with generation and the judge', async () => {
+    const plan: RunPlan = {
+      ...PLAN,
+      samples: SAMPLES,
+      generator: { engine: generator, model: 'gen-model' },
+      judge: { engine: judge, model: 'judge-model' },
+    };
+    const first = await simulate(plan);
+    const second = await simulate(plan);
+    expect(first.events.some((e) => e.type === 'judge')).toBe(true);
+    expect(JSON.stringify(second.events)).toBe(JSON.stringify(first.events));
   });
 });

@@ -5,7 +5,12 @@ import type { PriceTable } from '../models/usage.ts';
 import type { DialogueLimits, Player } from './dialogue.ts';
 import { DEFAULT_LIMITS, runDialogue } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
+import { ERROR_ENDINGS } from './events.ts';
+import type { GenerationFailure, ScenarioSample } from './generate.ts';
+import { generateScenarios } from './generate.ts';
+import { judgeDialogue } from './judge.ts';
 import { checkExpectations, runChecks } from './judging.ts';
+import type { PromptTemplate } from './prompts.ts';
 import { transcriptOf } from './transcript.ts';
 
 /** Everything that decides what a run does; recorded in its first event. */
@@ -28,6 +33,18 @@ export interface RunPlan {
   readonly user: Player;
   /** The simulated date and time conditions see as `now` (ISO-8601). */
   readonly now: string;
+  /** When given, judges every policy in play of each dialogue that did not end in an error. */
+  readonly judge?: Player;
+  /** With `generator`: policy combinations to write scenarios for before the dialogues start. */
+  readonly samples?: readonly ScenarioSample[];
+  readonly generator?: Player;
+  /** Follow-up turns the generator gets to fix an invalid scenario (2 unless given). */
+  readonly maxRepairs?: number;
+  /** The project's own versions of the generator's and the judge's prompts. */
+  readonly prompts?: {
+    readonly scenarioGenerator?: PromptTemplate;
+    readonly policyJudge?: PromptTemplate;
+  };
 }
 
 /** What a run needs from outside: timers and randomness for retries, the clock, prices, cancel. */
@@ -40,6 +57,11 @@ export interface RunDeps {
   readonly signal?: Cancellation;
   /** Receives each event as it happens (to save it, and to show progress). */
   readonly emit: (event: SimEvent) => void;
+  /**
+   * Told of each sample no valid scenario could be written for. The log has no event for it
+   * (its model calls are in the log as usage), so this is how a caller counts and shows them.
+   */
+  readonly onGenerationFailure?: (failure: GenerationFailure) => void;
 }
 
 /** The id of trial `trial` of a scenario; stable, so logs of equal runs are equal. */
@@ -50,8 +72,12 @@ export function dialogueId(scenario: string, trial: number): string {
 /**
  * Runs every scenario `plan.trials` times, `plan.concurrency` dialogues at a time, and judges
  * each dialogue as it ends (transcript checks and the scenario's expectations, appended as a
- * `checks` event). Stops cleanly on cancel or when the budget is spent: dialogues in flight end
- * as `cancelled` or `budget`, and nothing finished is lost. Resolves with why the run ended.
+ * `checks` event; then, with `plan.judge`, the judge model's opinion per policy in play, unless
+ * the dialogue ended in an error). With `plan.samples` and `plan.generator`, scenarios are first
+ * written for the samples (`gen-<n>`, logged as `generated` scenario events as they come) and run
+ * after the plan's own. Stops cleanly on cancel or when the budget is spent, generation included:
+ * dialogues in flight end as `cancelled` or `budget`, and nothing finished is lost. Resolves with
+ * why the run ended. A judge or generator that fails never fails the run or a dialogue.
  */
 export async function runSimulation(
   model: ProjectModel,
@@ -67,6 +93,10 @@ export async function runSimulation(
     }
     deps.emit(event);
   };
+  const generating =
+    plan.generator && plan.samples && plan.samples.length > 0
+      ? { generator: plan.generator, samples: plan.samples }
+      : undefined;
   const overBudget = () =>
     (plan.budget?.tokens !== undefined && tokens >= plan.budget.tokens) ||
     (plan.budget?.dollars !== undefined && dollars >= plan.budget.dollars);
@@ -76,15 +106,40 @@ export async function runSimulation(
     at: deps.clock(),
     seed: plan.seed,
     projectHash: plan.projectHash,
-    models: { agent: plan.agent.model, user: plan.user.model },
+    models: {
+      ...(generating && { generator: generating.generator.model }),
+      agent: plan.agent.model,
+      user: plan.user.model,
+      ...(plan.judge && { judge: plan.judge.model }),
+    },
     trials: plan.trials,
   });
   for (const { scenario, source } of plan.scenarios) {
     emit({ type: 'scenario', at: deps.clock(), scenario, source });
   }
+  const generated = generating
+    ? await generateScenarios(model, generating.samples, {
+        generator: generating.generator,
+        runtime: deps.runtime,
+        ...(deps.retry && { retry: deps.retry }),
+        ...(deps.signal && { signal: deps.signal }),
+        prices: deps.prices,
+        clock: deps.clock,
+        emit,
+        ...(plan.maxRepairs === undefined ? {} : { maxRepairs: plan.maxRepairs }),
+        ...(plan.prompts?.scenarioGenerator && { template: plan.prompts.scenarioGenerator }),
+        seed: plan.seed,
+        concurrency: plan.concurrency,
+        overBudget,
+        onScenario: (scenario) => {
+          emit({ type: 'scenario', at: deps.clock(), scenario, source: 'generated' });
+        },
+      })
+    : { scenarios: [], failures: [] };
+  for (const failure of generated.failures) deps.onGenerationFailure?.(failure);
 
-  const queue = plan.scenarios.flatMap(({ scenario }) =>
-    Array.from({ length: plan.trials }, (_, trial) => ({ scenario, trial })),
+  const queue = [...plan.scenarios.map((s) => s.scenario), ...generated.scenarios].flatMap(
+    (scenario) => Array.from({ length: plan.trials }, (_, trial) => ({ scenario, trial })),
   );
   // Each dialogue's own events, for judging it when it ends.
   const logs = new Map<string, SimEvent[]>();
@@ -129,6 +184,19 @@ export async function runSimulation(
           ...checkExpectations(job.scenario, transcript, result.finalDb, result.startDb),
         ],
       });
+      if (plan.judge && !ERROR_ENDINGS.has(result.ending)) {
+        await judgeDialogue(model, job.scenario, transcript, {
+          judge: plan.judge,
+          runtime: deps.runtime,
+          ...(deps.retry && { retry: deps.retry }),
+          ...(deps.signal && { signal: deps.signal }),
+          prices: deps.prices,
+          clock: deps.clock,
+          ...(plan.prompts?.policyJudge && { template: plan.prompts.policyJudge }),
+          emit,
+          overBudget,
+        });
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, plan.concurrency) }, worker));

@@ -1,0 +1,312 @@
+import type { ProjectModel } from '../format/model.ts';
+import type { Cancellation, ChatMessage } from '../models/chat.ts';
+import { checkedChat } from '../models/checked.ts';
+import { ModelError } from '../models/errors.ts';
+import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
+import type { PriceTable } from '../models/usage.ts';
+import { callCost } from '../models/usage.ts';
+import type { Player } from './dialogue.ts';
+import type { SimEvent, SimScenario } from './events.ts';
+import type { PromptTemplate } from './prompts.ts';
+import { POLICY_JUDGE_PROMPT, renderPrompt } from './prompts.ts';
+import type { Transcript } from './transcript.ts';
+import { describeCall } from './transcript.ts';
+
+/** What the judge model concluded about one policy, after PolicyLab checked its answer. */
+export interface JudgeVerdict {
+  readonly policy: string;
+  readonly violated: boolean;
+  /** The agent turn where it was first broken; only for a violation naming a real agent turn. */
+  readonly turn?: number;
+  /** The judge's own words. */
+  readonly reason: string;
+  /** The judge's quote, as it wrote it. */
+  readonly evidence: string;
+  /** Whether the quote is in the transcript (whitespace, case and curly quotes aside). */
+  readonly evidenceFound: boolean;
+  /** What could not be confirmed in the answer, in words; empty when all of it held. */
+  readonly notes: readonly string[];
+}
+
+/** What judging needs: the judge model, time, money, cancel, and where events go. */
+export interface JudgeDeps {
+  readonly judge: Player;
+  readonly runtime: RetryRuntime;
+  readonly retry?: RetryPolicy;
+  readonly signal?: Cancellation;
+  readonly prices: PriceTable;
+  /** Milliseconds since the run started (events carry it). */
+  readonly clock: () => number;
+  /** Replaces `POLICY_JUDGE_PROMPT` (a project's own version). */
+  readonly template?: PromptTemplate;
+  /** Receives each event as it happens; the same events are returned. */
+  readonly emit?: (event: SimEvent) => void;
+  /** True once the run's budget is spent: the policies left are skipped. */
+  readonly overBudget?: () => boolean;
+}
+
+/** The verdicts, the `usage` and `judge` events in the order they happened, and what was skipped. */
+export interface JudgeResult {
+  readonly verdicts: JudgeVerdict[];
+  readonly events: SimEvent[];
+  /** Policies with no opinion: the judge failed (provider, model), the run stopped, or unknown. */
+  readonly skipped: { readonly policy: string; readonly error: string }[];
+}
+
+/** The JSON a judge answers with. */
+export const JUDGE_SCHEMA: Readonly<Record<string, unknown>> = {
+  type: 'object',
+  properties: {
+    violated: { type: 'boolean' },
+    turn: { type: ['integer', 'null'] },
+    reason: { type: 'string' },
+    evidence: { type: 'string' },
+  },
+  required: ['violated', 'turn', 'reason', 'evidence'],
+  additionalProperties: false,
+};
+
+interface Answer {
+  readonly violated: boolean;
+  readonly turn: number | null;
+  readonly reason: string;
+  readonly evidence: string;
+}
+
+/**
+ * The model judge (DESIGN.md, "Judging, in order of trust", 3): asks the judge model, once per
+ * policy in `scenario.policies`, whether the agent broke it in this transcript. Each answer is
+ * held to the transcript: a violation must name a real agent turn and quote the conversation word
+ * for word. A bad answer gets one follow-up turn saying what was wrong; if it is still bad, the
+ * verdict stands (it is the model's opinion) but what could not be confirmed is left out of the
+ * `judge` event (no turn, empty evidence) and said in its reason, so the log never presents an
+ * unfound quote as evidence or a wrong turn as the turn. A judge that
+ * fails (a ModelError: provider down, unusable JSON) gives no opinion on that policy: nothing is
+ * logged for it but its usage, and it is listed in `skipped`; the others go on. So does a
+ * policy the project does not have, and every policy left once the run is cancelled or over
+ * budget. Never throws a ModelError.
+ */
+export async function judgeDialogue(
+  model: ProjectModel,
+  scenario: SimScenario,
+  transcript: Transcript,
+  deps: JudgeDeps,
+): Promise<JudgeResult> {
+  const events: SimEvent[] = [];
+  const emit = (event: SimEvent) => {
+    events.push(event);
+    deps.emit?.(event);
+  };
+  const verdicts: JudgeVerdict[] = [];
+  const skipped: JudgeResult['skipped'] = [];
+  const shown = renderTranscript(transcript);
+  const sources = transcriptTexts(transcript).map(normalise);
+  const agentTurns = new Set([
+    ...transcript.messages.filter((m) => m.speaker === 'agent').map((m) => m.turn),
+    ...transcript.calls.map((c) => c.turn),
+  ]);
+
+  const ask = async (messages: readonly ChatMessage[]) => {
+    const start = deps.clock();
+    const response = await checkedChat(
+      deps.judge.engine,
+      {
+        model: deps.judge.model,
+        messages,
+        responseSchema: { name: 'policy_verdict', schema: JUDGE_SCHEMA },
+        temperature: 0,
+        maxTokens: 500,
+      },
+      {
+        runtime: deps.runtime,
+        ...(deps.retry && { policy: deps.retry }),
+        ...(deps.signal && { signal: deps.signal }),
+      },
+    );
+    const end = deps.clock();
+    emit({
+      type: 'usage',
+      at: end,
+      dialogue: transcript.dialogue,
+      role: 'judge',
+      model: deps.judge.model,
+      inputTokens: response.usage.inputTokens,
+      outputTokens: response.usage.outputTokens,
+      cost: callCost(deps.judge.model, response.usage, deps.prices),
+      ms: end - start,
+    });
+    if (response.json === undefined)
+      throw new ModelError('malformed-output', 'The judge answered without a JSON verdict.');
+    return { answer: response.json as Answer, raw: response.message.content };
+  };
+
+  for (const id of new Set(scenario.policies)) {
+    const policy = model.policies.find((p) => p.id === id);
+    const stopped = deps.signal?.aborted
+      ? 'The run was stopped.'
+      : deps.overBudget?.()
+        ? 'The run’s budget was spent.'
+        : undefined;
+    if (!policy || stopped !== undefined) {
+      skipped.push({ policy: id, error: stopped ?? `"${id}" is not a policy of the project.` });
+      continue;
+    }
+    const messages: ChatMessage[] = [
+      {
+        role: 'system',
+        content: renderPrompt(deps.template ?? POLICY_JUDGE_PROMPT, {
+          policy_id: policy.id,
+          policy: policy.text,
+          transcript: shown,
+        }),
+      },
+      { role: 'user', content: 'Give your verdict as one JSON object.' },
+    ];
+    try {
+      const first = await ask(messages);
+      let { answer } = first;
+      const { problems } = review(answer, agentTurns, sources);
+      if (problems.length > 0) {
+        messages.push(
+          { role: 'assistant', content: first.raw },
+          {
+            role: 'user',
+            content: `Your verdict cannot be checked against the conversation:\n${problems.map((p) => `- ${p}`).join('\n')}\nAnswer again with the whole JSON object.`,
+          },
+        );
+        ({ answer } = await ask(messages));
+      }
+      const checked = review(answer, agentTurns, sources);
+      const verdict: JudgeVerdict = {
+        policy: policy.id,
+        violated: answer.violated,
+        ...(checked.turn === undefined ? {} : { turn: checked.turn }),
+        reason: answer.reason,
+        evidence: answer.evidence,
+        evidenceFound: checked.evidenceFound,
+        notes: checked.notes,
+      };
+      verdicts.push(verdict);
+      emit({
+        type: 'judge',
+        at: deps.clock(),
+        dialogue: transcript.dialogue,
+        policy: verdict.policy,
+        violated: verdict.violated,
+        ...(verdict.turn === undefined ? {} : { turn: verdict.turn }),
+        reason: [verdict.reason, ...verdict.notes].join(' ').trim(),
+        evidence: verdict.evidenceFound ? verdict.evidence : '',
+      });
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      skipped.push({ policy: id, error: error.message });
+    }
+  }
+  return { verdicts, events, skipped };
+}
+
+/** The answer held to the transcript: `problems` to tell the judge, `notes` for a person. */
+function review(
+  answer: Answer,
+  agentTurns: ReadonlySet<number>,
+  sources: readonly string[],
+): { problems: string[]; notes: string[]; turn?: number; evidenceFound: boolean } {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const turns = [...agentTurns].sort((a, b) => a - b).join(', ');
+  const { violated, turn, evidence } = answer;
+  const turnHolds = violated && turn !== null && agentTurns.has(turn);
+  if (violated && turn === null) {
+    problems.push(`You say the policy was violated but name no turn (agent turns: ${turns}).`);
+    notes.push('(The judge named no turn.)');
+  } else if (violated && !turnHolds) {
+    problems.push(`Turn ${turn ?? '?'} is not an agent turn (agent turns: ${turns}).`);
+    notes.push(`(The judge named turn ${turn ?? '?'}, which is not an agent turn.)`);
+  }
+  const quoted = evidence.trim() !== '';
+  const evidenceFound = quoted && quoteFound(evidence, sources);
+  if (violated && !quoted) {
+    problems.push('You quote no evidence.');
+    notes.push('(The judge quoted nothing.)');
+  } else if (quoted && !evidenceFound) {
+    problems.push(
+      `Your evidence "${clip(evidence, 200)}" is not in the conversation: copy the words exactly as written.`,
+    );
+    notes.push(`(Its quote was not found in the transcript: "${clip(evidence, 200)}".)`);
+  }
+  return { problems, notes, ...(turnHolds ? { turn } : {}), evidenceFound };
+}
+
+/**
+ * The dialogue as the judge reads it: one `[turn] speaker: text` line per message, the agent's
+ * tool calls under their turn with a guard's refusal and the result (clipped to `maxResult`
+ * characters), and how it ended.
+ */
+export function renderTranscript(transcript: Transcript, maxResult = 600): string {
+  const turns = [
+    ...new Set([...transcript.messages.map((m) => m.turn), ...transcript.calls.map((c) => c.turn)]),
+  ].sort((a, b) => a - b);
+  const lines: string[] = [];
+  for (const turn of turns) {
+    const said = transcript.messages.filter((m) => m.turn === turn);
+    if (said.length === 0) lines.push(`[${turn}] agent: (no message)`);
+    for (const m of said) {
+      const text = m.text.trim() === '' ? '(no words)' : m.text.trim().replace(/\n/g, '\n    ');
+      lines.push(`[${turn}] ${m.speaker}: ${text}`);
+    }
+    for (const call of transcript.calls.filter((c) => c.turn === turn)) {
+      lines.push(`    calls ${describeCall(call)}`);
+      const { guard, result } = call;
+      if (guard && !guard.allowed) {
+        const by = guard.rule === undefined ? '' : ` by rule "${guard.rule}"`;
+        lines.push(`    guard: refused${by}: ${guard.reason}`);
+      }
+      if (result) {
+        lines.push(`    result${result.ok ? '' : ' (not done)'}: ${clip(result.text, maxResult)}`);
+      }
+    }
+  }
+  const { ending } = transcript;
+  if (ending) lines.push(`(The conversation ended: ${ending.reason}. ${ending.detail})`);
+  return lines.join('\n');
+}
+
+/** Every text a quote may come from: messages, calls as written, guard reasons, results. */
+function transcriptTexts(transcript: Transcript): string[] {
+  return [
+    ...transcript.messages.map((m) => m.text),
+    ...transcript.calls.flatMap((c) => [
+      describeCall(c),
+      ...(c.guard ? [c.guard.reason] : []),
+      ...(c.result ? [c.result.text] : []),
+    ]),
+  ];
+}
+
+/**
+ * Whether a quote is in one of the (normalised) texts. An ellipsis splits it into parts that must
+ * each be there, as judges quote "A ... B"; quote marks around a part are dropped.
+ */
+function quoteFound(evidence: string, sources: readonly string[]): boolean {
+  const parts = evidence
+    .split(/\.\.\.|…/)
+    .map((p) => normalise(p).replace(/^["']+|["']+$/g, ''))
+    .filter((p) => p !== '');
+  return parts.length > 0 && parts.every((part) => sources.some((s) => s.includes(part)));
+}
+
+/** Case, curly quotes, dashes and whitespace aside: models re-space JSON and re-wrap lines. */
+function normalise(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[‘’]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/[–—]/g, '-')
+    .replace(/\s+/g, '');
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max
+    ? `${text.slice(0, max - 1)}… (${text.length - max + 1} more characters)`
+    : text;
+}
