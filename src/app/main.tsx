@@ -14,6 +14,10 @@ import {
   createMemoryRepository,
   indexedDbAvailable,
 } from '../adapters/storage/projectRepository.ts';
+import {
+  createIndexedDbRunRepository,
+  createMemoryRunRepository,
+} from '../adapters/storage/runRepository.ts';
 import { createWorkerAnalyzer } from '../workers/analysisClient.ts';
 import { createLayoutClient } from '../workers/layoutClient.ts';
 import { App } from './App.tsx';
@@ -30,6 +34,7 @@ const preferences = createWebStorageStore(browserLocalStorage(), (problem) => {
   reportProblem(problem);
 });
 const repository = indexedDbAvailable() ? createIndexedDbRepository() : createMemoryRepository();
+const runs = indexedDbAvailable() ? createIndexedDbRunRepository() : createMemoryRunRepository();
 const examples = createExampleLibrary(import.meta.env.BASE_URL);
 const analyze = createWorkerAnalyzer(
   () => new Worker(new URL('../workers/analysis.worker.ts', import.meta.url), { type: 'module' }),
@@ -42,6 +47,7 @@ const store = createAppStore({
   examples,
   analyze,
   layout: (input, options) => layoutClient.layout(input, options),
+  runs,
   // Provider SDKs and wllama load on first use; the wasm is served from this build, never a CDN.
   models: {
     remote: (endpoint, key) => createRemoteEngine(endpoint, key),

@@ -19,7 +19,9 @@ export type {
   KeyValueStore,
   ProjectRepository,
   ProjectSummary,
+  RunRepository,
   StoredProject,
+  StoredRun,
 } from './ports.ts';
 export type {
   GraphLayout,
@@ -34,6 +36,7 @@ export {
   createProject,
   isProjectFileName,
   normalizeProjectName,
+  projectHash,
   readLayout,
 } from './project.ts';
 export type { GuardContext, GuardDecision, PastCall, RuleTrace, ToolCall } from './rules/guards.ts';
@@ -143,7 +146,7 @@ export {
 export type { ToolOutcome } from './sim/toolRuntime.ts';
 export { runTool } from './sim/toolRuntime.ts';
 export type { DialogueDeps, DialogueLimits, DialogueResult, Player } from './sim/dialogue.ts';
-export { AGENT_GREETING, DEFAULT_LIMITS, runDialogue } from './sim/dialogue.ts';
+export { CHAT_OPENS, DEFAULT_LIMITS, runDialogue } from './sim/dialogue.ts';
 export type { RunDeps, RunPlan } from './sim/run.ts';
 export { dialogueId, runSimulation } from './sim/run.ts';
 export type { Transcript, TranscriptCall, TranscriptMessage } from './sim/transcript.ts';
@@ -159,3 +162,10 @@ export type { Interval, PassRate } from './sim/metrics.ts';
 export { passHatK, passRate, wilson } from './sim/metrics.ts';
 export type { DialogueReport, PolicyFacts, RunReport, Verdict } from './sim/report.ts';
 export { reportOf } from './sim/report.ts';
+export type { PolicyChallenges } from './sim/scenarios.ts';
+export { handWrittenScenarios, scenarioProblems } from './sim/scenarios.ts';
+export type { GenerateDeps, GenerationFailure, ScenarioSample } from './sim/generate.ts';
+export { generateScenario, generateScenarios } from './sim/generate.ts';
+export type { JudgeDeps, JudgeResult, JudgeVerdict } from './sim/judge.ts';
+export { judgeDialogue, renderTranscript } from './sim/judge.ts';
+export { POLICY_JUDGE_PROMPT, SCENARIO_GENERATOR_PROMPT } from './sim/prompts.ts';

@@ -51,3 +51,28 @@ export interface ExampleLibrary {
   /** The text of a bundle file served by the app itself (a path such as `/shared/x.policylab.json`). */
   loadBundle(path: string): Promise<string>;
 }
+
+/** A saved simulation run, as the run list shows it. Times are ISO-8601 strings. */
+export interface StoredRun {
+  readonly id: string;
+  readonly projectId: string;
+  readonly createdAt: string;
+  /** A short description, e.g. "6 scenarios × 2 trials · gpt-4.1-mini". */
+  readonly title: string;
+}
+
+/**
+ * Where runs are kept (IndexedDB in the page, memory in tests): each run's event log is stored
+ * as it grows, so a reload mid-run loses nothing that was written. Methods may reject (e.g. a
+ * full disk).
+ */
+export interface RunRepository {
+  /** The runs of a project, newest first. */
+  list(projectId: string): Promise<StoredRun[]>;
+  create(run: StoredRun): Promise<void>;
+  /** Appends events; `from` is the index of the first of them in the run's log. */
+  append(runId: string, from: number, events: readonly unknown[]): Promise<void>;
+  /** The run's whole log, in order. */
+  events(runId: string): Promise<unknown[]>;
+  remove(runId: string): Promise<void>;
+}

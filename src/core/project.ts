@@ -127,3 +127,18 @@ export function createProject(name: string): Project {
 export function isProjectFileName(value: string): value is ProjectFileName {
   return PROJECT_FILES.some((file) => file.name === value);
 }
+
+/**
+ * A short hash of a project's files (32-bit FNV-1a over names and texts, in name order): a run
+ * records it, so its report says which version of the text it judged.
+ */
+export function projectHash(files: Readonly<Record<string, string>>): string {
+  let hash = 0x811c9dc5;
+  for (const [name, text] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
+    for (const char of `${name}\n${text}\n`) {
+      hash ^= char.codePointAt(0) ?? 0;
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+  }
+  return hash.toString(16).padStart(8, '0');
+}

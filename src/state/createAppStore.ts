@@ -1,6 +1,12 @@
 import type { StoreApi } from 'zustand/vanilla';
 import { createStore } from 'zustand/vanilla';
-import type { ExampleLibrary, KeyValueStore, Project, ProjectRepository } from '../core/index.ts';
+import type {
+  ExampleLibrary,
+  KeyValueStore,
+  Project,
+  ProjectRepository,
+  RunRepository,
+} from '../core/index.ts';
 import type { Analyzer } from '../workers/analysisClient.ts';
 import { Superseded } from '../workers/analysisClient.ts';
 import { layoutInThread } from '../workers/layoutClient.ts';
@@ -12,6 +18,8 @@ import type { LibrarySlice } from './slices/librarySlice.ts';
 import type { LocalModelSlice } from './slices/localModelSlice.ts';
 import { createLocalModelSlice } from './slices/localModelSlice.ts';
 import type { ModelServices, ModelsSlice } from './slices/modelsSlice.ts';
+import type { SimulationSlice } from './slices/simulationSlice.ts';
+import { createSimulationSlice } from './slices/simulationSlice.ts';
 import { createModelsSlice } from './slices/modelsSlice.ts';
 import { createLibrarySlice } from './slices/librarySlice.ts';
 import type { ProjectSlice } from './slices/projectSlice.ts';
@@ -36,6 +44,8 @@ export interface AppServices {
   readonly layout?: Layouter;
   /** Model engines (remote endpoints, the in-browser engine); without them no model can run. */
   readonly models?: ModelServices;
+  /** Where simulation runs are kept; without it runs live in memory only. */
+  readonly runs?: RunRepository;
 }
 
 export type AppState = UiSlice &
@@ -44,12 +54,14 @@ export type AppState = UiSlice &
   AnalysisSlice &
   GraphSlice &
   ModelsSlice &
-  LocalModelSlice;
+  LocalModelSlice &
+  SimulationSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /** Creates a fresh store; each page load and each test gets its own. */
 export function createAppStore(services: AppServices, initial: { project?: Project } = {}) {
   const newId = services.newId ?? (() => crypto.randomUUID());
+  const now = services.now ?? (() => new Date().toISOString());
   const store = createStore<AppState>()((...args) => ({
     ...createUiSlice(services.preferences)(...args),
     ...createProjectSlice(initial.project)(...args),
@@ -57,7 +69,7 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       repository: services.repository,
       examples: services.examples,
       newId,
-      now: services.now ?? (() => new Date().toISOString()),
+      now,
     })(...args),
     ...createAnalysisSlice(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),
@@ -67,6 +79,7 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       services.models?.clock ?? (() => 0),
       services.preferences,
     )(...args),
+    ...createSimulationSlice(services.runs, services.models, newId, now)(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);
   analyzeOnChange(store, services.analyze, services.analysisDelayMs ?? 120);

@@ -1,14 +1,20 @@
-import { EmptyState } from '../../ui/EmptyState.tsx';
+import { Suspense } from 'react';
+import { lazyWithRetry } from '../../ui/lazyWithRetry.tsx';
+import { useRevealed } from '../useRevealed.ts';
+import './simulate.css';
 
-/** The Simulate pane: synthetic conversations between a simulated user and the agent. */
+const SimulateView = lazyWithRetry(() => import('./SimulateView.tsx').then((m) => m.SimulateView));
+
+/** The Simulate pane: run the project's scenarios against the agent and read the report. */
 export function SimulatePane() {
+  const revealed = useRevealed('simulate');
   return (
-    <EmptyState icon="simulate" title="No runs yet">
-      <p>
-        Sample policy combinations from the graph, generate a scenario for each, and let a simulated
-        user talk to the agent under test. Guard rules, checks and a judge score every dialogue.
-      </p>
-      <p className="empty-state-note">Running simulations is not available yet.</p>
-    </EmptyState>
+    <div className="simulate">
+      {revealed && (
+        <Suspense fallback={<p className="loading">Loading…</p>}>
+          <SimulateView />
+        </Suspense>
+      )}
+    </div>
   );
 }

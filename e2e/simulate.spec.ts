@@ -1,0 +1,104 @@
+import type { Page } from '@playwright/test';
+import type { TestServer } from '../src/test/servers/http.ts';
+import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
+import { expect, test } from './fixtures.ts';
+
+test.describe.configure({ timeout: 180_000 });
+
+/** Points the agent and the simulated user at an OpenAI-protocol endpoint, through the dialog. */
+async function useEndpoint(page: Page, url: string) {
+  await page.getByRole('banner').getByRole('button', { name: 'Models' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Models' });
+  await dialog.getByRole('tab', { name: 'Endpoints' }).click();
+  await dialog.getByRole('button', { name: '+ Other' }).click();
+  const card = dialog.getByRole('listitem', { name: 'Custom' });
+  await card.getByLabel('Base URL').fill(url);
+  await card.getByLabel('Model').fill('sim-model');
+  await dialog.getByRole('tab', { name: 'Roles' }).click();
+  await dialog.getByLabel('Engine for Agent under test').selectOption({ label: 'Custom' });
+  await dialog.getByLabel('Engine for Simulated user').selectOption({ label: 'Custom' });
+  await page.keyboard.press('Escape');
+}
+
+/** The saved run's log, read straight from IndexedDB. */
+function storedLog(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<{ type: string; reason?: string; dialogue?: string }[]>((resolve, reject) => {
+        const open = indexedDB.open('policylab-runs');
+        open.onerror = () => {
+          reject(new Error('no run database'));
+        };
+        open.onsuccess = () => {
+          const request = open.result.transaction('events').objectStore('events').getAll();
+          request.onsuccess = () => {
+            resolve((request.result as { event: { type: string } }[]).map((row) => row.event));
+          };
+        };
+      }),
+  );
+}
+
+test.describe('a simulation run', () => {
+  let server: TestServer;
+  test.beforeAll(async () => {
+    server = await startOpenAIServer();
+  });
+  test.afterAll(async () => {
+    await server.close();
+  });
+
+  test('runs the airline scenarios twice each against an endpoint; the report matches the log', async ({
+    workbench,
+    page,
+  }) => {
+    await workbench.openExample('airline');
+    const pane = workbench.pane('simulate');
+    await pane.getByRole('button', { name: 'Run scenarios' }).click();
+    await expect(pane.getByRole('alert')).toContainText('Choose models first');
+
+    await useEndpoint(page, server.url);
+    const form = pane.getByRole('form', { name: 'Run settings' });
+    await form.getByLabel('Trials').fill('2');
+    await form.getByLabel('At once').fill('4');
+    await form.getByLabel('Max turns').fill('2');
+    await form.getByRole('button', { name: 'Run scenarios' }).click();
+
+    const report = pane.getByRole('region', { name: 'Run report' });
+    await expect(report).toContainText('Finished · 44 of 44 dialogues', { timeout: 120_000 });
+    await expect(pane.getByRole('list').filter({ hasText: '22 scenarios × 2' })).toBeVisible();
+
+    // Every number on screen comes from the saved log: count the dialogues' endings there.
+    const log = await storedLog(page);
+    const ended = log.filter((e) => e.type === 'dialogue-ended');
+    expect(ended).toHaveLength(44);
+    expect(log.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
+    const errors = ended.filter(
+      (e) => e.reason !== 'user-done' && e.reason !== 'max-turns' && e.reason !== 'guard-end',
+    );
+    await expect(report.getByTestId('errors')).toContainText(String(errors.length));
+    const rows = report.getByRole('table', { name: 'Dialogues' }).getByRole('row');
+    await expect(rows).toHaveCount(45);
+    const passed = await rows
+      .filter({ has: page.locator('.verdict[data-verdict="pass"]') })
+      .count();
+    const failed = await rows
+      .filter({ has: page.locator('.verdict[data-verdict="fail"]') })
+      .count();
+    expect(passed + failed + errors.length).toBe(44);
+    await expect(report.getByTestId('pass-rate')).toContainText(
+      `${passed} passed, ${failed} failed`,
+    );
+
+    // The run survives a reload, from the saved log.
+    await page.reload();
+    await pane
+      .getByRole('region', { name: 'Saved runs' })
+      .getByRole('button', { name: /^22 scenarios × 2/ })
+      .click();
+    await expect(pane.getByRole('region', { name: 'Run report' })).toContainText(
+      'Finished · 44 of 44 dialogues',
+    );
+    await expect(pane.getByTestId('pass-rate')).toContainText(`${passed} passed, ${failed} failed`);
+  });
+});

@@ -1,0 +1,50 @@
+import type { RunReport } from '../../core/index.ts';
+
+/** Every dialogue of the run: its verdict, how it ended, and what broke. */
+export function DialogueList({
+  report,
+  endings,
+}: {
+  report: RunReport;
+  endings: Readonly<Record<string, string>>;
+}) {
+  if (report.dialogues.length === 0) return null;
+  return (
+    <table className="run-table" aria-label="Dialogues">
+      <thead>
+        <tr>
+          <th scope="col">Dialogue</th>
+          <th scope="col">Verdict</th>
+          <th scope="col">Ended</th>
+          <th scope="col">Why</th>
+        </tr>
+      </thead>
+      <tbody>
+        {report.dialogues.map((d) => (
+          <tr key={d.dialogue} data-verdict={d.verdict}>
+            <th scope="row">{d.dialogue}</th>
+            <td>
+              <span className="verdict" data-verdict={d.verdict}>
+                {d.verdict}
+              </span>
+            </td>
+            <td className="simulate-faint">{d.ending ? (endings[d.ending] ?? d.ending) : '…'}</td>
+            <td className="simulate-faint">
+              {d.verdict === 'error'
+                ? d.endingDetail
+                : d.breaches.map((b, i) => (
+                    <span key={`${b.id}-${String(i)}`} title={b.detail}>
+                      {i > 0 && ', '}
+                      {b.policy ?? b.id}
+                      {b.turn !== undefined && ` (turn ${b.turn})`}
+                    </span>
+                  ))}
+              {d.judgeViolations.length > 0 &&
+                ` · judge’s opinion: ${d.judgeViolations.map((j) => j.policy).join(', ')}`}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,56 @@
+import type { RunReport } from '../../core/index.ts';
+import { percent, rateWithInterval } from './format.ts';
+
+/** Each policy: how often the agent kept it where it was in play, and where it broke it. */
+export function PolicyTable({ report }: { report: RunReport }) {
+  if (report.byPolicy.length === 0) return null;
+  // Broken policies first, most breaches first: that is what the reader came for.
+  const policies = [...report.byPolicy].sort(
+    (a, b) => b.breaches.length - a.breaches.length || a.policy.localeCompare(b.policy),
+  );
+  return (
+    <table className="run-table" aria-label="Policies">
+      <thead>
+        <tr>
+          <th scope="col">Policy</th>
+          <th scope="col">Kept</th>
+          <th scope="col">Broken at</th>
+        </tr>
+      </thead>
+      <tbody>
+        {policies.map((policy) => (
+          <tr key={policy.policy} data-broken={policy.breaches.length > 0}>
+            <th scope="row">
+              <code>{policy.policy}</code>
+              {policy.category && <div className="simulate-faint">{policy.category}</div>}
+            </th>
+            <td>
+              {percent(policy.rate)}{' '}
+              <span className="simulate-faint">
+                {policy.passes}/{policy.passes + policy.fails} · {rateWithInterval(policy)}
+              </span>
+            </td>
+            <td>
+              {policy.breaches.length === 0 ? (
+                <span className="simulate-faint">—</span>
+              ) : (
+                <ul className="breaches">
+                  {policy.breaches.slice(0, 5).map((b) => (
+                    <li key={`${b.dialogue}-${b.id}-${b.turn ?? ''}`}>
+                      {b.dialogue}
+                      {b.turn !== undefined && `, turn ${b.turn}`}:{' '}
+                      <span className="simulate-faint">
+                        {b.source === 'guard' ? `guard ${b.id}` : b.id} — {b.detail}
+                      </span>
+                    </li>
+                  ))}
+                  {policy.breaches.length > 5 && <li>and {policy.breaches.length - 5} more</li>}
+                </ul>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

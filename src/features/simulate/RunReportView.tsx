@@ -1,0 +1,94 @@
+import type { RunReport } from '../../core/index.ts';
+import type { CurrentRun } from '../../state/slices/simulationSlice.ts';
+import { DialogueList } from './DialogueList.tsx';
+import { PolicyTable } from './PolicyTable.tsx';
+import { percent, rateWithInterval } from './format.ts';
+
+const ENDINGS: Record<string, string> = {
+  'user-done': 'the user finished',
+  'guard-end': 'a guard rule ended it',
+  'max-turns': 'turn limit',
+  'time-limit': 'time limit',
+  'provider-error': 'provider error',
+  'model-error': 'bad model output',
+  cancelled: 'stopped',
+  budget: 'budget spent',
+};
+
+/** How a run is going or went: progress, pass rates with their intervals, policies, dialogues. */
+export function RunReportView({ run, report }: { run: CurrentRun; report: RunReport }) {
+  const { progress, overall, errors, usage } = report;
+  const done = progress.dialoguesEnded;
+  const total = Math.max(progress.dialoguesExpected, 1);
+  const state = run.live
+    ? 'Running'
+    : progress.ended === 'done'
+      ? 'Finished'
+      : progress.ended === 'cancelled'
+        ? 'Stopped'
+        : progress.ended === 'budget'
+          ? 'Stopped: budget spent'
+          : 'Interrupted';
+  return (
+    <section className="run-report" aria-label="Run report">
+      <header className="run-header">
+        <div>
+          <h3>{run.title}</h3>
+          <span className="simulate-faint">
+            {state} · {done} of {progress.dialoguesExpected} dialogues
+            {progress.running > 0 && ` · ${progress.running} running`}
+            {' · '}
+            {usage.inputTokens + usage.outputTokens} tokens
+            {usage.cost === null
+              ? ' · cost unknown (unpriced model)'
+              : ` · $${usage.cost.toFixed(4)}`}
+          </span>
+        </div>
+      </header>
+      <progress className="run-progress" max={total} value={done} aria-label="Dialogues finished" />
+      {run.error && (
+        <p className="simulate-message" role="alert">
+          The run failed: {run.error}
+        </p>
+      )}
+      <div className="run-cards">
+        <div className="run-card" data-testid="pass-rate">
+          <div className="run-card-label">Pass rate</div>
+          <div className="run-card-value">{percent(overall.rate)}</div>
+          <div className="simulate-faint">
+            {overall.passes} passed, {overall.fails} failed · {rateWithInterval(overall)}
+          </div>
+        </div>
+        <div className="run-card" data-testid="errors">
+          <div className="run-card-label">Errors (not failures)</div>
+          <div className="run-card-value">{errors.total}</div>
+          <div className="simulate-faint">
+            {errors.byReason.length === 0
+              ? 'none'
+              : errors.byReason
+                  .map((e) => `${e.count} ${ENDINGS[e.reason] ?? e.reason}`)
+                  .join(', ')}
+          </div>
+        </div>
+        {report.passHatK.length > 1 && (
+          <div className="run-card">
+            <div className="run-card-label">pass^k</div>
+            <div className="simulate-faint">
+              {report.passHatK.map((p) => `k=${p.k}: ${percent(p.value)}`).join(' · ')}
+            </div>
+          </div>
+        )}
+      </div>
+      <PolicyTable report={report} />
+      {report.byLevel.length > 0 && (
+        <p className="simulate-faint" data-testid="by-level">
+          By challenge level:{' '}
+          {report.byLevel
+            .map((l) => `${l.level ?? '?'}: ${percent(l.rate)} (${l.passes}/${l.passes + l.fails})`)
+            .join(' · ')}
+        </p>
+      )}
+      <DialogueList report={report} endings={ENDINGS} />
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import { selectRunReport } from '../../state/simulationSelectors.ts';
+import { useAppStore } from '../../state/useAppStore.ts';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { RunForm } from './RunForm.tsx';
+import { RunList } from './RunList.tsx';
+import { RunReportView } from './RunReportView.tsx';
+
+/** The form, the run on screen (progress and report) and the saved runs. */
+export function SimulateView() {
+  const refreshRuns = useAppStore((s) => s.refreshRuns);
+  const projectId = useAppStore((s) => s.projectId);
+  const message = useAppStore((s) => s.simulationMessage);
+  const run = useAppStore((s) => s.currentRun);
+  const report = useAppStore(selectRunReport);
+
+  useEffect(() => {
+    void refreshRuns();
+  }, [refreshRuns, projectId]);
+
+  return (
+    <div className="simulate-view">
+      <RunForm />
+      {message && (
+        <p className="simulate-message" role="alert">
+          {message}
+        </p>
+      )}
+      {run && report ? (
+        <RunReportView run={run} report={report} />
+      ) : (
+        <EmptyState icon="simulate" title="No run on screen">
+          <p>
+            Each scenario of scenarios.yaml is played by a simulated user against the agent under
+            test, with its tools on an in-browser database. Guard rules, checks and the scenario’s
+            expectations judge every dialogue.
+          </p>
+        </EmptyState>
+      )}
+      <RunList />
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../adapters/storage/preferences.ts';
+import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
+import type { ChatEngine, ChatResponse } from '../core/index.ts';
+import { USER_STOP } from '../core/index.ts';
+import { testServices } from '../test/services.ts';
+import { createAppStore } from './createAppStore.ts';
+import type { ModelServices } from './slices/modelsSlice.ts';
+import { selectRunReport } from './simulationSelectors.ts';
+
+const say = (content: string): ChatResponse => ({
+  message: { role: 'assistant', content },
+  finishReason: 'stop',
+  usage: { inputTokens: 5, outputTokens: 5 },
+  model: 'm',
+});
+
+/** Answers every call: the agent politely, the simulated user by saying goodbye. */
+const engine: ChatEngine = {
+  chat: (request) =>
+    Promise.resolve(
+      request.tools ? say('I can help with that.') : say(`Thanks, bye. ${USER_STOP}`),
+    ),
+};
+
+function storeWithRuns(chat: ChatEngine = engine) {
+  const runs = createMemoryRunRepository();
+  const models: ModelServices = {
+    remote: () => ({
+      chat: (request, options) => chat.chat(request, options),
+      listModels: () => Promise.resolve([]),
+    }),
+    runtime: {
+      sleep: () => new Promise(() => undefined),
+      random: () => 0,
+      controller: () => new AbortController(),
+    },
+    clock: () => 0,
+  };
+  const store = createAppStore(testServices({ preferences: createMemoryStore(), runs, models }));
+  return { store, runs };
+}
+
+async function ready(store: ReturnType<typeof storeWithRuns>['store']) {
+  await store.getState().boot({ example: 'mini' });
+  const id = store.getState().addEndpoint({
+    kind: 'openai',
+    label: 'E',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    defaultModel: 'm',
+  });
+  store.getState().setRoleModel('agent', { engine: id, model: 'm' });
+  store.getState().setRoleModel('user', { engine: id, model: 'm' });
+}
+
+describe('simulation slice', () => {
+  it('says which models are missing instead of starting', async () => {
+    const { store } = storeWithRuns();
+    await store.getState().boot({ example: 'mini' });
+    await store.getState().startRun();
+    expect(store.getState().simulationMessage).toMatch(/Choose models first/);
+    expect(store.getState().currentRun).toBeNull();
+  });
+
+  it('runs the project’s scenarios, saves the log as it goes, and opens it again', async () => {
+    const { store, runs } = storeWithRuns();
+    await ready(store);
+    store.getState().setRunSettings({ trials: 2 });
+    await store.getState().startRun();
+    const run = store.getState().currentRun;
+    expect(run?.live).toBe(false);
+    expect(run?.events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
+    const saved = await runs.events(run?.id ?? '');
+    expect(saved).toEqual(run?.events);
+    expect(store.getState().runList.map((r) => r.title)).toEqual(['1 scenario × 2 · m']);
+    const report = selectRunReport(store.getState());
+    expect(report?.progress).toMatchObject({ dialoguesEnded: 2, ended: 'done' });
+
+    store.setState({ currentRun: null });
+    await store.getState().openRun(run?.id ?? '');
+    expect(store.getState().currentRun?.events).toEqual(saved);
+  });
+
+  it('stops a run on cancel, keeping what finished', async () => {
+    let calls = 0;
+    const { store } = storeWithRuns({
+      chat: (request, options) => {
+        calls++;
+        if (calls > 2) {
+          return new Promise((_, reject) => {
+            options?.signal?.addEventListener('abort', () => {
+              reject(new Error('stopped'));
+            });
+          });
+        }
+        return engine.chat(request, options);
+      },
+    });
+    await ready(store);
+    store.getState().setRunSettings({ trials: 3, concurrency: 1 });
+    const running = store.getState().startRun();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.getState().currentRun?.live).toBe(true);
+    store.getState().cancelRun();
+    await running;
+    const report = selectRunReport(store.getState());
+    expect(report?.progress.ended).toBe('cancelled');
+    expect(report?.dialogues.map((d) => d.ending)).toEqual(['user-done', 'user-done', 'cancelled']);
+  });
+});

@@ -1,0 +1,207 @@
+import type { StateCreator } from 'zustand';
+import type { RunRepository, SimEvent, StoredRun } from '../../core/index.ts';
+import { LOCAL_ENGINE, projectHash } from '../../core/index.ts';
+import type { AppState } from '../createAppStore.ts';
+import type { ModelServices } from './modelsSlice.ts';
+
+/** What the next run will do; the Simulate pane's form. */
+export interface RunSettings {
+  /** Trials per scenario (the k of pass^k). */
+  readonly trials: number;
+  /** Dialogues at once. */
+  readonly concurrency: number;
+  /** Messages the simulated user may send per dialogue. */
+  readonly maxTurns: number;
+  /** Stop cleanly once this many dollars are spent; null for no limit. */
+  readonly budgetDollars: number | null;
+}
+
+/** The run on screen: its log (growing while it runs) and how it stands. */
+export interface CurrentRun {
+  readonly id: string;
+  readonly title: string;
+  readonly events: readonly SimEvent[];
+  /** Running in this page now. */
+  readonly live: boolean;
+  readonly error: string | null;
+}
+
+export interface SimulationSlice {
+  runSettings: RunSettings;
+  runList: readonly StoredRun[];
+  currentRun: CurrentRun | null;
+  /** Why a run cannot start, or what went wrong around one. */
+  simulationMessage: string | null;
+
+  setRunSettings: (patch: Partial<RunSettings>) => void;
+  refreshRuns: () => Promise<void>;
+  /** Runs the project's scenarios with the models chosen per role, saving the log as it grows. */
+  startRun: () => Promise<void>;
+  cancelRun: () => void;
+  openRun: (id: string) => Promise<void>;
+  deleteRun: (id: string) => Promise<void>;
+}
+
+export const DEFAULT_RUN_SETTINGS: RunSettings = {
+  trials: 1,
+  concurrency: 2,
+  maxTurns: 10,
+  budgetDollars: 1,
+};
+
+/** How often a running log is shown and saved: often enough to watch, seldom enough to be cheap. */
+const FLUSH_MS = 150;
+
+/** Builds the simulation slice over the run store and the model engines. */
+export function createSimulationSlice(
+  runs: RunRepository | undefined,
+  models: ModelServices | undefined,
+  newId: () => string,
+  now: () => string,
+): StateCreator<AppState, [], [], SimulationSlice> {
+  let controller: AbortController | undefined;
+  return (set, get) => ({
+    runSettings: DEFAULT_RUN_SETTINGS,
+    runList: [],
+    currentRun: null,
+    simulationMessage: null,
+
+    setRunSettings: (patch) => {
+      set({ runSettings: { ...get().runSettings, ...patch } });
+    },
+    refreshRuns: async () => {
+      const projectId = get().projectId;
+      if (!runs) return;
+      try {
+        set({ runList: await runs.list(projectId) });
+      } catch (error) {
+        set({ simulationMessage: `Saved runs could not be read: ${messageOf(error)}` });
+      }
+    },
+    startRun: async () => {
+      const state = get();
+      if (state.currentRun?.live) return;
+      const projectId = state.projectId;
+      const players = (['agent', 'user'] as const).map((role) => {
+        const choice = state.modelSettings.roles[role];
+        const engineId = choice?.engine ?? LOCAL_ENGINE;
+        const engine = state.engineFor(engineId);
+        const model = choice?.model ?? state.localModel.loaded?.name ?? 'local';
+        return engine ? { engine, model } : undefined;
+      });
+      const [agent, user] = players;
+      if (!models || !agent || !user) {
+        set({
+          simulationMessage:
+            'Choose models first: load a model in this browser, or give the agent and the simulated user an endpoint (Models in the header).',
+        });
+        return;
+      }
+      const [{ parseProject }, { runSimulation }, { handWrittenScenarios }] = await Promise.all([
+        import('../../core/format/parseProject.ts'),
+        import('../../core/sim/run.ts'),
+        import('../../core/sim/scenarios.ts'),
+      ]);
+      const model = parseProject(state.project).model;
+      const scenarios = handWrittenScenarios(model);
+      if (scenarios.length === 0) {
+        set({ simulationMessage: 'scenarios.yaml has no scenarios to run yet.' });
+        return;
+      }
+      const settings = state.runSettings;
+      const id = `run-${newId()}`;
+      const title = `${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${settings.trials} · ${agent.model}`;
+      const run: StoredRun = { id, projectId, createdAt: now(), title };
+      controller = new AbortController();
+      set({
+        currentRun: { id, title, events: [], live: true, error: null },
+        simulationMessage: null,
+      });
+
+      // Events are gathered and written in batches; a failed write is said once, not fatal.
+      const log: SimEvent[] = [];
+      let saved = 0;
+      let saving: Promise<void> = runs ? runs.create(run) : Promise.resolve();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const flush = () => {
+        timer = undefined;
+        const fresh = log.slice(saved);
+        const from = saved;
+        saved = log.length;
+        if (runs && fresh.length > 0) {
+          saving = saving
+            .then(() => runs.append(id, from, fresh))
+            .catch((error: unknown) => {
+              set({
+                simulationMessage: `The run could not be saved on this device (${messageOf(error)}); it goes on here.`,
+              });
+            });
+        }
+        const current = get().currentRun;
+        if (current?.id === id) set({ currentRun: { ...current, events: [...log] } });
+      };
+      const start = models.clock();
+      try {
+        await runSimulation(
+          model,
+          {
+            seed: 1,
+            projectHash: projectHash(state.project.files),
+            scenarios: scenarios.map((scenario) => ({ scenario, source: 'hand-written' as const })),
+            trials: settings.trials,
+            concurrency: settings.concurrency,
+            limits: { maxTurns: settings.maxTurns, timeLimitMs: 300_000, maxToolRounds: 8 },
+            ...(settings.budgetDollars !== null && { budget: { dollars: settings.budgetDollars } }),
+            agent,
+            user,
+            now: now(),
+          },
+          {
+            runtime: models.runtime,
+            clock: () => Math.round(models.clock() - start),
+            prices: state.modelSettings.prices,
+            signal: controller.signal,
+            emit: (event) => {
+              log.push(event);
+              timer ??= setTimeout(flush, FLUSH_MS);
+            },
+          },
+        );
+      } catch (error) {
+        const current = get().currentRun;
+        if (current?.id === id) set({ currentRun: { ...current, error: messageOf(error) } });
+      } finally {
+        clearTimeout(timer);
+        flush();
+        await saving;
+        const current = get().currentRun;
+        if (current?.id === id) set({ currentRun: { ...current, live: false } });
+        controller = undefined;
+        await get().refreshRuns();
+      }
+    },
+    cancelRun: () => {
+      controller?.abort();
+    },
+    openRun: async (id) => {
+      if (!runs || get().currentRun?.live) return;
+      const stored = get().runList.find((r) => r.id === id);
+      try {
+        const events = (await runs.events(id)) as SimEvent[];
+        set({ currentRun: { id, title: stored?.title ?? id, events, live: false, error: null } });
+      } catch (error) {
+        set({ simulationMessage: `The run could not be read: ${messageOf(error)}` });
+      }
+    },
+    deleteRun: async (id) => {
+      if (!runs || (get().currentRun?.id === id && get().currentRun?.live)) return;
+      await runs.remove(id);
+      if (get().currentRun?.id === id) set({ currentRun: null });
+      await get().refreshRuns();
+    },
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
