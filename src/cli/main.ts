@@ -14,6 +14,7 @@ import {
 } from '../core/index.ts';
 import { loadProject } from './loadProject.ts';
 import { runModels } from './models.ts';
+import { runRun } from './run.ts';
 
 /** Where the CLI writes; injected so tests can read what a person would see. */
 export interface CliIO {
@@ -45,6 +46,10 @@ Usage:
                         [--api-key-env VAR] [--json]
                                              Check a model endpoint with one tool-call round
                                              trip (see policylab models --help).
+  policylab run <folder|bundle> --config run.yaml
+                                             Run an evaluation against remote endpoints;
+                                             writes events.jsonl, summary.json, junit.xml
+                                             (see policylab run --help).
   policylab --help | --version
 
 Options:
@@ -78,6 +83,7 @@ export function runCli(
   io: CliIO,
 ): number | Promise<number> {
   if (argv[0] === 'models') return runModels(argv.slice(1), io);
+  if (argv[0] === 'run') return runRun(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({

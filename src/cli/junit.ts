@@ -1,0 +1,52 @@
+import type { RunReport } from '../core/index.ts';
+
+/**
+ * A run as JUnit XML, so a CI pipeline shows it like a test suite: one test case per dialogue,
+ * a failure for a dialogue that broke a policy, an error for one that ended for an outside reason.
+ */
+export function junitOf(report: RunReport, project: string): string {
+  const cases = report.dialogues.map((d) => {
+    const name = `name="${xml(d.dialogue)}" classname="${xml(`${project}.${d.scenario}`)}"`;
+    if (d.verdict === 'fail') {
+      const breaches = d.breaches
+        .map(
+          (b) =>
+            `${b.policy ?? b.id}${b.turn === undefined ? '' : ` (turn ${b.turn})`}: ${b.detail}`,
+        )
+        .join('\n');
+      const first = d.breaches[0];
+      const message = first ? `broke ${first.policy ?? first.id}` : 'failed';
+      return `    <testcase ${name}>\n      <failure message="${xml(message)}">${xml(breaches)}</failure>\n    </testcase>`;
+    }
+    if (d.verdict === 'error' || d.verdict === 'running') {
+      const reason = d.ending ?? 'unfinished';
+      return `    <testcase ${name}>\n      <error message="${xml(reason)}">${xml(d.endingDetail)}</error>\n    </testcase>`;
+    }
+    return `    <testcase ${name}/>`;
+  });
+  const failures = report.dialogues.filter((d) => d.verdict === 'fail').length;
+  const errors = report.dialogues.filter(
+    (d) => d.verdict === 'error' || d.verdict === 'running',
+  ).length;
+  const seconds = (report.wallMs / 1000).toFixed(3);
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="policylab" tests="${report.dialogues.length}" failures="${failures}" errors="${errors}" time="${seconds}">
+  <testsuite name="${xml(project)}" tests="${report.dialogues.length}" failures="${failures}" errors="${errors}" time="${seconds}">
+${cases.join('\n')}
+  </testsuite>
+</testsuites>
+`;
+}
+
+/** Text made safe for XML attributes and content, control characters dropped. */
+function xml(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- XML 1.0 forbids these characters outright.
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
+}

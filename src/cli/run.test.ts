@@ -1,0 +1,99 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MINI_FILES } from '../core/testing/miniProject.ts';
+import type { TestServer } from '../test/servers/http.ts';
+import { startOpenAIServer } from '../test/servers/openaiServer.ts';
+import { runRun } from './run.ts';
+
+const KEY = 'sk-cli-run-91c2e7';
+
+function project(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'policylab-run-'));
+  for (const [name, text] of Object.entries(MINI_FILES)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) }, out, err };
+}
+
+describe('policylab run', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startOpenAIServer({ requireKey: KEY });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  function config(dir: string, extra = '') {
+    const file = path.join(dir, 'run.yaml');
+    writeFileSync(
+      file,
+      `models:
+  agent: { provider: openai, base_url: ${server.url}, model: m, api_key_env: RUN_KEY }
+trials: 2
+concurrency: 2
+max_turns: 2
+out: ${path.join(dir, 'out')}
+${extra}`,
+    );
+    return file;
+  }
+
+  it('runs the scenarios, writes the log, a summary and JUnit XML, and gates on the threshold', async () => {
+    const dir = project();
+    const { io: cli, out, err } = io();
+    const code = await runRun([dir, '--config', config(dir, 'threshold: 0.99')], cli, {
+      RUN_KEY: KEY,
+    });
+    const events = readFileSync(path.join(dir, 'out', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(events[0]?.type).toBe('run-started');
+    expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
+    expect(err.join('')).toMatch(/\[2\/2\] late-refund#2/);
+    const summary = JSON.parse(readFileSync(path.join(dir, 'out', 'summary.json'), 'utf8')) as {
+      overall: { passes: number; fails: number };
+      passed: boolean;
+    };
+    const junit = readFileSync(path.join(dir, 'out', 'junit.xml'), 'utf8');
+    expect(junit).toContain('<testsuite name="');
+    expect(junit.match(/<testcase /g)).toHaveLength(2);
+    expect(out.join('')).toMatch(/\d+ passed, \d+ failed, \d+ errors/);
+    expect(code).toBe(summary.passed ? 0 : 1);
+    for (const file of ['events.jsonl', 'summary.json', 'junit.xml']) {
+      expect(readFileSync(path.join(dir, 'out', file), 'utf8')).not.toContain(KEY);
+    }
+  });
+
+  it('explains a bad config and never takes a key from it', async () => {
+    const dir = project();
+    const cases: [(yaml: string) => string, RegExp][] = [
+      [(yaml) => yaml.replace('trials: 2', 'trials: 0'), /"trials" must be a whole number from 1/],
+      [(yaml) => `${yaml}threshold: 2\n`, /"threshold" must be a number from 0 to 1/],
+      [(yaml) => `${yaml}sample: { count: 3 }\n`, /needs a model to write scenarios/],
+    ];
+    for (const [edit, message] of cases) {
+      const { io: cli, err } = io();
+      const file = config(dir);
+      writeFileSync(file, edit(readFileSync(file, 'utf8')));
+      expect(await runRun([dir, '--config', file], cli, { RUN_KEY: KEY })).toBe(2);
+      expect(err.join('')).toMatch(message);
+    }
+    const { io: cli, err } = io();
+    const file = path.join(dir, 'keyed.yaml');
+    writeFileSync(
+      file,
+      `models:\n  agent: { base_url: ${server.url}, model: m, api_key: ${KEY} }\n`,
+    );
+    expect(await runRun([dir, '--config', file], cli, {})).toBe(2);
+    expect(err.join('')).toMatch(/environment variable/);
+    expect(err.join('')).not.toContain(KEY);
+  });
+});
