@@ -11,6 +11,7 @@ import { graphFigures } from './bench/graphFigures.ts';
 import { layoutFigures } from './bench/layoutFigures.ts';
 import { localModelFigures } from './bench/localModelFigures.ts';
 import { remoteFigures } from './bench/remoteFigures.ts';
+import { simFigures } from './bench/simFigures.ts';
 import { measureBuild } from './bundleSize.js';
 
 const SIZE = { policies: 1000, tools: 100, rules: 2000 };
@@ -203,6 +204,7 @@ console.log(
       ...(await browserFigures(project, graphProject)),
       ...(await localModelFigures()),
       ...(await remoteFigures()),
+      ...(await simFigures()),
     },
     null,
     2,
