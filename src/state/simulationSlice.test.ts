@@ -108,3 +108,19 @@ describe('simulation slice', () => {
     expect(report?.dialogues.map((d) => d.ending)).toEqual(['user-done', 'user-done', 'cancelled']);
   });
 });
+
+describe('the judge role', () => {
+  it('judges with the model the role was given, and not at all when it has none', async () => {
+    const { store } = storeWithRuns();
+    await ready(store);
+    await store.getState().startRun();
+    const unjudged = store.getState().currentRun?.events ?? [];
+    expect(unjudged.some((e) => e.type === 'usage' && e.role === 'judge')).toBe(false);
+
+    const endpoint = store.getState().modelSettings.endpoints[0]?.id ?? '';
+    store.getState().setRoleModel('judge', { engine: endpoint, model: 'm' });
+    await store.getState().startRun();
+    const judged = store.getState().currentRun?.events ?? [];
+    expect(judged.find((e) => e.type === 'run-started')).toMatchObject({ models: { judge: 'm' } });
+  });
+});

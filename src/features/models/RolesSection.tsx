@@ -2,6 +2,8 @@ import type { ModelRole } from '../../core/index.ts';
 import { LOCAL_ENGINE, MODEL_ROLES } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 
+const NO_MODEL = 'none';
+
 const ROLE_INFO: Record<ModelRole, { title: string; job: string }> = {
   generator: { title: 'Generator', job: 'Writes scenarios and extracts policies.' },
   user: { title: 'Simulated user', job: 'Plays the customer in each dialogue.' },
@@ -36,7 +38,9 @@ export function RolesSection({ onGoTo }: { onGoTo: (tab: 'local' | 'endpoints') 
         <tbody>
           {MODEL_ROLES.map((role) => {
             const choice = roles[role];
-            const engine = choice?.engine ?? LOCAL_ENGINE;
+            // The judge is optional: left unset, no model judges (the rules and checks still do).
+            const optional = role === 'judge';
+            const engine = choice?.engine ?? (optional ? NO_MODEL : LOCAL_ENGINE);
             const endpoint = endpoints.find((e) => e.id === engine);
             return (
               <tr key={role}>
@@ -53,12 +57,13 @@ export function RolesSection({ onGoTo }: { onGoTo: (tab: 'local' | 'endpoints') 
                       const picked = endpoints.find((e) => e.id === next);
                       setRoleModel(
                         role,
-                        next === LOCAL_ENGINE
+                        next === NO_MODEL || (next === LOCAL_ENGINE && !optional)
                           ? undefined
-                          : { engine: next, model: picked?.defaultModel ?? '' },
+                          : { engine: next, model: picked?.defaultModel ?? 'local' },
                       );
                     }}
                   >
+                    {optional && <option value={NO_MODEL}>No judge model</option>}
                     <option value={LOCAL_ENGINE}>In this browser</option>
                     {endpoints.map((e) => (
                       <option key={e.id} value={e.id}>
@@ -78,6 +83,8 @@ export function RolesSection({ onGoTo }: { onGoTo: (tab: 'local' | 'endpoints') 
                         setRoleModel(role, { engine, model: event.target.value });
                       }}
                     />
+                  ) : engine === NO_MODEL ? (
+                    <span className="models-faint">only rules and checks judge</span>
                   ) : loaded ? (
                     <span>{loaded.name}</span>
                   ) : (

@@ -90,6 +90,11 @@ export function createSimulationSlice(
         return engine ? { engine, model } : undefined;
       });
       const [agent, user] = players;
+      // The judge is optional: only a role the user gave a model gets one.
+      const judgeChoice = state.modelSettings.roles.judge;
+      const judgeEngine = judgeChoice ? state.engineFor(judgeChoice.engine) : undefined;
+      const judge =
+        judgeChoice && judgeEngine ? { engine: judgeEngine, model: judgeChoice.model } : undefined;
       if (!models || !agent || !user) {
         set({
           simulationMessage:
@@ -154,6 +159,7 @@ export function createSimulationSlice(
             ...(settings.budgetDollars !== null && { budget: { dollars: settings.budgetDollars } }),
             agent,
             user,
+            ...(judge && { judge }),
             now: now(),
           },
           {
