@@ -15,6 +15,8 @@ export default defineConfig({
   workers: 2,
   reporter: [['list']],
   outputDir: 'test-results/artifacts',
+  // Two cores shared with the build and the servers the tests start: give slow frames room.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
