@@ -101,4 +101,47 @@ test.describe('a simulation run', () => {
     );
     await expect(pane.getByTestId('pass-rate')).toContainText(`${passed} passed, ${failed} failed`);
   });
+
+  test('a run cut off by a reload is resumed: judged dialogues stay, the rest run', async ({
+    workbench,
+    page,
+  }) => {
+    const slow = await startOpenAIServer({
+      script: () => ({ text: 'Let me look into that for you.', delayMs: 150 }),
+    });
+    try {
+      await workbench.openExample('airline');
+      await useEndpoint(page, slow.url);
+      const pane = workbench.pane('simulate');
+      const form = pane.getByRole('form', { name: 'Run settings' });
+      await form.getByLabel('Max turns').fill('2');
+      await form.getByRole('button', { name: 'Run scenarios' }).click();
+      const report = pane.getByRole('region', { name: 'Run report' });
+      await expect(report).toContainText(/Running · ([3-9]|1\d) of 22 dialogues/, {
+        timeout: 60_000,
+      });
+
+      await page.reload();
+      await pane
+        .getByRole('region', { name: 'Saved runs' })
+        .getByRole('button', { name: /^22 scenarios × 1/ })
+        .click();
+      await expect(report).toContainText('Interrupted');
+      const kept = (await storedLog(page)).filter((e) => e.type === 'checks').length;
+      expect(kept).toBeGreaterThanOrEqual(3);
+
+      await report.getByRole('button', { name: 'Resume' }).click();
+      await expect(report).toContainText('Finished · 22 of 22 dialogues', { timeout: 60_000 });
+      const log = await storedLog(page);
+      expect(log.filter((e) => e.type === 'run-resumed')).toHaveLength(1);
+      const judged = log.filter((e) => e.type === 'checks').map((e) => e.dialogue);
+      expect(new Set(judged).size).toBe(22);
+      expect(judged).toHaveLength(22);
+      await expect(report.getByRole('table', { name: 'Dialogues' }).getByRole('row')).toHaveCount(
+        23,
+      );
+    } finally {
+      await slow.close();
+    }
+  });
 });

@@ -196,6 +196,13 @@ export type SimEvent =
       readonly ms: number;
     }
   | {
+      /** The run goes on after an interruption (a reload, a closed tab). */
+      readonly type: 'run-resumed';
+      readonly at: RunMs;
+      /** Dialogues cut off mid-way: each starts again, and its new start supersedes the old. */
+      readonly rerun: readonly string[];
+    }
+  | {
       readonly type: 'run-ended';
       readonly at: RunMs;
       readonly reason: 'done' | 'cancelled' | 'budget';

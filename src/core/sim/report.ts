@@ -290,6 +290,10 @@ function read(events: readonly SimEvent[]) {
       case 'run-ended':
         ended = e.reason;
         break;
+      case 'run-resumed':
+        // Cut-off dialogues start again; until they do, they are not running anywhere.
+        for (const id of e.rerun) open.delete(id);
+        break;
       case 'usage': {
         const { byRole, ...total } = usage;
         const role = spend(byRole[e.role] ?? EMPTY_LEDGER, e);

@@ -8,7 +8,9 @@ import type { SimEvent, SimScenario } from './events.ts';
 import { USER_STOP } from './prompts.ts';
 import type { GenerationFailure } from './generate.ts';
 import type { RunPlan } from './run.ts';
+import { reportOf } from './report.ts';
 import { dialogueId, runSimulation } from './run.ts';
+import { transcriptOf } from './transcript.ts';
 
 const mini = parseProject(miniProject()).model;
 
@@ -352,5 +354,47 @@ describe('runSimulation', () => {
     const second = await simulate(plan);
     expect(first.events.some((e) => e.type === 'judge')).toBe(true);
     expect(JSON.stringify(second.events)).toBe(JSON.stringify(first.events));
+  });
+});
+
+describe('resuming an interrupted run', () => {
+  it('keeps judged dialogues, runs the rest (cut-off ones again), and reports as if never cut', async () => {
+    const whole = await simulate({ ...PLAN, concurrency: 1 });
+    // Cut the log as a reload would: after the second dialogue started, before it was judged.
+    const secondStart = whole.events.findIndex(
+      (e) => e.type === 'dialogue-started' && e.dialogue === dialogueId('fresh', 1),
+    );
+    const cut = whole.events.slice(0, secondStart + 3);
+    const resumed: SimEvent[] = [];
+    let tick = 1000;
+    const reason = await runSimulation(
+      mini,
+      { ...PLAN, concurrency: 1 },
+      {
+        runtime,
+        clock: () => tick++,
+        prices: {},
+        emit: (event) => resumed.push(event),
+        previous: cut,
+      },
+    );
+    expect(reason).toBe('done');
+    expect(resumed[0]).toEqual({ type: 'run-resumed', at: 1000, rerun: [dialogueId('fresh', 1)] });
+    expect(resumed.some((e) => e.type === 'run-started' || e.type === 'scenario')).toBe(false);
+    const started = resumed.flatMap((e) => (e.type === 'dialogue-started' ? [e.dialogue] : []));
+    expect(started).toEqual(['fresh#2', 'late#1', 'late#2']);
+
+    const facts = new Map(
+      mini.policies.map((p) => [p.id, { category: p.category, challenge: p.challenge }]),
+    );
+    const before = reportOf(whole.events, facts);
+    const after = reportOf([...cut, ...resumed], facts);
+    expect(after.progress).toMatchObject({ dialoguesEnded: 4, running: 0, ended: 'done' });
+    expect(after.dialogues.map((d) => [d.dialogue, d.verdict])).toEqual(
+      before.dialogues.map((d) => [d.dialogue, d.verdict]),
+    );
+    expect(transcriptOf([...cut, ...resumed], 'fresh#2').messages).toEqual(
+      transcriptOf(whole.events, 'fresh#2').messages,
+    );
   });
 });

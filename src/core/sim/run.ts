@@ -62,6 +62,12 @@ export interface RunDeps {
    * (its model calls are in the log as usage), so this is how a caller counts and shows them.
    */
   readonly onGenerationFailure?: (failure: GenerationFailure) => void;
+  /**
+   * The log so far of an interrupted run, to go on with: its scenarios are run again from the
+   * log (never generated anew), judged dialogues are kept, dialogues cut off mid-way start again,
+   * and what was spent counts against the budget.
+   */
+  readonly previous?: readonly SimEvent[];
 }
 
 /** The id of trial `trial` of a scenario; stable, so logs of equal runs are equal. */
@@ -101,46 +107,67 @@ export async function runSimulation(
     (plan.budget?.tokens !== undefined && tokens >= plan.budget.tokens) ||
     (plan.budget?.dollars !== undefined && dollars >= plan.budget.dollars);
 
-  emit({
-    type: 'run-started',
-    at: deps.clock(),
-    seed: plan.seed,
-    projectHash: plan.projectHash,
-    models: {
-      ...(generating && { generator: generating.generator.model }),
-      agent: plan.agent.model,
-      user: plan.user.model,
-      ...(plan.judge && { judge: plan.judge.model }),
-    },
-    trials: plan.trials,
-  });
-  for (const { scenario, source } of plan.scenarios) {
-    emit({ type: 'scenario', at: deps.clock(), scenario, source });
+  const previous = deps.previous;
+  if (previous) {
+    for (const e of previous) {
+      if (e.type === 'usage') {
+        tokens += e.inputTokens + e.outputTokens;
+        dollars += e.cost ?? 0;
+      }
+    }
   }
-  const generated = generating
-    ? await generateScenarios(model, generating.samples, {
-        generator: generating.generator,
-        runtime: deps.runtime,
-        ...(deps.retry && { retry: deps.retry }),
-        ...(deps.signal && { signal: deps.signal }),
-        prices: deps.prices,
-        clock: deps.clock,
-        emit,
-        ...(plan.maxRepairs === undefined ? {} : { maxRepairs: plan.maxRepairs }),
-        ...(plan.prompts?.scenarioGenerator && { template: plan.prompts.scenarioGenerator }),
-        seed: plan.seed,
-        concurrency: plan.concurrency,
-        overBudget,
-        onScenario: (scenario) => {
-          emit({ type: 'scenario', at: deps.clock(), scenario, source: 'generated' });
-        },
-      })
-    : { scenarios: [], failures: [] };
+  const judged = new Set(previous?.flatMap((e) => (e.type === 'checks' ? [e.dialogue] : [])));
+  if (previous) {
+    const cut = previous.flatMap((e) =>
+      e.type === 'dialogue-started' && !judged.has(e.dialogue) ? [e.dialogue] : [],
+    );
+    emit({ type: 'run-resumed', at: deps.clock(), rerun: [...new Set(cut)] });
+  } else {
+    emit({
+      type: 'run-started',
+      at: deps.clock(),
+      seed: plan.seed,
+      projectHash: plan.projectHash,
+      models: {
+        ...(generating && { generator: generating.generator.model }),
+        agent: plan.agent.model,
+        user: plan.user.model,
+        ...(plan.judge && { judge: plan.judge.model }),
+      },
+      trials: plan.trials,
+    });
+    for (const { scenario, source } of plan.scenarios) {
+      emit({ type: 'scenario', at: deps.clock(), scenario, source });
+    }
+  }
+  const generated =
+    generating && !previous
+      ? await generateScenarios(model, generating.samples, {
+          generator: generating.generator,
+          runtime: deps.runtime,
+          ...(deps.retry && { retry: deps.retry }),
+          ...(deps.signal && { signal: deps.signal }),
+          prices: deps.prices,
+          clock: deps.clock,
+          emit,
+          ...(plan.maxRepairs === undefined ? {} : { maxRepairs: plan.maxRepairs }),
+          ...(plan.prompts?.scenarioGenerator && { template: plan.prompts.scenarioGenerator }),
+          seed: plan.seed,
+          concurrency: plan.concurrency,
+          overBudget,
+          onScenario: (scenario) => {
+            emit({ type: 'scenario', at: deps.clock(), scenario, source: 'generated' });
+          },
+        })
+      : { scenarios: [], failures: [] };
   for (const failure of generated.failures) deps.onGenerationFailure?.(failure);
 
-  const queue = [...plan.scenarios.map((s) => s.scenario), ...generated.scenarios].flatMap(
-    (scenario) => Array.from({ length: plan.trials }, (_, trial) => ({ scenario, trial })),
-  );
+  const scenarios = previous
+    ? previous.flatMap((e) => (e.type === 'scenario' ? [e.scenario] : []))
+    : [...plan.scenarios.map((s) => s.scenario), ...generated.scenarios];
+  const queue = scenarios
+    .flatMap((scenario) => Array.from({ length: plan.trials }, (_, trial) => ({ scenario, trial })))
+    .filter((job) => !judged.has(dialogueId(job.scenario.id, job.trial)));
   // Each dialogue's own events, for judging it when it ends.
   const logs = new Map<string, SimEvent[]>();
   const record = (event: SimEvent) => {

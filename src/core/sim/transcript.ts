@@ -85,8 +85,14 @@ export function transcriptOf(events: readonly SimEvent[], dialogue: string): Tra
     if (!('dialogue' in event) || event.dialogue !== dialogue) continue;
     switch (event.type) {
       case 'dialogue-started':
+        // A dialogue started again (a resumed run re-plays one cut off mid-way) starts afresh.
         scenario = event.scenario;
         trial = event.trial;
+        ending = undefined;
+        said.length = 0;
+        calls.length = 0;
+        byId.clear();
+        changes.length = 0;
         break;
       case 'message':
         said.push({ turn: event.turn, speaker: event.speaker, text: event.text });

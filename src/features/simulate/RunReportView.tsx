@@ -3,6 +3,7 @@ import type { CurrentRun } from '../../state/slices/simulationSlice.ts';
 import { DialogueList } from './DialogueList.tsx';
 import { PolicyTable } from './PolicyTable.tsx';
 import { percent, rateWithInterval } from './format.ts';
+import { useAppStore } from '../../state/useAppStore.ts';
 
 const ENDINGS: Record<string, string> = {
   'user-done': 'the user finished',
@@ -44,6 +45,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
               : ` · $${usage.cost.toFixed(4)}`}
           </span>
         </div>
+        {state === 'Interrupted' && <ResumeButton />}
       </header>
       <progress className="run-progress" max={total} value={done} aria-label="Dialogues finished" />
       {run.error && (
@@ -90,5 +92,15 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
       )}
       <DialogueList report={report} endings={ENDINGS} />
     </section>
+  );
+}
+
+/** Goes on with an interrupted run: what was judged stays, the rest runs. */
+function ResumeButton() {
+  const resumeRun = useAppStore((s) => s.resumeRun);
+  return (
+    <button type="button" className="button" onClick={() => void resumeRun()}>
+      Resume
+    </button>
   );
 }

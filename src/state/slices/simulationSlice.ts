@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { RunRepository, SimEvent, StoredRun } from '../../core/index.ts';
+import type { RunRepository, SimEvent, SimScenario, StoredRun } from '../../core/index.ts';
 import { LOCAL_ENGINE, projectHash } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
@@ -37,6 +37,8 @@ export interface SimulationSlice {
   refreshRuns: () => Promise<void>;
   /** Runs the project's scenarios with the models chosen per role, saving the log as it grows. */
   startRun: () => Promise<void>;
+  /** Goes on with the interrupted run on screen: judged dialogues stay, the rest run. */
+  resumeRun: () => Promise<void>;
   cancelRun: () => void;
   openRun: (id: string) => Promise<void>;
   deleteRun: (id: string) => Promise<void>;
@@ -60,32 +62,14 @@ export function createSimulationSlice(
   now: () => string,
 ): StateCreator<AppState, [], [], SimulationSlice> {
   let controller: AbortController | undefined;
-  return (set, get) => ({
-    runSettings: DEFAULT_RUN_SETTINGS,
-    runList: [],
-    currentRun: null,
-    simulationMessage: null,
-
-    setRunSettings: (patch) => {
-      set({ runSettings: { ...get().runSettings, ...patch } });
-    },
-    refreshRuns: async () => {
-      const projectId = get().projectId;
-      if (!runs) return;
-      try {
-        set({ runList: await runs.list(projectId) });
-      } catch (error) {
-        set({ simulationMessage: `Saved runs could not be read: ${messageOf(error)}` });
-      }
-    },
-    startRun: async () => {
+  return (set, get) => {
+    /** The models per role and the parsed project, or why a run cannot start. */
+    const prepare = async () => {
       const state = get();
-      if (state.currentRun?.live) return;
-      const projectId = state.projectId;
+      if (state.currentRun?.live) return undefined;
       const players = (['agent', 'user'] as const).map((role) => {
         const choice = state.modelSettings.roles[role];
-        const engineId = choice?.engine ?? LOCAL_ENGINE;
-        const engine = state.engineFor(engineId);
+        const engine = state.engineFor(choice?.engine ?? LOCAL_ENGINE);
         const model = choice?.model ?? state.localModel.loaded?.name ?? 'local';
         return engine ? { engine, model } : undefined;
       });
@@ -100,7 +84,7 @@ export function createSimulationSlice(
           simulationMessage:
             'Choose models first: load a model in this browser, or give the agent and the simulated user an endpoint (Models in the header).',
         });
-        return;
+        return undefined;
       }
       const [{ parseProject }, { runSimulation }, { handWrittenScenarios }] = await Promise.all([
         import('../../core/format/parseProject.ts'),
@@ -108,25 +92,33 @@ export function createSimulationSlice(
         import('../../core/sim/scenarios.ts'),
       ]);
       const model = parseProject(state.project).model;
-      const scenarios = handWrittenScenarios(model);
-      if (scenarios.length === 0) {
-        set({ simulationMessage: 'scenarios.yaml has no scenarios to run yet.' });
-        return;
-      }
+      return { models, agent, user, judge, model, runSimulation, handWrittenScenarios };
+    };
+
+    /** Runs (or goes on with) a run, showing and saving its log as it grows. */
+    const execute = async (
+      setup: NonNullable<Awaited<ReturnType<typeof prepare>>>,
+      run: {
+        readonly id: string;
+        readonly title: string;
+        readonly scenarios: readonly SimScenario[];
+        readonly trials: number;
+        readonly previous: readonly SimEvent[];
+      },
+      created: Promise<void> = Promise.resolve(),
+    ) => {
+      const { id, title, previous } = run;
+      const state = get();
       const settings = state.runSettings;
-      const id = `run-${newId()}`;
-      const title = `${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${settings.trials} · ${agent.model}`;
-      const run: StoredRun = { id, projectId, createdAt: now(), title };
       controller = new AbortController();
       set({
-        currentRun: { id, title, events: [], live: true, error: null },
+        currentRun: { id, title, events: previous, live: true, error: null },
         simulationMessage: null,
       });
-
       // Events are gathered and written in batches; a failed write is said once, not fatal.
-      const log: SimEvent[] = [];
-      let saved = 0;
-      let saving: Promise<void> = runs ? runs.create(run) : Promise.resolve();
+      const log: SimEvent[] = [...previous];
+      let saved = log.length;
+      let saving = created;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const flush = () => {
         timer = undefined;
@@ -145,28 +137,34 @@ export function createSimulationSlice(
         const current = get().currentRun;
         if (current?.id === id) set({ currentRun: { ...current, events: [...log] } });
       };
-      const start = models.clock();
+      const start = setup.models.clock();
+      // A resumed run's clock goes on from where its log stopped.
+      const offset = previous.reduce((latest, e) => Math.max(latest, e.at), 0);
       try {
-        await runSimulation(
-          model,
+        await setup.runSimulation(
+          setup.model,
           {
             seed: 1,
             projectHash: projectHash(state.project.files),
-            scenarios: scenarios.map((scenario) => ({ scenario, source: 'hand-written' as const })),
-            trials: settings.trials,
+            scenarios: run.scenarios.map((scenario) => ({
+              scenario,
+              source: 'hand-written' as const,
+            })),
+            trials: run.trials,
             concurrency: settings.concurrency,
             limits: { maxTurns: settings.maxTurns, timeLimitMs: 300_000, maxToolRounds: 8 },
             ...(settings.budgetDollars !== null && { budget: { dollars: settings.budgetDollars } }),
-            agent,
-            user,
-            ...(judge && { judge }),
+            agent: setup.agent,
+            user: setup.user,
+            ...(setup.judge && { judge: setup.judge }),
             now: now(),
           },
           {
-            runtime: models.runtime,
-            clock: () => Math.round(models.clock() - start),
+            runtime: setup.models.runtime,
+            clock: () => offset + Math.round(setup.models.clock() - start),
             prices: state.modelSettings.prices,
             signal: controller.signal,
+            ...(previous.length > 0 && { previous }),
             emit: (event) => {
               log.push(event);
               timer ??= setTimeout(flush, FLUSH_MS);
@@ -185,27 +183,79 @@ export function createSimulationSlice(
         controller = undefined;
         await get().refreshRuns();
       }
-    },
-    cancelRun: () => {
-      controller?.abort();
-    },
-    openRun: async (id) => {
-      if (!runs || get().currentRun?.live) return;
-      const stored = get().runList.find((r) => r.id === id);
-      try {
-        const events = (await runs.events(id)) as SimEvent[];
-        set({ currentRun: { id, title: stored?.title ?? id, events, live: false, error: null } });
-      } catch (error) {
-        set({ simulationMessage: `The run could not be read: ${messageOf(error)}` });
-      }
-    },
-    deleteRun: async (id) => {
-      if (!runs || (get().currentRun?.id === id && get().currentRun?.live)) return;
-      await runs.remove(id);
-      if (get().currentRun?.id === id) set({ currentRun: null });
-      await get().refreshRuns();
-    },
-  });
+    };
+
+    return {
+      runSettings: DEFAULT_RUN_SETTINGS,
+      runList: [],
+      currentRun: null,
+      simulationMessage: null,
+
+      setRunSettings: (patch) => {
+        set({ runSettings: { ...get().runSettings, ...patch } });
+      },
+      refreshRuns: async () => {
+        const projectId = get().projectId;
+        if (!runs) return;
+        try {
+          set({ runList: await runs.list(projectId) });
+        } catch (error) {
+          set({ simulationMessage: `Saved runs could not be read: ${messageOf(error)}` });
+        }
+      },
+      startRun: async () => {
+        const setup = await prepare();
+        if (!setup) return;
+        const scenarios = setup.handWrittenScenarios(setup.model);
+        if (scenarios.length === 0) {
+          set({ simulationMessage: 'scenarios.yaml has no scenarios to run yet.' });
+          return;
+        }
+        const { trials } = get().runSettings;
+        const id = `run-${newId()}`;
+        const title = `${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${trials} · ${setup.agent.model}`;
+        await execute(
+          setup,
+          { id, title, scenarios, trials, previous: [] },
+          runs?.create({ id, projectId: get().projectId, createdAt: now(), title }),
+        );
+      },
+      resumeRun: async () => {
+        const current = get().currentRun;
+        if (!current || current.live) return;
+        const started = current.events.find((e) => e.type === 'run-started');
+        if (!started || current.events.some((e) => e.type === 'run-ended')) return;
+        const setup = await prepare();
+        if (!setup) return;
+        await execute(setup, {
+          id: current.id,
+          title: current.title,
+          scenarios: [],
+          trials: started.trials,
+          previous: current.events,
+        });
+      },
+      cancelRun: () => {
+        controller?.abort();
+      },
+      openRun: async (id) => {
+        if (!runs || get().currentRun?.live) return;
+        const stored = get().runList.find((r) => r.id === id);
+        try {
+          const events = (await runs.events(id)) as SimEvent[];
+          set({ currentRun: { id, title: stored?.title ?? id, events, live: false, error: null } });
+        } catch (error) {
+          set({ simulationMessage: `The run could not be read: ${messageOf(error)}` });
+        }
+      },
+      deleteRun: async (id) => {
+        if (!runs || (get().currentRun?.id === id && get().currentRun?.live)) return;
+        await runs.remove(id);
+        if (get().currentRun?.id === id) set({ currentRun: null });
+        await get().refreshRuns();
+      },
+    };
+  };
 }
 
 function messageOf(error: unknown): string {
