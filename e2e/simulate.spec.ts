@@ -89,6 +89,13 @@ test.describe('a simulation run', () => {
     await expect(report.getByTestId('pass-rate')).toContainText(
       `${passed} passed, ${failed} failed`,
     );
+    // Scenarios whose expectations hold even for an idle agent are pointed out.
+    const idle = log.filter(
+      (e) => e.type === 'scenario' && (e as { baseline?: { passes: boolean } }).baseline?.passes,
+    ).length;
+    if (idle > 0)
+      await expect(report.getByTestId('idle-warning')).toContainText(`${idle} scenario`);
+    else await expect(report.getByTestId('idle-warning')).toHaveCount(0);
 
     // The run survives a reload, from the saved log.
     await page.reload();

@@ -107,6 +107,11 @@ export type SimEvent =
       readonly at: RunMs;
       readonly scenario: SimScenario;
       readonly source: 'hand-written' | 'generated';
+      /**
+       * Whether the scenario passes when the agent does nothing at all (no tool call, no change):
+       * such a scenario cannot tell a working agent from an idle one.
+       */
+      readonly baseline?: { readonly passes: boolean; readonly detail: string };
     }
   | {
       readonly type: 'dialogue-started';

@@ -98,6 +98,8 @@ export interface ScenarioSummary {
   readonly fails: number;
   readonly errors: number;
   readonly running: number;
+  /** Why it passes even when the agent does nothing (so its passes prove little); null if not. */
+  readonly passesIdle: string | null;
 }
 
 /** pass^k for one k, over the `scenarios` that had at least k finished trials. */
@@ -155,6 +157,8 @@ export interface RunReport {
   readonly usage: UsageLedger;
   /** From the first event to the last, on the run's clock. */
   readonly wallMs: number;
+  /** Milliseconds spent waiting on each role's model, retries and repairs included. */
+  readonly msByRole: Readonly<Partial<Record<ModelRole, number>>>;
 }
 
 type DialogueEvent = Extract<SimEvent, { dialogue: string }>;
@@ -277,6 +281,7 @@ function read(events: readonly SimEvent[]) {
   let run: RunReport['run'] = null;
   let ended: Progress['ended'] = 'unfinished';
   let usage: UsageLedger = EMPTY_LEDGER;
+  const msByRole: Partial<Record<ModelRole, number>> = {};
   const announced = new Map<string, Extract<SimEvent, { type: 'scenario' }>>();
   const open = new Map<string, DialogueAcc>();
   for (const e of events) {
@@ -298,6 +303,8 @@ function read(events: readonly SimEvent[]) {
         const { byRole, ...total } = usage;
         const role = spend(byRole[e.role] ?? EMPTY_LEDGER, e);
         usage = { ...spend(total, e), byRole: { ...byRole, [e.role]: role } };
+        // Logs written before calls were timed have no `ms`.
+        msByRole[e.role] = (msByRole[e.role] ?? 0) + ((e as { ms?: number }).ms ?? 0);
         break;
       }
       case 'dialogue-started':
@@ -324,7 +331,7 @@ function read(events: readonly SimEvent[]) {
     last = Math.max(last, at);
   }
   const wallMs = events.length === 0 ? 0 : last - first;
-  return { run, ended, usage, announced, open, wallMs };
+  return { run, ended, usage, msByRole, announced, open, wallMs };
 }
 
 /**
@@ -334,7 +341,7 @@ function read(events: readonly SimEvent[]) {
  * interrupted; the same log always gives the same report, in a stable order.
  */
 export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): RunReport {
-  const { run, ended, usage, announced, open, wallMs } = read(events);
+  const { run, ended, usage, msByRole, announced, open, wallMs } = read(events);
   const dialogues = [...open.values()]
     .map(finish)
     .sort(
@@ -397,6 +404,9 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
         fails: count(ds, 'fail'),
         errors: count(ds, 'error'),
         running: count(ds, 'running'),
+        passesIdle: announced.get(id)?.baseline?.passes
+          ? (announced.get(id)?.baseline?.detail ?? null)
+          : null,
       };
     });
   const trials = run?.trials ?? 0;
@@ -452,5 +462,6 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     },
     usage,
     wallMs,
+    msByRole,
   };
 }

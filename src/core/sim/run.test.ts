@@ -195,6 +195,23 @@ describe('runSimulation', () => {
     expect(
       checks.get(dialogueId('late', 1))?.find((f) => f.id === 'expected.database[0]')?.passed,
     ).toBe(true);
+    // "o2 stays delivered" holds when the agent does nothing: that scenario proves little.
+    const baselines = events.flatMap((e) =>
+      e.type === 'scenario' ? [[e.scenario.id, e.baseline?.passes]] : [],
+    );
+    expect(baselines).toEqual([
+      ['fresh', false],
+      ['late', true],
+    ]);
+    const facts = new Map(
+      mini.policies.map((p) => [p.id, { category: p.category, challenge: p.challenge }]),
+    );
+    const report = reportOf(events, facts);
+    expect(report.scenarios.map((s) => [s.id, s.passesIdle !== null])).toEqual([
+      ['fresh', false],
+      ['late', true],
+    ]);
+    expect(report.msByRole.agent).toBeGreaterThan(0);
     const refused = events.filter((e) => e.type === 'guard' && !e.allowed);
     expect(refused.map((e) => e.type === 'guard' && e.rule)).toEqual([
       'refund-late',

@@ -9,7 +9,8 @@ import { ERROR_ENDINGS } from './events.ts';
 import type { GenerationFailure, ScenarioSample } from './generate.ts';
 import { generateScenarios } from './generate.ts';
 import { judgeDialogue } from './judge.ts';
-import { checkExpectations, runChecks } from './judging.ts';
+import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
+import { seedDatabase } from './database.ts';
 import type { PromptTemplate } from './prompts.ts';
 import { transcriptOf } from './transcript.ts';
 
@@ -107,6 +108,10 @@ export async function runSimulation(
     (plan.budget?.tokens !== undefined && tokens >= plan.budget.tokens) ||
     (plan.budget?.dollars !== undefined && dollars >= plan.budget.dollars);
 
+  /** The "do-nothing agent" run, done on paper: expectations against the untouched start. */
+  const baseline = (scenario: SimScenario) =>
+    passesWithoutAgent(scenario, seedDatabase(model, scenario.rows).db);
+
   const previous = deps.previous;
   if (previous) {
     for (const e of previous) {
@@ -137,7 +142,7 @@ export async function runSimulation(
       trials: plan.trials,
     });
     for (const { scenario, source } of plan.scenarios) {
-      emit({ type: 'scenario', at: deps.clock(), scenario, source });
+      emit({ type: 'scenario', at: deps.clock(), scenario, source, baseline: baseline(scenario) });
     }
   }
   const generated =
@@ -156,7 +161,13 @@ export async function runSimulation(
           concurrency: plan.concurrency,
           overBudget,
           onScenario: (scenario) => {
-            emit({ type: 'scenario', at: deps.clock(), scenario, source: 'generated' });
+            emit({
+              type: 'scenario',
+              at: deps.clock(),
+              scenario,
+              source: 'generated',
+              baseline: baseline(scenario),
+            });
           },
         })
       : { scenarios: [], failures: [] };

@@ -25,10 +25,20 @@ export function PolicyTable({ report }: { report: RunReport }) {
               {policy.category && <div className="simulate-faint">{policy.category}</div>}
             </th>
             <td>
-              {percent(policy.rate)}{' '}
-              <span className="simulate-faint">
-                {policy.passes}/{policy.passes + policy.fails} · {rateWithInterval(policy)}
-              </span>
+              {policy.passes + policy.fails === 0 ? (
+                <span className="simulate-faint">
+                  no scenario here tests it
+                  {policy.outOfPlay > 0 &&
+                    `; broken in ${policy.outOfPlay} dialogue${policy.outOfPlay === 1 ? '' : 's'} anyway`}
+                </span>
+              ) : (
+                <>
+                  {percent(policy.rate)}{' '}
+                  <span className="simulate-faint">
+                    {policy.passes}/{policy.passes + policy.fails} · {rateWithInterval(policy)}
+                  </span>
+                </>
+              )}
             </td>
             <td>
               {policy.breaches.length === 0 ? (

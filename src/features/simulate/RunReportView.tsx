@@ -43,6 +43,9 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             {usage.cost === null
               ? ' · cost unknown (unpriced model)'
               : ` · $${usage.cost.toFixed(4)}`}
+            {Object.entries(report.msByRole)
+              .map(([role, ms]) => ` · ${role} ${(ms / 1000).toFixed(1)} s`)
+              .join('')}
           </span>
         </div>
         {state === 'Interrupted' && <ResumeButton />}
@@ -81,6 +84,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
           </div>
         )}
       </div>
+      <IdleWarning report={report} />
       <PolicyTable report={report} />
       {report.byLevel.length > 0 && (
         <p className="simulate-faint" data-testid="by-level">
@@ -102,5 +106,26 @@ function ResumeButton() {
     <button type="button" className="button" onClick={() => void resumeRun()}>
       Resume
     </button>
+  );
+}
+
+/** Scenarios a do-nothing agent would pass: their passes say little about the agent. */
+function IdleWarning({ report }: { report: RunReport }) {
+  const idle = report.scenarios.filter((s) => s.passesIdle !== null);
+  if (idle.length === 0) return null;
+  return (
+    <details className="idle-warning" data-testid="idle-warning">
+      <summary>
+        {idle.length} scenario{idle.length === 1 ? '' : 's'} would pass even if the agent did
+        nothing
+      </summary>
+      <ul>
+        {idle.map((s) => (
+          <li key={s.id}>
+            <code>{s.id}</code>: {s.passesIdle}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
