@@ -151,4 +151,53 @@ test.describe('a simulation run', () => {
       await slow.close();
     }
   });
+
+  test('scenarios written by the generator model for sampled policies run with the rest', async ({
+    workbench,
+    page,
+  }) => {
+    const scenario = {
+      persona: 'A traveller who booked last week.',
+      goal: 'Find out what the baggage allowance is.',
+      knows: ['their user id'],
+      unknown: [],
+      rows: {},
+      expected: {
+        database: [],
+        required_actions: [],
+        forbidden_actions: [],
+        must_say: [],
+        must_not_say: [],
+      },
+    };
+    const writer = await startOpenAIServer({
+      script: (request) =>
+        (request.body as { response_format?: unknown }).response_format === undefined
+          ? undefined
+          : { text: JSON.stringify(scenario) },
+    });
+    try {
+      await workbench.openExample('airline');
+      await useEndpoint(page, writer.url);
+      await page.getByRole('banner').getByRole('button', { name: 'Models' }).click();
+      await page.getByLabel('Engine for Generator').selectOption({ label: 'Custom' });
+      await page.keyboard.press('Escape');
+      const pane = workbench.pane('simulate');
+      const form = pane.getByRole('form', { name: 'Run settings' });
+      await form.getByLabel('Max turns').fill('1');
+      await form.getByLabel('Generate').fill('3');
+      await expect(form.getByLabel('Levels')).toHaveValue('4-8');
+      await form.getByRole('button', { name: 'Run scenarios' }).click();
+      const report = pane.getByRole('region', { name: 'Run report' });
+      await expect(report).toContainText('25 scenarios (3 generated) × 1');
+      await expect(report).toContainText('Finished · 25 of 25 dialogues', { timeout: 60_000 });
+      const generated = (await storedLog(page)).filter(
+        (e) => e.type === 'scenario' && (e as { source?: string }).source === 'generated',
+      );
+      expect(generated).toHaveLength(3);
+      await expect(report.getByRole('table', { name: 'Dialogues' })).toContainText('gen-1#1');
+    } finally {
+      await writer.close();
+    }
+  });
 });

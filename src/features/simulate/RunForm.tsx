@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { RunSettings } from '../../state/slices/simulationSlice.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 
@@ -10,21 +11,23 @@ export function RunForm() {
   const cancelRun = useAppStore((s) => s.cancelRun);
 
   const number = (
-    field: Exclude<keyof RunSettings, 'budgetDollars'>,
+    field: Exclude<keyof RunSettings, 'budgetDollars' | 'levels'>,
     label: string,
     max: number,
+    min = 1,
   ) => (
     <label className="run-field">
       <span>{label}</span>
       <input
         type="number"
-        min={1}
+        min={min}
         max={max}
         value={settings[field]}
         disabled={live}
         onChange={(event) => {
           const value = Math.round(Number(event.target.value));
-          if (Number.isFinite(value) && value >= 1 && value <= max) setSettings({ [field]: value });
+          if (Number.isFinite(value) && value >= min && value <= max)
+            setSettings({ [field]: value });
         }}
       />
     </label>
@@ -59,6 +62,8 @@ export function RunForm() {
           }}
         />
       </label>
+      {number('generated', 'Generate', 200, 0)}
+      {settings.generated > 0 && <LevelsField disabled={live} />}
       {live ? (
         <button type="button" className="button button-danger" onClick={cancelRun}>
           Stop
@@ -69,5 +74,35 @@ export function RunForm() {
         </button>
       )}
     </form>
+  );
+}
+
+/** The challenge band sampled combinations are drawn from, typed as "4-8". */
+function LevelsField({ disabled }: { disabled: boolean }) {
+  const levels = useAppStore((s) => s.runSettings.levels);
+  const setSettings = useAppStore((s) => s.setRunSettings);
+  const [text, setText] = useState(`${levels.min}-${levels.max}`);
+  const band = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(text);
+  const min = Number(band?.[1]);
+  const max = Number(band?.[2] ?? band?.[1]);
+  const valid = band !== null && min >= 1 && max >= min && max <= 100;
+  return (
+    <label className="run-field">
+      <span>Levels</span>
+      <input
+        value={text}
+        disabled={disabled}
+        aria-invalid={!valid}
+        title="The challenge band of the sampled combinations, e.g. 4-8"
+        onChange={(event) => {
+          setText(event.target.value);
+          const next = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(event.target.value);
+          const lo = Number(next?.[1]);
+          const hi = Number(next?.[2] ?? next?.[1]);
+          if (next && lo >= 1 && hi >= lo && hi <= 100)
+            setSettings({ levels: { min: lo, max: hi } });
+        }}
+      />
+    </label>
   );
 }

@@ -14,6 +14,10 @@ export interface RunSettings {
   readonly maxTurns: number;
   /** Stop cleanly once this many dollars are spent; null for no limit. */
   readonly budgetDollars: number | null;
+  /** Scenarios the generator model writes for policy combinations sampled from the graph. */
+  readonly generated: number;
+  /** The challenge band those combinations are drawn from. */
+  readonly levels: { readonly min: number; readonly max: number };
 }
 
 /** The run on screen: its log (growing while it runs) and how it stands. */
@@ -49,6 +53,8 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = {
   concurrency: 2,
   maxTurns: 10,
   budgetDollars: 1,
+  generated: 0,
+  levels: { min: 4, max: 8 },
 };
 
 /** How often a running log is shown and saved: often enough to watch, seldom enough to be cheap. */
@@ -79,6 +85,15 @@ export function createSimulationSlice(
       const judgeEngine = judgeChoice ? state.engineFor(judgeChoice.engine) : undefined;
       const judge =
         judgeChoice && judgeEngine ? { engine: judgeEngine, model: judgeChoice.model } : undefined;
+      // The generator, like the agent and the user, runs in this browser unless given an endpoint.
+      const generatorChoice = state.modelSettings.roles.generator;
+      const generatorEngine = state.engineFor(generatorChoice?.engine ?? LOCAL_ENGINE);
+      const generator = generatorEngine
+        ? {
+            engine: generatorEngine,
+            model: generatorChoice?.model ?? state.localModel.loaded?.name ?? 'local',
+          }
+        : undefined;
       if (!models || !agent || !user) {
         set({
           simulationMessage:
@@ -86,13 +101,32 @@ export function createSimulationSlice(
         });
         return undefined;
       }
-      const [{ parseProject }, { runSimulation }, { handWrittenScenarios }] = await Promise.all([
+      const [
+        { parseProject },
+        { runSimulation },
+        { handWrittenScenarios },
+        { buildGraph },
+        { sampleWithReport },
+      ] = await Promise.all([
         import('../../core/format/parseProject.ts'),
         import('../../core/sim/run.ts'),
         import('../../core/sim/scenarios.ts'),
+        import('../../core/graph/build.ts'),
+        import('../../core/graph/sample.ts'),
       ]);
       const model = parseProject(state.project).model;
-      return { models, agent, user, judge, model, runSimulation, handWrittenScenarios };
+      return {
+        models,
+        agent,
+        user,
+        judge,
+        generator,
+        model,
+        runSimulation,
+        handWrittenScenarios,
+        buildGraph,
+        sampleWithReport,
+      };
     };
 
     /** Runs (or goes on with) a run, showing and saving its log as it grows. */
@@ -102,6 +136,10 @@ export function createSimulationSlice(
         readonly id: string;
         readonly title: string;
         readonly scenarios: readonly SimScenario[];
+        readonly samples: readonly {
+          readonly policies: readonly string[];
+          readonly level: number;
+        }[];
         readonly trials: number;
         readonly previous: readonly SimEvent[];
       },
@@ -137,6 +175,7 @@ export function createSimulationSlice(
         const current = get().currentRun;
         if (current?.id === id) set({ currentRun: { ...current, events: [...log] } });
       };
+      let failures = 0;
       const start = setup.models.clock();
       // A resumed run's clock goes on from where its log stopped.
       const offset = previous.reduce((latest, e) => Math.max(latest, e.at), 0);
@@ -157,6 +196,8 @@ export function createSimulationSlice(
             agent: setup.agent,
             user: setup.user,
             ...(setup.judge && { judge: setup.judge }),
+            ...(run.samples.length > 0 &&
+              setup.generator && { samples: run.samples, generator: setup.generator }),
             now: now(),
           },
           {
@@ -165,6 +206,12 @@ export function createSimulationSlice(
             prices: state.modelSettings.prices,
             signal: controller.signal,
             ...(previous.length > 0 && { previous }),
+            onGenerationFailure: (failure) => {
+              failures++;
+              set({
+                simulationMessage: `${failures} sampled combination${failures === 1 ? '' : 's'} got no valid scenario from the generator (last: ${failure.error})`,
+              });
+            },
             emit: (event) => {
               log.push(event);
               timer ??= setTimeout(flush, FLUSH_MS);
@@ -207,16 +254,46 @@ export function createSimulationSlice(
         const setup = await prepare();
         if (!setup) return;
         const scenarios = setup.handWrittenScenarios(setup.model);
-        if (scenarios.length === 0) {
-          set({ simulationMessage: 'scenarios.yaml has no scenarios to run yet.' });
+        const { trials, generated, levels } = get().runSettings;
+        let samples: { policies: readonly string[]; level: number }[] = [];
+        if (generated > 0) {
+          if (!setup.generator) {
+            set({
+              simulationMessage:
+                'Generating scenarios needs a model for the generator role (Models in the header).',
+            });
+            return;
+          }
+          const drawn = setup.sampleWithReport(setup.buildGraph(setup.model), {
+            seed: 1,
+            count: generated,
+            levels,
+          });
+          samples = drawn.samples.map((sample) => ({
+            policies: sample.policies,
+            level: sample.level,
+          }));
+          if (samples.length === 0) {
+            set({
+              simulationMessage: `No policy combination reaches levels ${levels.min}-${levels.max} in this graph.`,
+            });
+            return;
+          }
+        }
+        if (scenarios.length === 0 && samples.length === 0) {
+          set({
+            simulationMessage:
+              'scenarios.yaml has no scenarios to run yet; write some, or generate some.',
+          });
           return;
         }
-        const { trials } = get().runSettings;
         const id = `run-${newId()}`;
-        const title = `${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${trials} · ${setup.agent.model}`;
+        const count = scenarios.length + samples.length;
+        const made = samples.length > 0 ? ` (${samples.length} generated)` : '';
+        const title = `${count} scenario${count === 1 ? '' : 's'}${made} × ${trials} · ${setup.agent.model}`;
         await execute(
           setup,
-          { id, title, scenarios, trials, previous: [] },
+          { id, title, scenarios, samples, trials, previous: [] },
           runs?.create({ id, projectId: get().projectId, createdAt: now(), title }),
         );
       },
@@ -231,6 +308,7 @@ export function createSimulationSlice(
           id: current.id,
           title: current.title,
           scenarios: [],
+          samples: [],
           trials: started.trials,
           previous: current.events,
         });
