@@ -1,0 +1,267 @@
+import { describe, expect, it } from 'vitest';
+import { A, U, dialogue, refusedBy } from '../testing/dialogues.ts';
+import type { Database, Finding, RowChange, SimScenario } from './events.ts';
+import { checkExpectations, dialogueVerdict, passesWithoutAgent } from './judging.ts';
+
+const active = { id: 'ABC123', status: 'active', amount: 420.5 };
+const startDb: Database = { reservations: [active], users: [{ id: 'u1', name: 'Ann' }] };
+const cancelledRow = { ...active, status: 'cancelled' };
+const cancelChange: RowChange = {
+  table: 'reservations',
+  key: 'ABC123',
+  kind: 'update',
+  before: active,
+  after: cancelledRow,
+};
+const renamed: RowChange = {
+  table: 'users',
+  key: 'u1',
+  kind: 'update',
+  before: { id: 'u1', name: 'Ann' },
+  after: { id: 'u1', name: 'Bo' },
+};
+const finalDb: Database = { reservations: [cancelledRow], users: [{ id: 'u1', name: 'Bo' }] };
+
+function scenario(
+  expected: Partial<SimScenario['expected']>,
+  policies = ['refund-window'],
+): SimScenario {
+  return {
+    id: 'late-refund',
+    policies,
+    persona: 'In a hurry',
+    goal: 'Refund ABC123',
+    knows: [],
+    unknown: [],
+    rows: {},
+    expected: {
+      database: [],
+      requiredActions: [],
+      forbiddenActions: [],
+      mustSay: [],
+      mustNotSay: [],
+      ...expected,
+    },
+  };
+}
+
+describe('checkExpectations', () => {
+  const stillActive = 'db.reservations.exists(r, r.id == "ABC123" && r.status == "active")';
+  const cancelled = dialogue([
+    U('Cancel ABC123'),
+    A(
+      'Your reservation   is CANCELLED.',
+      { tool: 'get_reservation', ok: false, result: 'Not found' },
+      { tool: 'cancel', changes: [cancelChange, renamed] },
+    ),
+  ]);
+
+  it('judges a database assertion over the final database, with a field-level account', () => {
+    const [held] = checkExpectations(
+      scenario({ database: [stillActive] }),
+      dialogue([]),
+      startDb,
+      startDb,
+    );
+    expect(held).toMatchObject({
+      id: 'expected.database[0]',
+      policy: 'refund-window',
+      passed: true,
+    });
+    const [broken] = checkExpectations(
+      scenario({ database: [stillActive] }),
+      cancelled,
+      finalDb,
+      startDb,
+    );
+    expect(broken).toMatchObject({ passed: false });
+    // Only the tables the assertion reads: the users change is left out.
+    expect(broken?.detail).toBe(
+      `Does not hold at the end: ${stillActive}. Changes during the dialogue: reservations ABC123: status "active" → "cancelled".`,
+    );
+  });
+
+  it('says when nothing changed and the assertion was already false at the start', () => {
+    const wrong = 'db.reservations.size() == 2';
+    const [found] = checkExpectations(
+      scenario({ database: [wrong] }),
+      dialogue([]),
+      startDb,
+      startDb,
+    );
+    expect(found?.detail).toBe(
+      `Does not hold at the end: ${wrong}. No row of reservations changed during the dialogue. It did not hold at the start either: check the starting rows.`,
+    );
+  });
+
+  it('fails an assertion that cannot be evaluated, and blames the scenario', () => {
+    const findings = checkExpectations(
+      scenario({
+        database: ['db.reservations.size(', 'db.nope.size() == 0', 'db.reservations.size()'],
+      }),
+      dialogue([]),
+      startDb,
+      startDb,
+    );
+    expect(findings.map((f) => f.passed)).toEqual([false, false, false]);
+    expect(findings[0]?.detail).toMatch(/^The assertion is not valid CEL/);
+    expect(findings[1]?.detail).toBe(
+      'The assertion could not be evaluated (No such key: nope). This is a fault of the scenario, not the agent.',
+    );
+    expect(findings[2]?.detail).toMatch(/^The assertion gave 1, not true or false\./);
+  });
+
+  it('requires each required action to have run, and says why one did not', () => {
+    const findings = checkExpectations(
+      scenario({ requiredActions: ['cancel', 'get_reservation', 'refund'] }),
+      cancelled,
+      finalDb,
+      startDb,
+    );
+    expect(findings.map((f) => [f.id, f.passed])).toEqual([
+      ['expected.required_actions[0]', true],
+      ['expected.required_actions[1]', false],
+      ['expected.required_actions[2]', false],
+    ]);
+    expect(findings[1]).toMatchObject({
+      turn: 1,
+      detail:
+        'The agent called get_reservation once but it never ran: at turn 1 it failed (Not found).',
+    });
+    expect(findings[2]?.detail).toBe('The agent never called refund.');
+    const refused = dialogue([
+      A('', { tool: 'refund', ...refusedBy('refund-window', 'Too late.') }),
+    ]);
+    const [blocked] = checkExpectations(
+      scenario({ requiredActions: ['refund'] }),
+      refused,
+      startDb,
+      startDb,
+    );
+    expect(blocked?.detail).toBe(
+      'The agent called refund once but it never ran: at turn 0 rule "refund-window" refused it (Too late.).',
+    );
+  });
+
+  it('fails a forbidden action that ran, but not one a guard refused', () => {
+    const [ran] = checkExpectations(
+      scenario({ forbiddenActions: ['cancel'] }),
+      cancelled,
+      finalDb,
+      startDb,
+    );
+    expect(ran).toMatchObject({
+      passed: false,
+      turn: 1,
+      detail: 'cancel ran at turn 1: cancel({}), changing 2 row(s).',
+    });
+    const refused = dialogue([A('', { tool: 'cancel', ...refusedBy('no-late', 'Too late.') })]);
+    const [stopped] = checkExpectations(
+      scenario({ forbiddenActions: ['cancel'] }),
+      refused,
+      startDb,
+      startDb,
+    );
+    expect(stopped).toMatchObject({ passed: true });
+    expect(stopped?.detail).toBe(
+      'cancel never ran: at turn 0 rule "no-late" refused it (Too late.). The attempt is reported under rule "no-late".',
+    );
+  });
+
+  it('matches phrases as case-insensitive text (spaces loose) or as /regular expressions/', () => {
+    const findings = checkExpectations(
+      scenario({
+        mustSay: ['reservation is cancelled', '/cancel+ed\\b/', 'refund'],
+        mustNotSay: ['CANCELLED', '/[/'],
+      }),
+      cancelled,
+      finalDb,
+      startDb,
+    );
+    expect(findings.map((f) => [f.id, f.passed])).toEqual([
+      ['expected.must_say[0]', true],
+      ['expected.must_say[1]', true],
+      ['expected.must_say[2]', false],
+      ['expected.must_not_say[0]', false],
+      ['expected.must_not_say[1]', true],
+    ]);
+    expect(findings[0]?.detail).toBe('The agent said it at turn 1: "reservation is CANCELLED".');
+    expect(findings[2]?.detail).toBe('No agent message matches the phrase "refund".');
+    expect(findings[3]).toMatchObject({
+      turn: 1,
+      detail: 'At turn 1 the agent said "CANCELLED", which matches the phrase "CANCELLED".',
+    });
+    expect(findings[4]?.detail).toMatch(/^Skipped: /);
+  });
+
+  it('ties expectations to the policy only when the scenario has exactly one', () => {
+    const two = checkExpectations(
+      scenario({ requiredActions: ['cancel'] }, ['a', 'b']),
+      cancelled,
+      finalDb,
+      startDb,
+    );
+    expect(two[0]?.policy).toBeUndefined();
+  });
+});
+
+describe('dialogueVerdict', () => {
+  const failed: Finding = { id: 'x', policy: 'p', passed: false, detail: '' };
+  const passed: Finding = { ...failed, passed: true };
+
+  it('makes an outside ending an error, even when findings failed', () => {
+    for (const ending of [
+      'time-limit',
+      'provider-error',
+      'model-error',
+      'cancelled',
+      'budget',
+    ] as const)
+      expect(dialogueVerdict([failed], ending)).toBe('error');
+  });
+
+  it('fails on any failed finding after a normal ending, and passes otherwise', () => {
+    expect(dialogueVerdict([passed, failed], 'user-done')).toBe('fail');
+    expect(dialogueVerdict([passed], 'guard-end')).toBe('pass');
+    expect(dialogueVerdict([], 'max-turns')).toBe('pass');
+  });
+});
+
+describe('passesWithoutAgent', () => {
+  it('flags a scenario whose expectations only say the status stays active', () => {
+    const idle = passesWithoutAgent(
+      scenario({
+        database: ['db.reservations.all(r, r.status == "active")'],
+        forbiddenActions: ['cancel'],
+      }),
+      startDb,
+    );
+    expect(idle.passes).toBe(true);
+    expect(idle.detail).toMatch(
+      /expected\.database\[0\], expected\.forbidden_actions\[0\]\) holds when the agent calls no tool/,
+    );
+  });
+
+  it('flags a scenario that expects nothing', () => {
+    expect(passesWithoutAgent(scenario({}), startDb)).toEqual({
+      passes: true,
+      detail: 'The scenario expects nothing, so any agent passes it, even one that does nothing.',
+    });
+  });
+
+  it('clears a scenario that needs the agent to act or speak', () => {
+    const acts = passesWithoutAgent(
+      scenario({
+        database: ['db.reservations.all(r, r.status == "active")'],
+        requiredActions: ['get_reservation'],
+        mustSay: ['24 hours'],
+      }),
+      startDb,
+    );
+    expect(acts).toEqual({
+      passes: false,
+      detail:
+        'An agent that does nothing fails expected.required_actions[0], expected.must_say[0].',
+    });
+  });
+});
