@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../adapters/storage/preferences.ts';
 import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
-import type { ChatEngine, ChatResponse } from '../core/index.ts';
+import type { ChatEngine, ChatRequest, ChatResponse } from '../core/index.ts';
 import { USER_STOP } from '../core/index.ts';
 import { testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
@@ -122,5 +122,31 @@ describe('the judge role', () => {
     await store.getState().startRun();
     const judged = store.getState().currentRun?.events ?? [];
     expect(judged.find((e) => e.type === 'run-started')).toMatchObject({ models: { judge: 'm' } });
+  });
+});
+
+describe('an endpoint that is the user’s own agent', () => {
+  it('gets only the conversation, and the run says so', async () => {
+    const seen: ChatRequest[] = [];
+    const { store } = storeWithRuns({
+      chat: (request, options) => {
+        seen.push(request);
+        return engine.chat(request, options);
+      },
+    });
+    await ready(store);
+    const agentEndpoint = store.getState().addEndpoint({
+      kind: 'openai',
+      label: 'My bot',
+      baseUrl: 'http://127.0.0.1:8/v1',
+      defaultModel: 'bot',
+      hostsAgent: true,
+    });
+    store.getState().setRoleModel('agent', { engine: agentEndpoint, model: 'bot' });
+    await store.getState().startRun();
+    const events = store.getState().currentRun?.events ?? [];
+    expect(events[0]).toMatchObject({ type: 'run-started', externalAgent: true });
+    expect(seen.filter((r) => r.model === 'bot').every((r) => r.tools === undefined)).toBe(true);
+    expect(selectRunReport(store.getState())?.run?.externalAgent).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ const endpoint = {
   label: 'Ollama',
   baseUrl: 'http://localhost:11434/v1',
   defaultModel: 'qwen2.5:3b',
+  hostsAgent: true,
 };
 
 describe('readModelSettings', () => {

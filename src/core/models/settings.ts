@@ -18,6 +18,11 @@ export interface EndpointConfig {
   readonly baseUrl: string;
   /** The model a role gets when it picks this endpoint and names none. */
   readonly defaultModel: string;
+  /**
+   * The endpoint is the user's own agent, with its prompt and tools on its side: as the agent
+   * under test it is sent only the conversation.
+   */
+  readonly hostsAgent?: boolean;
 }
 
 /** Which engine (`LOCAL_ENGINE` or an endpoint id) and model a role uses. */
@@ -157,7 +162,14 @@ function readEndpoint(raw: unknown): EndpointConfig | undefined {
   if (!isText(label, 100) || !isText(baseUrl, 2000) || checkBaseUrl(baseUrl) !== undefined)
     return undefined;
   if (typeof defaultModel !== 'string' || defaultModel.length > 200) return undefined;
-  return { id, kind: kind as EndpointKind, label, baseUrl, defaultModel };
+  return {
+    id,
+    kind: kind as EndpointKind,
+    label,
+    baseUrl,
+    defaultModel,
+    ...(raw.hostsAgent === true && { hostsAgent: true }),
+  };
 }
 
 function readPrice(raw: unknown): ModelPrice | undefined {

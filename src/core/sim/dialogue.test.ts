@@ -187,6 +187,17 @@ describe('runDialogue', () => {
     expect(usage.map((e) => [e.role, e.cost])).toContainEqual(['user', null]);
   });
 
+  it('sends the user’s own agent only the conversation: no agent.md, no tools', async () => {
+    const { running, agent } = run(
+      [say('Sure, your refund is on its way.')],
+      [say('Refund o1 please.'), say(USER_STOP)],
+      { deps: { externalAgent: true } },
+    );
+    expect((await running).ending).toBe('user-done');
+    expect(agent.requests[0]?.messages).toEqual([{ role: 'user', content: 'Refund o1 please.' }]);
+    expect(agent.requests[0]?.tools).toBeUndefined();
+  });
+
   it('sends a refusal back to the agent when the rule says message', async () => {
     const { running, events } = run(
       [

@@ -29,6 +29,11 @@ export interface Player {
 /** What a dialogue needs from the run: models, time, money and where events go. */
 export interface DialogueDeps {
   readonly agent: Player;
+  /**
+   * The agent under test is the user's own bot behind an endpoint, with its own prompt and
+   * tools: it is sent only the conversation, and its tool calls (made on its side) are not seen.
+   */
+  readonly externalAgent?: boolean;
   readonly user: Player;
   readonly runtime: RetryRuntime;
   readonly retry?: RetryPolicy;
@@ -129,12 +134,16 @@ export async function runDialogue(
     () => undefined,
   );
 
-  const tools: ToolSpec[] = model.tools.map((t) => ({
-    name: t.name,
-    description: t.description,
-    parameters: t.parameters as Record<string, unknown>,
-  }));
-  const agentView: ChatMessage[] = [{ role: 'system', content: model.prompt }];
+  const tools: ToolSpec[] = deps.externalAgent
+    ? []
+    : model.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters as Record<string, unknown>,
+      }));
+  const agentView: ChatMessage[] = deps.externalAgent
+    ? []
+    : [{ role: 'system', content: model.prompt }];
   const userView: ChatMessage[] = [
     { role: 'system', content: userSimulatorPrompt(scenario) },
     { role: 'user', content: CHAT_OPENS },
@@ -152,7 +161,8 @@ export async function runDialogue(
     const start = deps.clock();
     const response: CheckedResponse = await checkedChat(
       player.engine,
-      { ...request, model: player.model },
+      // A snapshot: the conversation goes on growing after the call.
+      { ...request, messages: [...request.messages], model: player.model },
       { runtime: deps.runtime, signal: stop.signal, ...(deps.retry && { policy: deps.retry }) },
     );
     emit({
@@ -205,7 +215,7 @@ export async function runDialogue(
         }
         const answer = await ask('agent', deps.agent, {
           messages: agentView,
-          tools,
+          ...(tools.length > 0 && { tools }),
           maxTokens: 600,
         });
         const calls = answer.message.toolCalls ?? [];

@@ -101,6 +101,8 @@ export type SimEvent =
       readonly projectHash: string;
       readonly models: Readonly<Partial<Record<ModelRole, string>>>;
       readonly trials: number;
+      /** The agent was the user's own endpoint: its tool calls and database were not seen. */
+      readonly externalAgent?: true;
     }
   | {
       readonly type: 'scenario';

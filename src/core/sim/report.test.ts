@@ -239,6 +239,7 @@ describe('reportOf', () => {
       projectHash: 'abc',
       models: { agent: 'gpt-x' },
       trials: 2,
+      externalAgent: false,
     });
     expect(report.wallMs).toBe((FULL.length - 1) * 10);
   });

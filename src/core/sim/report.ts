@@ -136,6 +136,8 @@ export interface RunReport {
     readonly projectHash: string;
     readonly models: Readonly<Partial<Record<ModelRole, string>>>;
     readonly trials: number;
+    /** The agent was the user's own endpoint: no tool call or database change was seen. */
+    readonly externalAgent: boolean;
   } | null;
   readonly progress: Progress;
   /** Over finished dialogues, errors left out of the denominator. */
@@ -287,7 +289,13 @@ function read(events: readonly SimEvent[]) {
   for (const e of events) {
     switch (e.type) {
       case 'run-started':
-        run = { seed: e.seed, projectHash: e.projectHash, models: e.models, trials: e.trials };
+        run = {
+          seed: e.seed,
+          projectHash: e.projectHash,
+          models: e.models,
+          trials: e.trials,
+          externalAgent: e.externalAgent === true,
+        };
         break;
       case 'scenario':
         announced.set(e.scenario.id, e);

@@ -31,6 +31,8 @@ export interface RunPlan {
   /** The run stops cleanly once either is spent. */
   readonly budget?: { readonly tokens?: number; readonly dollars?: number };
   readonly agent: Player;
+  /** The agent is the user's own bot (its prompt and tools on its side); see DialogueDeps. */
+  readonly externalAgent?: boolean;
   readonly user: Player;
   /** The simulated date and time conditions see as `now` (ISO-8601). */
   readonly now: string;
@@ -140,6 +142,7 @@ export async function runSimulation(
         ...(plan.judge && { judge: plan.judge.model }),
       },
       trials: plan.trials,
+      ...(plan.externalAgent && { externalAgent: true }),
     });
     for (const { scenario, source } of plan.scenarios) {
       emit({ type: 'scenario', at: deps.clock(), scenario, source, baseline: baseline(scenario) });
@@ -199,6 +202,7 @@ export async function runSimulation(
         { dialogue, trial: job.trial },
         {
           agent: plan.agent,
+          ...(plan.externalAgent && { externalAgent: true }),
           user: plan.user,
           runtime: deps.runtime,
           ...(deps.retry && { retry: deps.retry }),

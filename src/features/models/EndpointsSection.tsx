@@ -151,6 +151,21 @@ function EndpointCard({ endpoint, autoFocus }: { endpoint: EndpointConfig; autoF
           }}
         />
       </div>
+      <label className="models-check">
+        <input
+          type="checkbox"
+          checked={endpoint.hostsAgent === true}
+          onChange={(event) => {
+            update(endpoint.id, { hostsAgent: event.target.checked });
+          }}
+        />
+        This endpoint is my own agent, with its own prompt and tools
+        <span className="models-faint">
+          {' '}
+          As the agent under test it then gets only the conversation, not agent.md or the tools; its
+          tool calls stay on its side, so guard rules and database checks cannot see them.
+        </span>
+      </label>
       <div className="models-actions">
         <button
           type="button"

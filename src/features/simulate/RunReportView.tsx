@@ -51,6 +51,12 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
         {state === 'Interrupted' && <ResumeButton />}
       </header>
       <progress className="run-progress" max={total} value={done} aria-label="Dialogues finished" />
+      {report.run?.externalAgent && (
+        <p className="simulate-faint" data-testid="external-agent">
+          The agent was your own endpoint: its tool calls and database were not seen, so only
+          transcript checks (and a judge) could find breaches.
+        </p>
+      )}
       {run.error && (
         <p className="simulate-message" role="alert">
           The run failed: {run.error}

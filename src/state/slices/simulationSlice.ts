@@ -80,6 +80,11 @@ export function createSimulationSlice(
         return engine ? { engine, model } : undefined;
       });
       const [agent, user] = players;
+      // An endpoint marked as the user's own agent gets only the conversation.
+      const agentEndpoint = state.modelSettings.endpoints.find(
+        (e) => e.id === state.modelSettings.roles.agent?.engine,
+      );
+      const externalAgent = agentEndpoint?.hostsAgent === true;
       // The judge is optional: only a role the user gave a model gets one.
       const judgeChoice = state.modelSettings.roles.judge;
       const judgeEngine = judgeChoice ? state.engineFor(judgeChoice.engine) : undefined;
@@ -118,6 +123,7 @@ export function createSimulationSlice(
       return {
         models,
         agent,
+        externalAgent,
         user,
         judge,
         generator,
@@ -194,6 +200,7 @@ export function createSimulationSlice(
             limits: { maxTurns: settings.maxTurns, timeLimitMs: 300_000, maxToolRounds: 8 },
             ...(settings.budgetDollars !== null && { budget: { dollars: settings.budgetDollars } }),
             agent: setup.agent,
+            ...(setup.externalAgent && { externalAgent: true }),
             user: setup.user,
             ...(setup.judge && { judge: setup.judge }),
             ...(run.samples.length > 0 &&
