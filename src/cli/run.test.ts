@@ -72,6 +72,30 @@ ${extra}`,
     }
   });
 
+  it('sends an own agent only the conversation', async () => {
+    const dir = project();
+    const file = config(dir);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        'api_key_env: RUN_KEY }',
+        'api_key_env: RUN_KEY, own_agent: true }',
+      ),
+    );
+    const before = server.requests.length;
+    const { io: cli } = io();
+    await runRun([dir, '--config', file], cli, { RUN_KEY: KEY });
+    const first = readFileSync(path.join(dir, 'out', 'events.jsonl'), 'utf8').split('\n')[0] ?? '';
+    expect(JSON.parse(first)).toMatchObject({ type: 'run-started', externalAgent: true });
+    const bodies = server.requests
+      .slice(before)
+      .map((r) => r.body as { messages?: { role: string }[]; tools?: unknown });
+    // Agent calls carry no tools and no system prompt; the simulated user's calls have its own.
+    const agentCalls = bodies.filter((b) => !b.messages?.some((m) => m.role === 'system'));
+    expect(agentCalls.length).toBeGreaterThan(0);
+    expect(agentCalls.every((b) => b.tools === undefined)).toBe(true);
+  });
+
   it('explains a bad config and never takes a key from it', async () => {
     const dir = project();
     const cases: [(yaml: string) => string, RegExp][] = [

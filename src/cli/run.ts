@@ -31,6 +31,8 @@ run.yaml:
   models:
     agent: { provider: openai, base_url: https://api.openai.com/v1, model: gpt-4.1-mini,
              api_key_env: OPENAI_API_KEY }
+                         # own_agent: true when this is your own bot (its prompt and tools
+                         # on its side): it then gets only the conversation
     user: { ... }        # the simulated user; the agent's endpoint when left out
     judge: { ... }       # optional: a model's opinion per policy in play
     generator: { ... }   # needed with "sample"
@@ -54,6 +56,8 @@ interface EndpointConfig {
   readonly baseUrl: string;
   readonly model: string;
   readonly keyVar: string | undefined;
+  /** The endpoint is the user's own agent: it gets only the conversation. */
+  readonly ownAgent: boolean;
 }
 
 /** Runs `policylab run ...` and returns the exit code. */
@@ -105,6 +109,7 @@ export async function runRun(
     limits: { maxTurns: config.maxTurns, timeLimitMs: config.timeLimitS * 1000, maxToolRounds: 8 },
     ...(config.budget && { budget: config.budget }),
     agent: player(config.agent),
+    ...(config.agent.ownAgent && { externalAgent: true }),
     user: player(config.user),
     ...(config.judge && { judge: player(config.judge) }),
     ...(samples.length > 0 && config.generator && { samples, generator: player(config.generator) }),
@@ -283,5 +288,5 @@ function endpoint(
   const keyVar = typeof e.api_key_env === 'string' ? e.api_key_env : undefined;
   if (keyVar !== undefined && env[keyVar] === undefined)
     throw new Error(`${name}: the environment variable ${keyVar} is not set.`);
-  return { provider, baseUrl: e.base_url, model: e.model, keyVar };
+  return { provider, baseUrl: e.base_url, model: e.model, keyVar, ownAgent: e.own_agent === true };
 }
