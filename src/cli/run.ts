@@ -6,6 +6,7 @@ import { monotonicClock, platformRuntime } from '../adapters/models/runtime.ts';
 import type { Player, RunPlan, RunReport, SimEvent } from '../core/index.ts';
 import {
   buildGraph,
+  checkBaseUrl,
   handWrittenScenarios,
   parseProject,
   projectHash,
@@ -281,8 +282,9 @@ function endpoint(
   const provider = e.provider ?? 'openai';
   if (provider !== 'openai' && provider !== 'anthropic')
     throw new Error(`${name}.provider must be openai or anthropic.`);
-  if (typeof e.base_url !== 'string' || !/^https?:\/\//.test(e.base_url))
-    throw new Error(`${name}.base_url must be an http(s) URL.`);
+  if (typeof e.base_url !== 'string') throw new Error(`${name}.base_url is missing.`);
+  const problem = checkBaseUrl(e.base_url);
+  if (problem !== undefined) throw new Error(`${name}.base_url: ${problem}`);
   if (typeof e.model !== 'string' || e.model.trim() === '')
     throw new Error(`${name}.model is missing.`);
   const keyVar = typeof e.api_key_env === 'string' ? e.api_key_env : undefined;

@@ -16,12 +16,9 @@ import { ModelError } from '../../core/index.ts';
 import type { SchemaTool } from './anthropicWire.ts';
 import { toParams } from './anthropicWire.ts';
 import type { RemoteEngine, RemoteEngineConfig } from './remote.ts';
-import { abortSignalFor, checkBaseUrl, toModelError } from './sdkErrors.ts';
+import { SDK_TIMEOUT_MS, abortSignalFor, requireBaseUrl, toModelError } from './sdkErrors.ts';
 
 const SDK_ERRORS = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
-
-/** Far beyond any per-attempt timeout: core's `withRetries` decides when a call has taken too long. */
-const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A ChatEngine for Anthropic's Messages API (or a proxy that speaks it) through the official
@@ -31,7 +28,7 @@ const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
  * an http(s) URL.
  */
 export function createAnthropicEngine(config: RemoteEngineConfig): RemoteEngine {
-  checkBaseUrl(config.baseUrl);
+  requireBaseUrl(config.baseUrl);
   const apiKey = config.apiKey === '' ? undefined : config.apiKey;
   // The SDK adds /v1 itself; people often paste it with the base URL.
   const baseUrl = config.baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '');

@@ -20,12 +20,9 @@ import type {
 } from '../../core/index.ts';
 import { ModelError } from '../../core/index.ts';
 import type { RemoteEngine, RemoteEngineConfig } from './remote.ts';
-import { abortSignalFor, checkBaseUrl, toModelError } from './sdkErrors.ts';
+import { SDK_TIMEOUT_MS, abortSignalFor, requireBaseUrl, toModelError } from './sdkErrors.ts';
 
 const SDK_ERRORS = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
-
-/** Far beyond any per-attempt timeout: core's `withRetries` decides when a call has taken too long. */
-const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A ChatEngine for any OpenAI-compatible endpoint (OpenAI, Azure OpenAI, OpenRouter, Ollama,
@@ -34,7 +31,7 @@ const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
  * `bad-request` ModelError when the base URL is not an http(s) URL.
  */
 export function createOpenAIEngine(config: RemoteEngineConfig): RemoteEngine {
-  checkBaseUrl(config.baseUrl);
+  requireBaseUrl(config.baseUrl);
   const apiKey = config.apiKey === '' ? undefined : config.apiKey;
   const baseUrl = normaliseBaseUrl(config.baseUrl);
   const client = new OpenAI({

@@ -1,6 +1,6 @@
 import type { Cancellation, ChatEngine } from '../../core/index.ts';
 import { ModelError } from '../../core/index.ts';
-import { checkBaseUrl } from './sdkErrors.ts';
+import { requireBaseUrl } from './sdkErrors.ts';
 
 /** The wire protocol an endpoint speaks. */
 export type RemoteKind = 'openai' | 'anthropic';
@@ -55,7 +55,7 @@ export function createRemoteEngine(
 }
 
 async function load(kind: RemoteKind, config: RemoteEngineConfig): Promise<RemoteEngine> {
-  checkBaseUrl(config.baseUrl);
+  requireBaseUrl(config.baseUrl);
   let module;
   try {
     module =

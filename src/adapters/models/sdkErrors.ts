@@ -1,5 +1,5 @@
 import type { Cancellation } from '../../core/index.ts';
-import { ModelError, classifyHttpError } from '../../core/index.ts';
+import { ModelError, checkBaseUrl, classifyHttpError } from '../../core/index.ts';
 
 type Constructor = abstract new (...args: never[]) => unknown;
 
@@ -175,18 +175,11 @@ export function abortSignalFor(signal: Cancellation | undefined): {
   };
 }
 
-/** Throws a ModelError unless `baseUrl` is an http(s) URL. */
-export function checkBaseUrl(baseUrl: string): void {
-  let url: URL | undefined;
-  try {
-    url = new URL(baseUrl.trim());
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new ModelError(
-      'bad-request',
-      `"${baseUrl}" is not a base URL: it should look like http://localhost:11434/v1 or https://api.openai.com/v1.`,
-    );
-  }
+/** Throws a `bad-request` ModelError, in the same words the settings form uses, for a bad base URL. */
+export function requireBaseUrl(baseUrl: string): void {
+  const problem = checkBaseUrl(baseUrl);
+  if (problem !== undefined) throw new ModelError('bad-request', `"${baseUrl}": ${problem}`);
 }
+
+/** Far beyond any per-attempt timeout: core's `withRetries` decides when a call has taken too long. */
+export const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
