@@ -7,6 +7,7 @@
 // runs in a worker thread, as an endpoint runs in its own process: on the main thread its own
 // work (parsing, streaming, timers) would queue behind the engine's and be counted against it.
 import { once } from 'node:events';
+import { modelReply } from '../../src/test/scriptedModels.ts';
 import { readFileSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import {
@@ -19,7 +20,6 @@ import {
 import type {
   ChatEngine,
   ChatRequest,
-  ChatResponse,
   ProjectModel,
   RunPlan,
   SimScenario,
@@ -67,19 +67,8 @@ const TOOL_CALLS: readonly { name: string; args: Readonly<Record<string, unknown
   { name: 'calculate', args: { a: 168, operator: '*', b: 2 } },
 ];
 
-function answer(content: string, call?: { id: string; name: string; args: object }): ChatResponse {
-  return {
-    message: call
-      ? {
-          role: 'assistant',
-          content,
-          toolCalls: [{ id: call.id, name: call.name, arguments: JSON.stringify(call.args) }],
-        }
-      : { role: 'assistant', content },
-    finishReason: call ? 'tool_calls' : 'stop',
-    usage: { inputTokens: 200, outputTokens: 20 },
-    model: 'instant',
-  };
+function answer(content: string, call?: { id: string; name: string; args: object }) {
+  return modelReply(content, call ? [call] : [], { inputTokens: 200, outputTokens: 20 });
 }
 
 /** The user's own messages reach it as `assistant` turns. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../adapters/storage/preferences.ts';
 import type { ChatEngine, ChatRequest, KeyValueStore } from '../core/index.ts';
 import { ModelError, toBundle } from '../core/index.ts';
+import { instantRuntime, modelReply } from '../test/scriptedModels.ts';
 import { testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
 import type { ModelServices, RemoteEngine } from './slices/modelsSlice.ts';
@@ -19,36 +20,28 @@ function fakeModels(
       built.push({ baseUrl: endpoint.baseUrl, key });
       return { chat: (request) => reply(request), listModels: () => Promise.resolve(['m']) };
     },
-    runtime: {
-      sleep: () => Promise.resolve(),
-      random: () => 0,
-      controller: () => new AbortController(),
-    },
+    runtime: instantRuntime,
     clock: () => (now += 10),
   };
   return { models, built };
 }
 
+/** Calls the tool when asked, then answers with its result: a passing connection test. */
 const toolThenText = (request: ChatRequest) =>
   Promise.resolve(
     request.messages.at(-1)?.role === 'tool'
-      ? {
-          message: { role: 'assistant' as const, content: 'It is 14:05.' },
-          finishReason: 'stop' as const,
-          usage: { inputTokens: 1, outputTokens: 1 },
-          model: 'm',
-        }
-      : {
-          message: {
-            role: 'assistant' as const,
-            content: '',
-            toolCalls: [{ id: 't', name: 'get_local_time', arguments: '{"city":"Paris"}' }],
-          },
-          finishReason: 'tool_calls' as const,
-          usage: { inputTokens: 1, outputTokens: 1 },
-          model: 'm',
-        },
+      ? modelReply('It is 14:05.')
+      : modelReply('', [{ id: 't', name: 'get_local_time', args: { city: 'Paris' } }]),
   );
+
+/** An OpenAI-compatible endpoint on a port nothing listens on. */
+const MINE = {
+  kind: 'openai',
+  label: 'Mine',
+  baseUrl: 'http://localhost:9/v1',
+  defaultModel: 'm',
+} as const;
+const addMine = (store: ReturnType<typeof storeWith>) => store.getState().addEndpoint(MINE);
 
 function storeWith(preferences: KeyValueStore, models: ModelServices) {
   return createAppStore(testServices({ preferences, models }));
@@ -65,12 +58,7 @@ describe('model settings', () => {
     const preferences = createMemoryStore();
     const { models } = fakeModels(toolThenText);
     const store = storeWith(preferences, models);
-    const id = store.getState().addEndpoint({
-      kind: 'openai',
-      label: 'Mine',
-      baseUrl: 'http://localhost:9/v1',
-      defaultModel: 'm',
-    });
+    const id = addMine(store);
     store.getState().setApiKey(id, KEY);
     expect(store.getState().apiKeys[id]).toBe(KEY);
     expect(everything(preferences)).not.toContain(KEY);
@@ -89,12 +77,7 @@ describe('model settings', () => {
     const { models } = fakeModels(toolThenText);
     const store = storeWith(preferences, models);
     await store.getState().boot({ example: 'mini' });
-    const id = store.getState().addEndpoint({
-      kind: 'openai',
-      label: 'Mine',
-      baseUrl: 'http://localhost:9/v1',
-      defaultModel: 'm',
-    });
+    const id = addMine(store);
     store.getState().setApiKey(id, KEY);
     store.getState().setRememberKeys(true);
     store.getState().setRoleModel('agent', { engine: id, model: 'm' });
@@ -125,12 +108,7 @@ describe('model settings', () => {
   it('builds an engine once per endpoint and key, and again when either changes', () => {
     const { models, built } = fakeModels(toolThenText);
     const store = storeWith(createMemoryStore(), models);
-    const id = store.getState().addEndpoint({
-      kind: 'openai',
-      label: 'Mine',
-      baseUrl: 'http://localhost:9/v1',
-      defaultModel: 'm',
-    });
+    const id = addMine(store);
     const first = store.getState().engineFor(id);
     expect(store.getState().engineFor(id)).toBe(first);
     store.getState().setApiKey(id, KEY);
@@ -149,12 +127,7 @@ describe('model settings', () => {
 describe('testEngine', () => {
   it('records a passed round trip with its latencies', async () => {
     const store = storeWith(createMemoryStore(), fakeModels(toolThenText).models);
-    const id = store.getState().addEndpoint({
-      kind: 'openai',
-      label: 'Mine',
-      baseUrl: 'http://localhost:9/v1',
-      defaultModel: 'm',
-    });
+    const id = addMine(store);
     const running = store.getState().testEngine(id, 'm');
     expect(store.getState().connectionTests[id]).toEqual({ status: 'running', model: 'm' });
     await running;
@@ -172,12 +145,7 @@ describe('testEngine', () => {
       ),
     );
     const store = storeWith(createMemoryStore(), models);
-    const id = store.getState().addEndpoint({
-      kind: 'openai',
-      label: 'Mine',
-      baseUrl: 'http://localhost:9/v1',
-      defaultModel: 'm',
-    });
+    const id = addMine(store);
     store.getState().setApiKey(id, KEY);
     await store.getState().testEngine(id, 'm');
     const state = store.getState().connectionTests[id];
@@ -198,18 +166,14 @@ describe('testEngine', () => {
 describe('tryEngine', () => {
   it('streams a trial answer and prices it from the table', async () => {
     const store = storeWith(createMemoryStore(), fakeModels(toolThenText).models);
-    const id = store.getState().addEndpoint({
-      kind: 'openai',
-      label: 'Mine',
-      baseUrl: 'http://localhost:9/v1',
-      defaultModel: 'm',
-    });
+    const id = addMine(store);
     store.getState().setPrice('m', { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 });
     const result = await store
       .getState()
       .tryEngine(id, 'm', { text: 'hi', withTool: true }, () => undefined);
     expect(result.toolCalls.map((c) => c.name)).toEqual(['get_local_time']);
-    expect(result.cost).toBe(3);
+    // 100 tokens in at $1 each and 10 out at $2 each (prices are per million).
+    expect(result.cost).toBe(120);
     store.getState().setPrice('m', undefined);
     const unpriced = await store
       .getState()

@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../adapters/storage/preferences.ts';
 import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
-import type { ChatEngine, ChatRequest, ChatResponse } from '../core/index.ts';
+import type { ChatEngine, ChatRequest } from '../core/index.ts';
 import { USER_STOP } from '../core/index.ts';
+import { modelReply, waitingRuntime } from '../test/scriptedModels.ts';
 import { testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
 import type { ModelServices } from './slices/modelsSlice.ts';
 import { selectRunReport } from './simulationSelectors.ts';
 
-const say = (content: string): ChatResponse => ({
-  message: { role: 'assistant', content },
-  finishReason: 'stop',
-  usage: { inputTokens: 5, outputTokens: 5 },
-  model: 'm',
-});
+const say = (content: string) => modelReply(content);
 
 /** Answers every call: the agent politely, the simulated user by saying goodbye. */
 const engine: ChatEngine = {
@@ -30,11 +26,8 @@ function storeWithRuns(chat: ChatEngine = engine) {
       chat: (request, options) => chat.chat(request, options),
       listModels: () => Promise.resolve([]),
     }),
-    runtime: {
-      sleep: () => new Promise(() => undefined),
-      random: () => 0,
-      controller: () => new AbortController(),
-    },
+    // No sleep ever ends on its own: no retry waits and no time limit strikes in these tests.
+    runtime: waitingRuntime(0).runtime,
     clock: () => 0,
   };
   const store = createAppStore(testServices({ preferences: createMemoryStore(), runs, models }));

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatEngine, ChatRequest, ChatResponse, ChatToolCall } from './chat.ts';
+import type { ScriptedAnswer, ScriptedCall } from '../../test/scriptedModels.ts';
+import { instantRuntime, modelReply, queuedEngine } from '../../test/scriptedModels.ts';
+import type { ChatRequest, ChatResponse } from './chat.ts';
 import { checkResponse, checkedChat } from './checked.ts';
 import { testConnection } from './connectionTest.ts';
 import { ModelError } from './errors.ts';
-import type { RetryRuntime } from './retry.ts';
 
-const runtime: RetryRuntime = {
-  sleep: () => Promise.resolve(),
-  random: () => 0,
-  controller: () => new AbortController(),
-};
+const runtime = instantRuntime;
+const answer = modelReply;
+/** An engine that answers from a list, and keeps every request it got. */
+const scripted = (...answers: ScriptedAnswer[]) => queuedEngine(answers);
 
 const WEATHER = {
   name: 'get_weather',
@@ -21,33 +21,10 @@ const WEATHER = {
   },
 };
 
-function answer(content: string, toolCalls?: ChatToolCall[]): ChatResponse {
-  return {
-    message: toolCalls ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content },
-    finishReason: toolCalls ? 'tool_calls' : 'stop',
-    usage: { inputTokens: 10, outputTokens: 5 },
-    model: 'scripted',
-  };
-}
-
-/** An engine that answers from a list, and keeps every request it got. */
-function scripted(...replies: (ChatResponse | ModelError)[]) {
-  const requests: ChatRequest[] = [];
-  const engine: ChatEngine = {
-    chat(request) {
-      requests.push(request);
-      const next = replies.shift();
-      if (!next) return Promise.reject(new Error('script ran out'));
-      return next instanceof ModelError ? Promise.reject(next) : Promise.resolve(next);
-    },
-  };
-  return { engine, requests };
-}
-
-const call = (args: string, name = 'get_weather'): ChatToolCall => ({
+const call = (args: string, name = 'get_weather'): ScriptedCall => ({
   id: 'c1',
   name,
-  arguments: args,
+  args,
 });
 const ask = (extra: { [K in keyof ChatRequest]?: ChatRequest[K] | undefined } = {}): ChatRequest =>
   withoutUndefined({
@@ -138,7 +115,7 @@ describe('checkedChat', () => {
     const result = await checkedChat(engine, ask(), { runtime });
     expect(result.repaired).toBe(true);
     expect(result.message.toolCalls?.[0]?.arguments).toBe('{"city":"Paris"}');
-    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 10 });
+    expect(result.usage).toEqual({ inputTokens: 200, outputTokens: 20 });
     const repair = requests[1]?.messages ?? [];
     expect(repair.at(-2)).toMatchObject({ role: 'assistant', toolCalls: [{ id: 'c1' }] });
     expect(repair.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'c1' });
@@ -185,7 +162,7 @@ describe('testConnection', () => {
 
   it('passes on a tool call followed by an answer, and times both', async () => {
     const { engine, requests } = scripted(
-      answer('', [{ id: 't1', name: 'get_local_time', arguments: '{"city":"Paris"}' }]),
+      answer('', [{ id: 't1', name: 'get_local_time', args: { city: 'Paris' } }]),
       answer('It is 14:05 in Paris.'),
     );
     const report = await testConnection(engine, 'm', { clock, runtime });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
 import type { ProjectModel } from '../format/model.ts';
-import type { ChatEngine, ChatRequest, ChatResponse, ChatToolCall } from '../models/chat.ts';
+import type { ChatResponse } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
-import type { RetryRuntime } from '../models/retry.ts';
+import type { ScriptedAnswer } from '../../test/scriptedModels.ts';
+import { modelReply, queuedEngine, waitingRuntime } from '../../test/scriptedModels.ts';
 import { miniProject, miniWith } from '../testing/miniProject.ts';
 import type { DialogueDeps, DialogueLimits } from './dialogue.ts';
 import { CHAT_OPENS, runDialogue } from './dialogue.ts';
@@ -29,81 +30,23 @@ const SCENARIO: SimScenario = {
   },
 };
 
-type Reply = ChatResponse | ModelError | 'hang';
-
-function say(content: string): ChatResponse {
-  return {
-    message: { role: 'assistant', content },
-    finishReason: 'stop',
-    usage: { inputTokens: 10, outputTokens: 3 },
-    model: 'x',
-  };
-}
+const say = (content: string) => modelReply(content);
 
 let ids = 0;
-function calls(...list: [string, Record<string, unknown>][]): ChatResponse {
-  const toolCalls: ChatToolCall[] = list.map(([name, args]) => ({
-    id: `c${++ids}`,
-    name,
-    arguments: JSON.stringify(args),
-  }));
-  return {
-    message: { role: 'assistant', content: '', toolCalls },
-    finishReason: 'tool_calls',
-    usage: { inputTokens: 20, outputTokens: 5 },
-    model: 'x',
-  };
-}
+const calls = (...list: [string, Record<string, unknown>][]) =>
+  modelReply(
+    '',
+    list.map(([name, args]) => ({ id: `c${++ids}`, name, args })),
+  );
 
-/** An engine answering from a queue; 'hang' waits until the call is cancelled. */
-function scripted(replies: Reply[]) {
-  const requests: ChatRequest[] = [];
-  const engine: ChatEngine = {
-    chat(request, options) {
-      requests.push(request);
-      const next = replies.shift() ?? say(`nothing left ${USER_STOP}`);
-      if (next === 'hang') {
-        return new Promise((_, reject) => {
-          options?.signal?.addEventListener('abort', () => {
-            reject(new ModelError('aborted', 'The call was stopped.'));
-          });
-        });
-      }
-      return next instanceof ModelError ? Promise.reject(next) : Promise.resolve(next);
-    },
-  };
-  return { engine, requests };
-}
-
-/** A runtime where short sleeps (backoff) pass at once and the time limit ends when told. */
-function testRuntime() {
-  const limits: (() => void)[] = [];
-  const runtime: RetryRuntime = {
-    sleep: (ms, signal) =>
-      ms < 1000
-        ? Promise.resolve()
-        : new Promise((resolve, reject) => {
-            if (ms === TIME_LIMIT) limits.push(resolve);
-            signal?.addEventListener('abort', () => {
-              reject(new Error('aborted'));
-            });
-          }),
-    random: () => 0,
-    controller: () => new AbortController(),
-  };
-  return {
-    runtime,
-    expire: () => {
-      for (const end of limits) end();
-    },
-  };
-}
-
+/** An engine answering from a queue; when it runs out, the simulated user says goodbye. */
+const scripted = (answers: ScriptedAnswer[]) =>
+  queuedEngine(answers, () => say(`nothing left ${USER_STOP}`));
 const TIME_LIMIT = 60_000;
 
 function run(
-  agentReplies: Reply[],
-  userReplies: Reply[],
+  agentReplies: ScriptedAnswer[],
+  userReplies: ScriptedAnswer[],
   options: {
     model?: ProjectModel;
     scenario?: SimScenario;
@@ -115,7 +58,10 @@ function run(
   const events: SimEvent[] = [];
   const agent = scripted(agentReplies);
   const user = scripted(userReplies);
-  const { runtime, expire } = testRuntime();
+  const { runtime, expire: expireSleeps } = waitingRuntime();
+  const expire = () => {
+    expireSleeps(TIME_LIMIT);
+  };
   let tick = 0;
   const running = runDialogue(
     options.model ?? mini,

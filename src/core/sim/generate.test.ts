@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
 import type { ChatEngine, ChatRequest, ChatResponse } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
-import type { RetryRuntime } from '../models/retry.ts';
+import type { ScriptedAnswer } from '../../test/scriptedModels.ts';
+import { instantRuntime, modelReply, queuedEngine } from '../../test/scriptedModels.ts';
 import { miniProject } from '../testing/miniProject.ts';
 import type { SimEvent } from './events.ts';
 import type { GenerateDeps } from './generate.ts';
@@ -10,11 +11,7 @@ import { generateScenario, generateScenarios } from './generate.ts';
 
 const mini = parseProject(miniProject()).model;
 
-const runtime: RetryRuntime = {
-  sleep: () => Promise.resolve(),
-  random: () => 0,
-  controller: () => new AbortController(),
-};
+const runtime = instantRuntime;
 
 const VALID = {
   persona: 'A hurried customer.',
@@ -42,27 +39,11 @@ const INVALID = {
   },
 };
 
-function json(value: object): ChatResponse {
-  return {
-    message: { role: 'assistant', content: JSON.stringify(value) },
-    finishReason: 'stop',
-    usage: { inputTokens: 1000, outputTokens: 200 },
-    model: 'scripted',
-  };
-}
-
 /** A generator answering from a queue (an answer may be a function of the request). */
-function scripted(replies: (ChatResponse | ModelError | ((r: ChatRequest) => ChatResponse))[]) {
-  const requests: ChatRequest[] = [];
-  const engine: ChatEngine = {
-    chat(request) {
-      requests.push(request);
-      const next = replies.shift() ?? json(VALID);
-      if (next instanceof ModelError) return Promise.reject(next);
-      return Promise.resolve(typeof next === 'function' ? next(request) : next);
-    },
-  };
-  return { engine, requests };
+const scripted = (answers: ScriptedAnswer[]) => queuedEngine(answers, () => json(VALID));
+
+function json(value: object): ChatResponse {
+  return modelReply(JSON.stringify(value), [], { inputTokens: 1000, outputTokens: 200 });
 }
 
 function deps(engine: ChatEngine, more: Partial<GenerateDeps> = {}) {

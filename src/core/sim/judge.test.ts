@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
 import type { ChatEngine, ChatRequest, ChatResponse } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
-import type { RetryRuntime } from '../models/retry.ts';
+import { instantRuntime, modelReply } from '../../test/scriptedModels.ts';
 import { miniProject } from '../testing/miniProject.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import type { JudgeDeps } from './judge.ts';
@@ -11,11 +11,7 @@ import { transcriptOf } from './transcript.ts';
 
 const mini = parseProject(miniProject()).model;
 
-const runtime: RetryRuntime = {
-  sleep: () => Promise.resolve(),
-  random: () => 0,
-  controller: () => new AbortController(),
-};
+const runtime = instantRuntime;
 
 const SCENARIO: SimScenario = {
   id: 's',
@@ -90,12 +86,7 @@ interface Verdict {
 }
 
 function answer(verdict: Verdict): ChatResponse {
-  return {
-    message: { role: 'assistant', content: JSON.stringify(verdict) },
-    finishReason: 'stop',
-    usage: { inputTokens: 500, outputTokens: 50 },
-    model: 'scripted',
-  };
+  return modelReply(JSON.stringify(verdict), [], { inputTokens: 500, outputTokens: 50 });
 }
 
 const KEPT: Verdict = { violated: false, turn: null, reason: 'Not relevant.', evidence: '' };

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { projectFromFiles } from '../bundle.ts';
 import type { Row } from '../format/model.ts';
 import { parseProject } from '../format/parseProject.ts';
-import type { ChatEngine, ChatMessage, ChatRequest, ChatResponse } from '../models/chat.ts';
-import type { RetryRuntime } from '../models/retry.ts';
+import type { ChatEngine, ChatMessage, ChatRequest } from '../models/chat.ts';
+import { modelReply, waitingRuntime } from '../../test/scriptedModels.ts';
 import { PROJECT_FILES } from '../project.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import { USER_STOP } from './prompts.ts';
@@ -63,21 +63,7 @@ const TRAVELLERS: Readonly<Record<string, Traveller>> = {
 };
 
 const SCENARIOS = Object.keys(TRAVELLERS).map(scenario);
-
-function reply(content: string, call?: { id: string; name: string; args: object }): ChatResponse {
-  return {
-    message: call
-      ? {
-          role: 'assistant',
-          content,
-          toolCalls: [{ id: call.id, name: call.name, arguments: JSON.stringify(call.args) }],
-        }
-      : { role: 'assistant', content },
-    finishReason: call ? 'tool_calls' : 'stop',
-    usage: { inputTokens: 50, outputTokens: 10 },
-    model: 'scripted',
-  };
-}
+const USAGE = { inputTokens: 50, outputTokens: 10 };
 
 /**
  * The simulated user: finds its traveller by the goal in its system prompt and answers what the
@@ -101,7 +87,7 @@ const user: ChatEngine = {
             : /Shall I go ahead\?/.test(heard)
               ? 'Yes, go ahead.'
               : `Thank you, goodbye. ${USER_STOP}`;
-    return Promise.resolve(reply(text));
+    return Promise.resolve(modelReply(text, [], USAGE));
   },
 };
 
@@ -167,8 +153,8 @@ function airlineAgent(faults: Faults): ChatEngine {
       const said = messages.flatMap((m) => (m.role === 'assistant' ? [m.content] : []));
       const calls = pastCalls(messages);
       const call = (name: string, args: object) =>
-        Promise.resolve(reply('', { id: `call-${calls.length + 1}`, name, args }));
-      const say = (text: string) => Promise.resolve(reply(text));
+        Promise.resolve(modelReply('', [{ id: `call-${calls.length + 1}`, name, args }], USAGE));
+      const say = (text: string) => Promise.resolve(modelReply(text, [], USAGE));
 
       const lookup = calls.find((c) => c.name === 'get_user_details');
       if (!lookup) {
@@ -230,18 +216,7 @@ function airlineAgent(faults: Faults): ChatEngine {
 }
 
 /** Only the per-dialogue time limits sleep long here; they never expire. */
-const runtime: RetryRuntime = {
-  sleep: (ms, signal) =>
-    ms < 1000
-      ? Promise.resolve()
-      : new Promise((_, reject) => {
-          signal?.addEventListener('abort', () => {
-            reject(new Error('aborted'));
-          });
-        }),
-  random: () => 0,
-  controller: () => new AbortController(),
-};
+const { runtime } = waitingRuntime();
 
 async function simulate(agent: ChatEngine) {
   const events: SimEvent[] = [];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
-import type { ChatEngine, ChatRequest, ChatResponse } from '../models/chat.ts';
+import type { ChatEngine, ChatRequest } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
-import type { RetryRuntime } from '../models/retry.ts';
+import { modelReply, waitingRuntime } from '../../test/scriptedModels.ts';
 import { miniProject } from '../testing/miniProject.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import { USER_STOP } from './prompts.ts';
@@ -14,38 +14,9 @@ import { transcriptOf } from './transcript.ts';
 
 const mini = parseProject(miniProject()).model;
 
-const runtime: RetryRuntime = {
-  // Only the dialogue time limits sleep long; they never expire here.
-  sleep: (ms, signal) =>
-    ms < 1000
-      ? Promise.resolve()
-      : new Promise((_, reject) => {
-          signal?.addEventListener('abort', () => {
-            reject(new Error('aborted'));
-          });
-        }),
-  random: () => 0,
-  controller: () => new AbortController(),
-};
-
-function reply(content: string, toolCalls?: { name: string; args: object }[]): ChatResponse {
-  return {
-    message: toolCalls
-      ? {
-          role: 'assistant',
-          content,
-          toolCalls: toolCalls.map((c, i) => ({
-            id: `t${i}`,
-            name: c.name,
-            arguments: JSON.stringify(c.args),
-          })),
-        }
-      : { role: 'assistant', content },
-    finishReason: toolCalls ? 'tool_calls' : 'stop',
-    usage: { inputTokens: 100, outputTokens: 10 },
-    model: 'scripted',
-  };
-}
+// Only the dialogue time limits sleep long; they never expire here.
+const { runtime } = waitingRuntime();
+const reply = modelReply;
 
 /**
  * A scripted agent that answers from what it has seen (so concurrent dialogues do not share a
