@@ -137,6 +137,7 @@ test('a pane maximizes and restores by button, double-click, Alt+M and Escape', 
   await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
 
   await page.keyboard.press('Alt+2');
+  await expect.poll(() => workbench.focusedPane()).toBe('graph');
   await page.keyboard.press('Alt+M');
   await expect.poll(() => workbench.visiblePanes()).toEqual(['graph']);
   // Jumping to another pane restores the layout first.

@@ -189,7 +189,7 @@ test.describe('a simulation run', () => {
       await expect(form.getByLabel('Levels')).toHaveValue('4-8');
       await form.getByRole('button', { name: 'Run scenarios' }).click();
       const report = pane.getByRole('region', { name: 'Run report' });
-      await expect(report).toContainText('25 scenarios (3 generated) × 1');
+      await expect(report).toContainText('22 scenarios + 3 to generate × 1');
       await expect(report).toContainText('Finished · 25 of 25 dialogues', { timeout: 60_000 });
       const generated = (await storedLog(page)).filter(
         (e) => e.type === 'scenario' && (e as { source?: string }).source === 'generated',

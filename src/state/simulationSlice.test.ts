@@ -143,3 +143,13 @@ describe('an endpoint that is the user’s own agent', () => {
     expect(selectRunReport(store.getState())?.run?.externalAgent).toBe(true);
   });
 });
+
+describe('the run seed', () => {
+  it('is the one the form set, recorded in the log', async () => {
+    const { store } = storeWithRuns();
+    await ready(store);
+    store.getState().setRunSettings({ seed: 9 });
+    await store.getState().startRun();
+    expect(store.getState().currentRun?.events[0]).toMatchObject({ type: 'run-started', seed: 9 });
+  });
+});

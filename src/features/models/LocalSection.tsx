@@ -1,5 +1,11 @@
 import { useEffect, useState } from 'react';
-import { LOCAL_ENGINE, MODEL_CATALOGUE, formatBytes, formatDuration } from '../../core/index.ts';
+import {
+  LOCAL_ENGINE,
+  MODEL_CATALOGUE,
+  checkBaseUrl,
+  formatBytes,
+  formatDuration,
+} from '../../core/index.ts';
 import type { GpuSupport } from '../../state/slices/localModelSlice.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 import { ConnectionResult } from './ConnectionResult.tsx';
@@ -142,7 +148,7 @@ function DownloadBar() {
 function OtherModel({ disabled }: { disabled: boolean }) {
   const load = useAppStore((s) => s.loadLocalModel);
   const [url, setUrl] = useState('');
-  const valid = /^https?:\/\/\S+$/i.test(url.trim());
+  const valid = checkBaseUrl(url) === undefined;
   return (
     <div className="other-model">
       <form

@@ -63,6 +63,7 @@ export function RunForm() {
         />
       </label>
       {number('generated', 'Generate', 200, 0)}
+      {settings.generated > 0 && number('seed', 'Seed', 1_000_000)}
       {settings.generated > 0 && <LevelsField disabled={live} />}
       {live ? (
         <button type="button" className="button button-danger" onClick={cancelRun}>

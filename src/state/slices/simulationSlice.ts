@@ -14,6 +14,8 @@ export interface RunSettings {
   readonly maxTurns: number;
   /** Stop cleanly once this many dollars are spent; null for no limit. */
   readonly budgetDollars: number | null;
+  /** Seeds the sampling of policy combinations and the generator; recorded with the run. */
+  readonly seed: number;
   /** Scenarios the generator model writes for policy combinations sampled from the graph. */
   readonly generated: number;
   /** The challenge band those combinations are drawn from. */
@@ -53,6 +55,7 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = {
   concurrency: 2,
   maxTurns: 10,
   budgetDollars: 1,
+  seed: 1,
   generated: 0,
   levels: { min: 4, max: 8 },
 };
@@ -147,6 +150,7 @@ export function createSimulationSlice(
           readonly level: number;
         }[];
         readonly trials: number;
+        readonly seed: number;
         readonly previous: readonly SimEvent[];
       },
       created: Promise<void> = Promise.resolve(),
@@ -189,7 +193,7 @@ export function createSimulationSlice(
         await setup.runSimulation(
           setup.model,
           {
-            seed: 1,
+            seed: run.seed,
             projectHash: projectHash(state.project.files),
             scenarios: run.scenarios.map((scenario) => ({
               scenario,
@@ -261,7 +265,7 @@ export function createSimulationSlice(
         const setup = await prepare();
         if (!setup) return;
         const scenarios = setup.handWrittenScenarios(setup.model);
-        const { trials, generated, levels } = get().runSettings;
+        const { trials, generated, levels, seed } = get().runSettings;
         let samples: { policies: readonly string[]; level: number }[] = [];
         if (generated > 0) {
           if (!setup.generator) {
@@ -272,7 +276,7 @@ export function createSimulationSlice(
             return;
           }
           const drawn = setup.sampleWithReport(setup.buildGraph(setup.model), {
-            seed: 1,
+            seed,
             count: generated,
             levels,
           });
@@ -295,12 +299,13 @@ export function createSimulationSlice(
           return;
         }
         const id = `run-${newId()}`;
-        const count = scenarios.length + samples.length;
-        const made = samples.length > 0 ? ` (${samples.length} generated)` : '';
-        const title = `${count} scenario${count === 1 ? '' : 's'}${made} × ${trials} · ${setup.agent.model}`;
+        // Generation may fail for some samples, so the title counts what was asked for.
+        const written = `${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}`;
+        const asked = samples.length > 0 ? ` + ${samples.length} to generate` : '';
+        const title = `${written}${asked} × ${trials} · ${setup.agent.model}`;
         await execute(
           setup,
-          { id, title, scenarios, samples, trials, previous: [] },
+          { id, title, scenarios, samples, trials, seed, previous: [] },
           runs?.create({ id, projectId: get().projectId, createdAt: now(), title }),
         );
       },
@@ -317,6 +322,7 @@ export function createSimulationSlice(
           scenarios: [],
           samples: [],
           trials: started.trials,
+          seed: started.seed,
           previous: current.events,
         });
       },
