@@ -96,6 +96,64 @@ ${extra}`,
     expect(agentCalls.every((b) => b.tools === undefined)).toBe(true);
   });
 
+  it('sends the project’s own prompts and logs whose each one was', async () => {
+    const dir = project();
+    writeFileSync(
+      path.join(dir, 'scenarios.yaml'),
+      `${MINI_FILES['scenarios.yaml']}prompts:\n  user_simulator: |-\n    OWN PROMPT. You want: {{goal}} Say ###STOP### when done.\n`,
+    );
+    const before = server.requests.length;
+    const { io: cli } = io();
+    await runRun([dir, '--config', config(dir)], cli, { RUN_KEY: KEY });
+    const first = readFileSync(path.join(dir, 'out', 'events.jsonl'), 'utf8').split('\n')[0] ?? '';
+    expect(JSON.parse(first)).toMatchObject({
+      type: 'run-started',
+      prompts: [
+        { id: 'user-simulator', version: 1, source: 'project' },
+        { id: 'ask-user', version: 1, source: 'built-in' },
+      ],
+    });
+    const systems = server.requests
+      .slice(before)
+      .flatMap(
+        (r) => (r.body as { messages?: { role: string; content: unknown }[] }).messages ?? [],
+      )
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content);
+    expect(systems).toContain(
+      'OWN PROMPT. You want: Get a refund for order o2. Say ###STOP### when done.',
+    );
+  });
+
+  it('says which sampled combinations got no valid scenario, on stderr and in summary.json', async () => {
+    const dir = project();
+    const file = config(dir, 'sample: { count: 2, levels: 1-10, seed: 3 }\n');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        'models:\n',
+        `models:\n  generator: { provider: openai, base_url: ${server.url}, model: g, api_key_env: RUN_KEY }\n`,
+      ),
+    );
+    const { io: cli, err } = io();
+    await runRun([dir, '--config', file], cli, { RUN_KEY: KEY });
+    const summary = JSON.parse(readFileSync(path.join(dir, 'out', 'summary.json'), 'utf8')) as {
+      generation: { asked: number; written: number; failed: { policies: string[] }[] };
+    };
+    const events = readFileSync(path.join(dir, 'out', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    const failed = events.filter((e) => e.type === 'scenario-failed');
+    // The test server's example scenarios name no real tool, so neither sample gets one.
+    expect(failed).toHaveLength(2);
+    expect(summary.generation).toMatchObject({ asked: 2, written: 0 });
+    expect(summary.generation.failed).toHaveLength(2);
+    expect(err.join('')).toContain(
+      'policylab: 2 of 2 sampled combinations got no valid scenario:\n  refund-window (level 3): The generated scenario for refund-window is still invalid',
+    );
+  });
+
   it('explains a bad config and never takes a key from it', async () => {
     const dir = project();
     const cases: [(yaml: string) => string, RegExp][] = [

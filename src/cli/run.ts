@@ -10,6 +10,7 @@ import {
   handWrittenScenarios,
   parseProject,
   projectHash,
+  projectPrompts,
   reportOf,
   runSimulation,
   sampleWithReport,
@@ -47,8 +48,10 @@ run.yaml:
   threshold: 0.8         # exit 1 when the pass rate is below it
   out: policylab-run     # writes events.jsonl, summary.json and junit.xml there
 
-Progress goes to stderr. API keys come from the environment variables named; they are never
-written to any output.
+The prompts written under "prompts:" in the project's scenarios.yaml replace the built-in ones;
+events.jsonl records which were used. Progress, and the sampled combinations the generator
+could not write a valid scenario for, go to stderr. API keys come from the environment
+variables named; they are never written to any output.
 `;
 }
 
@@ -114,6 +117,8 @@ export async function runRun(
     user: player(config.user),
     ...(config.judge && { judge: player(config.judge) }),
     ...(samples.length > 0 && config.generator && { samples, generator: player(config.generator) }),
+    // scenarios.yaml may word any prompt itself; run-started records whose each one was.
+    prompts: projectPrompts(model),
     now: new Date().toISOString(),
   };
 
@@ -163,7 +168,10 @@ export async function runRun(
     `${JSON.stringify(summaryOf(report, config.threshold), null, 2)}\n`,
   );
   writeFileSync(path.join(config.out, 'junit.xml'), junitOf(report, loaded.project.name));
-  const { overall, errors } = report;
+  const { overall, errors, generation } = report;
+  if (generation && generation.failed.length > 0) {
+    io.err(`policylab: ${generationLine(generation)}\n`);
+  }
   const rate = Number.isFinite(overall.rate)
     ? `${(overall.rate * 100).toFixed(1)}%`
     : 'nothing judged';
@@ -180,6 +188,13 @@ export async function runRun(
     return CODE.failed;
   }
   return CODE.ok;
+}
+
+/** "2 of 5 sampled combinations got no valid scenario", with each one's policies and error. */
+function generationLine(generation: NonNullable<RunReport['generation']>): string {
+  const { asked, failed } = generation;
+  const each = failed.map((f) => `\n  ${f.policies.join(', ')} (level ${f.level}): ${f.error}`);
+  return `${failed.length} of ${asked} sampled combination${asked === 1 ? '' : 's'} got no valid scenario:${each.join('')}`;
 }
 
 /** The summary written to summary.json: the report's figures, NaN written as null. */

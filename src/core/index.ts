@@ -127,6 +127,7 @@ export { DownloadMeter, formatBytes, formatDuration } from './models/progress.ts
 export type {
   Database,
   Finding,
+  PromptUse,
   RowChange,
   SimEvent,
   SimEventType,
@@ -135,8 +136,28 @@ export type {
   TerminationReason,
 } from './sim/events.ts';
 export { ERROR_ENDINGS } from './sim/events.ts';
-export type { PromptTemplate } from './sim/prompts.ts';
-export { ASK_USER_PROMPT, USER_SIMULATOR_PROMPT, USER_STOP, renderPrompt } from './sim/prompts.ts';
+export type {
+  PromptId,
+  PromptInfo,
+  PromptKey,
+  PromptPlace,
+  PromptPlanKey,
+  PromptSource,
+  PromptTemplate,
+  RunPrompts,
+} from './sim/prompts.ts';
+export {
+  ASK_USER_PROMPT,
+  PROMPT_TEMPLATES,
+  USER_SIMULATOR_PROMPT,
+  USER_STOP,
+  placesIn,
+  projectPrompts,
+  promptInfo,
+  renderPrompt,
+} from './sim/prompts.ts';
+export type { PromptEdit } from './format/promptEdits.ts';
+export { removePromptOverride, setPromptOverride } from './format/promptEdits.ts';
 export {
   describeChange,
   diffDatabases,
@@ -161,6 +182,8 @@ export {
 export type { Interval, PassRate } from './sim/metrics.ts';
 export { passHatK, passRate, wilson } from './sim/metrics.ts';
 export type { DialogueReport, PolicyFacts, RunReport, Verdict } from './sim/report.ts';
+export type { GenerationFailureReport, GenerationReport } from './sim/generationReport.ts';
+export { generationOf } from './sim/generationReport.ts';
 export { reportOf } from './sim/report.ts';
 export type { PolicyChallenges } from './sim/scenarios.ts';
 export { handWrittenScenarios, scenarioProblems } from './sim/scenarios.ts';

@@ -8,6 +8,7 @@ import type {
   GuardRule,
   JsonSchemaObject,
   Policy,
+  PromptOverride,
   Relation,
   Row,
   Scenario,
@@ -15,6 +16,7 @@ import type {
   Tool,
   ToolGuards,
 } from './model.ts';
+import { PROMPT_TEMPLATES } from '../sim/prompts.ts';
 import { CHECK_KINDS } from './schemas.ts';
 
 // The builders read values that may or may not have passed their schema, so each takes only
@@ -266,4 +268,16 @@ export function buildScenarios(value: unknown): Scenario[] {
     });
   });
   return scenarios;
+}
+
+/** Builds the project's own prompts from the value of scenarios.yaml (`prompts:`), known keys only. */
+export function buildPrompts(value: unknown): PromptOverride[] {
+  const root = isObj(value) ? value : {};
+  const prompts = isObj(root.prompts) ? root.prompts : {};
+  return Object.entries(prompts).flatMap(([key, text]) => {
+    const info = PROMPT_TEMPLATES.find((p) => p.key === key);
+    return info && typeof text === 'string'
+      ? [{ path: ['prompts', key], key: info.key, text }]
+      : [];
+  });
 }

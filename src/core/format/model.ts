@@ -1,3 +1,4 @@
+import type { PromptKey } from '../sim/prompts.ts';
 import type { YamlPath } from './yamlFile.ts';
 
 /** Where an entity is written: its file's YAML path (so diagnostics can point into it). */
@@ -115,6 +116,15 @@ export interface Scenario extends Located {
   readonly expected: ScenarioExpectations;
 }
 
+/**
+ * The project's own text for one of the prompts the simulation sends (`prompts:` in
+ * scenarios.yaml), replacing the built-in one; `path` is `['prompts', key]`.
+ */
+export interface PromptOverride extends Located {
+  readonly key: PromptKey;
+  readonly text: string;
+}
+
 /** The project as data, derived from its files. Entries that could not be read are left out. */
 export interface ProjectModel {
   readonly prompt: string;
@@ -125,4 +135,6 @@ export interface ProjectModel {
   readonly guards: readonly ToolGuards[];
   readonly checks: readonly Check[];
   readonly scenarios: readonly Scenario[];
+  /** The prompts the project words itself, in the order written (scenarios.yaml `prompts:`). */
+  readonly prompts: readonly PromptOverride[];
 }

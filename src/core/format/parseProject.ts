@@ -4,6 +4,7 @@ import type { Project } from '../project.ts';
 import { PROJECT_FILES } from '../project.ts';
 import {
   buildPolicies,
+  buildPrompts,
   buildRules,
   buildScenarios,
   buildTables,
@@ -11,6 +12,7 @@ import {
 } from './buildModel.ts';
 import type { ProjectModel } from './model.ts';
 import type { YamlFiles } from './references.ts';
+import { checkPrompts } from './promptChecks.ts';
 import { checkReferences } from './references.ts';
 import {
   DATABASE_SCHEMA,
@@ -67,9 +69,13 @@ export function parseProject(project: Project): ParsedProject {
     guards,
     checks,
     scenarios: buildScenarios(files['scenarios.yaml'].value),
+    prompts: buildPrompts(files['scenarios.yaml'].value),
   };
   const promptLines = new LineIndex(project.files['agent.md']).lineCount;
-  diagnostics.push(...checkReferences(model, files, promptLines));
+  diagnostics.push(
+    ...checkReferences(model, files, promptLines),
+    ...checkPrompts(model.prompts, files['scenarios.yaml']),
+  );
   return {
     model,
     files,

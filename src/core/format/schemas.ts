@@ -243,6 +243,18 @@ export const SCENARIOS_SCHEMA = {
         },
       },
     },
+    // The project's own wording of the prompts the simulation sends (sim/prompts.ts). An empty
+    // one is reported by the prompt checks, which can say more than "must not be empty".
+    prompts: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        user_simulator: { type: 'string' },
+        ask_user: { type: 'string' },
+        scenario_generator: { type: 'string' },
+        policy_judge: { type: 'string' },
+      },
+    },
   },
 } as const;
 

@@ -45,6 +45,7 @@ const model = (parts: Partial<ProjectModel>): ProjectModel => ({
   guards: [],
   checks: [],
   scenarios: [],
+  prompts: [],
   ...parts,
 });
 

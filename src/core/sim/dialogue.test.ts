@@ -185,6 +185,41 @@ describe('runDialogue', () => {
     expect(result?.type === 'tool-result' && result.result).toMatch(/answered: "Sure, I am u1\."/);
   });
 
+  it('sends the user simulator and ask-user prompts it is given, filled in', async () => {
+    const { running, user } = run(
+      [calls(['refund_order', { order_id: 'o1' }]), say('Let me check first.')],
+      [say('Refund o1.'), say('Sure, I am u1.'), say(USER_STOP)],
+      {
+        deps: {
+          prompts: {
+            userSimulator: {
+              id: 'user-simulator',
+              version: 1,
+              text: 'PLAY {{persona}} WANTING {{goal}} ({{knows}} / {{unknown}})',
+              source: 'project',
+            },
+            askUser: {
+              id: 'ask-user',
+              version: 1,
+              text: 'OK to run {{tool}}({{args}})? {{reason}}',
+              source: 'project',
+            },
+          },
+        },
+      },
+    );
+    expect((await running).ending).toBe('user-done');
+    expect(user.requests[0]?.messages[0]).toEqual({
+      role: 'system',
+      content:
+        'PLAY A patient customer. WANTING Get a refund for order o1. (order o1; user id u1 / nothing in particular)',
+    });
+    expect(user.requests[1]?.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'OK to run refund_order({"order_id":"o1"})? Verify the customer first.',
+    });
+  });
+
   it('ends the dialogue when the rule says end', async () => {
     const model = parseProject(miniWith('rules.yaml', 'fallback: ask_user', 'fallback: end')).model;
     const { running } = run([calls(['refund_order', { order_id: 'o1' }])], [say('Refund o1.')], {

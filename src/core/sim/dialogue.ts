@@ -17,6 +17,7 @@ import type { PastCall } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
 import { seedDatabase } from './database.ts';
 import type { Database, SimEvent, SimScenario, TerminationReason } from './events.ts';
+import type { PromptTemplate } from './prompts.ts';
 import { ASK_USER_PROMPT, USER_STOP, renderPrompt, userSimulatorPrompt } from './prompts.ts';
 import { runTool } from './toolRuntime.ts';
 
@@ -46,6 +47,11 @@ export interface DialogueDeps {
   readonly emit: (event: SimEvent) => void;
   /** True once the run's token or money budget is spent. */
   readonly overBudget?: () => boolean;
+  /** The project's own versions of the simulated user's prompts; the built-in ones otherwise. */
+  readonly prompts?: {
+    readonly userSimulator?: PromptTemplate;
+    readonly askUser?: PromptTemplate;
+  };
 }
 
 /** How long a dialogue may go on. */
@@ -145,7 +151,7 @@ export async function runDialogue(
     ? []
     : [{ role: 'system', content: model.prompt }];
   const userView: ChatMessage[] = [
-    { role: 'system', content: userSimulatorPrompt(scenario) },
+    { role: 'system', content: userSimulatorPrompt(scenario, deps.prompts?.userSimulator) },
     { role: 'user', content: CHAT_OPENS },
   ];
   const history: PastCall[] = [];
@@ -271,7 +277,7 @@ export async function runDialogue(
               changes: outcome.ok ? outcome.changes : [],
             });
           } else if (decision.fallback === 'ask_user') {
-            const question = renderPrompt(ASK_USER_PROMPT, {
+            const question = renderPrompt(deps.prompts?.askUser ?? ASK_USER_PROMPT, {
               tool: call.name,
               args: JSON.stringify(args),
               reason: decision.reason,

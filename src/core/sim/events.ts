@@ -1,5 +1,6 @@
 import type { ModelRole } from '../models/chat.ts';
 import type { Row } from '../format/model.ts';
+import type { PromptSource } from './prompts.ts';
 
 /**
  * A simulation run is an append-only log of these events (DESIGN.md, "The simulation is an
@@ -70,6 +71,13 @@ export interface Finding {
   readonly detail: string;
 }
 
+/** Which prompt a run sent: its id, the version of the built-in, and whose text it was. */
+export interface PromptUse {
+  readonly id: string;
+  readonly version: number;
+  readonly source: PromptSource;
+}
+
 /** A scenario as the run uses it (hand-written from scenarios.yaml, or generated). */
 export interface SimScenario {
   readonly id: string;
@@ -103,6 +111,11 @@ export type SimEvent =
       readonly trials: number;
       /** The agent was the user's own endpoint: its tool calls and database were not seen. */
       readonly externalAgent?: true;
+      /**
+       * The prompts this run sends, and whether each is PolicyLab's own or the project's (whose
+       * text the project hash covers). Logs written before prompts could be replaced have none.
+       */
+      readonly prompts?: readonly PromptUse[];
     }
   | {
       readonly type: 'scenario';
@@ -114,6 +127,16 @@ export type SimEvent =
        * such a scenario cannot tell a working agent from an idle one.
        */
       readonly baseline?: { readonly passes: boolean; readonly detail: string };
+    }
+  | {
+      /** The generator could not write a valid scenario for one sampled combination. */
+      readonly type: 'scenario-failed';
+      readonly at: RunMs;
+      readonly sample: { readonly policies: readonly string[]; readonly level: number };
+      /** Why, in words a person understands (the last problem, or the provider's error). */
+      readonly error: string;
+      /** Requests made to the generator for it, repairs included (0: none could be made). */
+      readonly attempts?: number;
     }
   | {
       readonly type: 'dialogue-started';

@@ -183,7 +183,11 @@ describe('generateScenarios', () => {
       ['gen-3', 5],
     ]);
     expect(failures).toEqual([
-      { sample: SAMPLES[1], error: expect.stringMatching(/^The generated scenario for/) as string },
+      {
+        sample: SAMPLES[1],
+        error: expect.stringMatching(/^The generated scenario for/) as string,
+        attempts: 1,
+      },
     ]);
     expect([...made].sort()).toEqual(['gen-1', 'gen-3']);
   });

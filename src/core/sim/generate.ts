@@ -85,11 +85,22 @@ interface GeneratedJson {
  * Provider failures and unusable JSON throw the ModelError `checkedChat` gives. Emits a `usage`
  * event for each call. Throws a RangeError, calling no model, when a policy is not in the project.
  */
-export async function generateScenario(
+export function generateScenario(
   model: ProjectModel,
   sample: ScenarioSample,
   id: string,
   deps: GenerateDeps,
+): Promise<SimScenario> {
+  return writeScenario(model, sample, id, deps, { attempts: 0 });
+}
+
+/** `generateScenario`, counting the requests it makes in `tried` (kept when it throws). */
+async function writeScenario(
+  model: ProjectModel,
+  sample: ScenarioSample,
+  id: string,
+  deps: GenerateDeps,
+  tried: { attempts: number },
 ): Promise<SimScenario> {
   const missing = sample.policies.filter((p) => !model.policies.some((q) => q.id === p));
   if (missing.length > 0)
@@ -104,6 +115,7 @@ export async function generateScenario(
   for (let repairs = 0; ; repairs++) {
     if (deps.signal?.aborted) throw new ModelError('aborted', 'Generation was stopped.');
     const start = deps.clock();
+    tried.attempts++;
     const answer = await checkedChat(
       deps.generator.engine,
       {
@@ -177,6 +189,8 @@ function scenarioOf(json: GeneratedJson, sample: ScenarioSample, id: string): Si
 export interface GenerationFailure {
   readonly sample: ScenarioSample;
   readonly error: string;
+  /** Requests made to the generator for it, repairs included (0 when none could be made). */
+  readonly attempts: number;
 }
 
 /**
@@ -206,16 +220,17 @@ export async function generateScenarios(
       const index = next++;
       const sample = samples[index];
       if (!sample) return;
+      const tried = { attempts: 0 };
       try {
         // Each sample its own seed, so two samples alike do not get the same scenario.
         const seeded = deps.seed === undefined ? deps : { ...deps, seed: deps.seed + index };
-        const scenario = await generateScenario(model, sample, `gen-${index + 1}`, seeded);
+        const scenario = await writeScenario(model, sample, `gen-${index + 1}`, seeded, tried);
         results[index] = { scenario };
         deps.onScenario?.(scenario);
       } catch (error) {
         if (error instanceof ModelError && error.kind === 'aborted' && deps.signal?.aborted) return;
         if (!(error instanceof ModelError || error instanceof RangeError)) throw error;
-        results[index] = { sample, error: error.message };
+        results[index] = { sample, error: error.message, attempts: tried.attempts };
       }
     }
   };

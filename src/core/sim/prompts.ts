@@ -9,7 +9,12 @@ export interface PromptTemplate {
   readonly id: string;
   readonly version: number;
   readonly text: string;
+  /** Where the text comes from: built into PolicyLab (the default), or the project's own. */
+  readonly source?: PromptSource;
 }
+
+/** Where a prompt's text comes from: PolicyLab's own, or the project's `prompts:` in scenarios.yaml. */
+export type PromptSource = 'built-in' | 'project';
 
 /** What the simulated user says when its goal is met or cannot be met. */
 export const USER_STOP = '###STOP###';
@@ -134,3 +139,162 @@ Answer with a JSON object:
 - reason: one or two sentences saying why.
 - evidence: a short passage copied word for word from the conversation that shows it (from a message, a tool call as written, or a tool result), without the turn number or speaker. Use "" only when there is nothing to quote.`,
 };
+
+/** A `{{name}}` place of a template: what it is filled with, and what is lost without it. */
+export interface PromptPlace {
+  readonly description: string;
+  /** When leaving the place out of the template hides something essential: what the model is not told. */
+  readonly essential?: string;
+}
+
+/** One prompt the engine sends, described for the project, the page and the diagnostics. */
+export interface PromptInfo extends PromptTemplate {
+  readonly id: PromptId;
+  /** Its key under `prompts:` in scenarios.yaml. */
+  readonly key: PromptKey;
+  /** Its field in `RunPlan.prompts`. */
+  readonly planKey: PromptPlanKey;
+  /** A short name, e.g. "User simulator". */
+  readonly title: string;
+  /** What the prompt is for, in a sentence or two. */
+  readonly purpose: string;
+  /** The places it fills in, by name, in the order they appear in the built-in text. */
+  readonly places: Readonly<Record<string, PromptPlace>>;
+  /** Words the text must keep for the run to work, and what goes wrong without them. */
+  readonly mustMention?: { readonly text: string; readonly why: string };
+}
+
+/** The prompts' ids, as logs record them. */
+export type PromptId = 'user-simulator' | 'ask-user' | 'scenario-generator' | 'policy-judge';
+/** The prompts' keys under `prompts:` in scenarios.yaml. */
+export type PromptKey = 'user_simulator' | 'ask_user' | 'scenario_generator' | 'policy_judge';
+/** The prompts' fields in `RunPlan.prompts`. */
+export type PromptPlanKey = 'userSimulator' | 'askUser' | 'scenarioGenerator' | 'policyJudge';
+
+/**
+ * Every prompt the simulation sends, with what it is for and the places it fills in: the one
+ * description the prompts panel, the diagnostics of `prompts:` and the runs all read.
+ */
+export const PROMPT_TEMPLATES: readonly PromptInfo[] = [
+  {
+    ...USER_SIMULATOR_PROMPT,
+    id: 'user-simulator',
+    key: 'user_simulator',
+    planKey: 'userSimulator',
+    title: 'User simulator',
+    purpose:
+      'The system prompt of the model playing the customer, one per dialogue. It is told the scenario’s persona and goal, never what the agent is expected to do.',
+    places: {
+      persona: { description: 'who the customer is and how they behave (the scenario’s persona)' },
+      goal: {
+        description: 'what the customer wants from the conversation (the scenario’s goal)',
+        essential: 'the simulated user will not be told what it wants',
+      },
+      knows: { description: 'the facts the customer can give when asked, joined with "; "' },
+      unknown: { description: 'what the customer does not know and must not invent' },
+    },
+    mustMention: {
+      text: USER_STOP,
+      why: 'the simulated user is never told how to end the conversation, so every dialogue runs to the turn limit',
+    },
+  },
+  {
+    ...ASK_USER_PROMPT,
+    id: 'ask-user',
+    key: 'ask_user',
+    planKey: 'askUser',
+    title: 'User question',
+    purpose:
+      'Put to the simulated user when a guard rule with `fallback: ask_user` refuses a tool call; its answer goes back to the agent.',
+    places: {
+      tool: { description: 'the name of the tool the agent wants to call' },
+      args: { description: 'the call’s arguments, as JSON' },
+      reason: { description: 'why the guard rule needs the user first (its message)' },
+    },
+  },
+  {
+    ...SCENARIO_GENERATOR_PROMPT,
+    id: 'scenario-generator',
+    key: 'scenario_generator',
+    planKey: 'scenarioGenerator',
+    title: 'Scenario generator',
+    purpose:
+      'Sent once per sampled policy combination, asking for one scenario as JSON (persona, goal, rows, expectations). An invalid answer is sent back with its problems named.',
+    places: {
+      agent: { description: 'the agent’s prompt from agent.md (its first 6000 characters)' },
+      level: { description: 'the combination’s challenge level (the sum of its challenges)' },
+      policies: {
+        description: 'the policies to put to the test, one a line, with category and challenge',
+        essential: 'the generator will not be told which policies the scenario must test',
+      },
+      tools: { description: 'the tools of tools.yaml with their parameters' },
+      tables: { description: 'the tables of database.yaml with columns, key and a few rows' },
+      examples: { description: 'example database conditions written with the project’s tables' },
+    },
+  },
+  {
+    ...POLICY_JUDGE_PROMPT,
+    id: 'policy-judge',
+    key: 'policy_judge',
+    planKey: 'policyJudge',
+    title: 'Policy judge',
+    purpose:
+      'Sent once per policy in play of each finished dialogue, asking whether the agent broke it, at which turn, and a word-for-word quote as evidence.',
+    places: {
+      policy_id: { description: 'the policy’s id' },
+      policy: {
+        description: 'the policy’s text',
+        essential: 'the judge will not be told the policy it judges',
+      },
+      transcript: {
+        description:
+          'the conversation with numbered turns, tool calls, guard decisions and tool results',
+        essential: 'the judge will not see the conversation',
+      },
+    },
+  },
+];
+
+/** The `{{name}}` places written in a template's text, with their offsets, in order. */
+export function placesIn(text: string): { readonly name: string; readonly at: number }[] {
+  return [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => ({ name: m[1] ?? '', at: m.index }));
+}
+
+/** The prompts a run sends, by their field in `RunPlan.prompts`. */
+export type RunPrompts = Readonly<Record<PromptPlanKey, PromptTemplate>>;
+
+/** A project's own text for one prompt (`prompts:` in scenarios.yaml). */
+export interface PromptOverrideText {
+  readonly key: PromptKey;
+  readonly text: string;
+}
+
+/**
+ * The four prompts to send: the project's own version where it has one with any text (marked
+ * `source: 'project'`, keeping the id and version of the built-in it replaces), else the built-in.
+ * A blank override is left out; its diagnostic says so.
+ */
+export function projectPrompts(project: {
+  readonly prompts: readonly PromptOverrideText[];
+}): RunPrompts {
+  const pick = (id: PromptId): PromptTemplate => {
+    const info = promptInfo(id);
+    const own = project.prompts.find((p) => p.key === info.key && p.text.trim() !== '');
+    return own
+      ? { id, version: info.version, text: own.text, source: 'project' }
+      : { id, version: info.version, text: info.text, source: 'built-in' };
+  };
+  return {
+    userSimulator: pick('user-simulator'),
+    askUser: pick('ask-user'),
+    scenarioGenerator: pick('scenario-generator'),
+    policyJudge: pick('policy-judge'),
+  };
+}
+
+/** The description of one prompt, by id. */
+export function promptInfo(id: PromptId): PromptInfo {
+  const info = PROMPT_TEMPLATES.find((p) => p.id === id);
+  if (!info) throw new RangeError(`No prompt "${id}".`);
+  return info;
+}

@@ -321,6 +321,64 @@ describe('reportOf', () => {
 const OUTCOMES = ['pass', 'check', 'guard', 'unrelated', 'error', 'running', 'absent'] as const;
 const POOL = ['ask-consent', 'confirm-cancel', 'privacy', 'refund-window'];
 
+describe('the generation part of the report', () => {
+  const usage = (role: 'generator' | 'agent'): Draft => ({
+    type: 'usage',
+    role,
+    model: 'm',
+    inputTokens: 1,
+    outputTokens: 1,
+    cost: null,
+    ms: 1,
+  });
+  const failed = (policies: string[], level: number, error: string, attempts?: number): Draft => ({
+    type: 'scenario-failed',
+    sample: { policies, level },
+    error,
+    ...(attempts !== undefined && { attempts }),
+  });
+
+  it('counts what the generator was asked, wrote and failed, leaving the plan’s scenarios out', () => {
+    const log = stamp([
+      start,
+      // The plan's own scenario, generated in an earlier run: logged before the generator ran.
+      scenario('kept', ['privacy']),
+      usage('generator'),
+      scenario('gen-1', ['privacy'], 4),
+      usage('generator'),
+      usage('generator'),
+      failed(['refund-window', 'privacy'], 6, 'still invalid after 2 requests to fix it', 3),
+      failed(['nope'], 1, 'The project has no policy "nope".'),
+      { type: 'run-ended', reason: 'done' },
+    ]);
+    const report = reportOf(log, POLICIES);
+    expect(report.generation).toEqual({
+      asked: 3,
+      written: 1,
+      failed: [
+        {
+          policies: ['refund-window', 'privacy'],
+          level: 6,
+          error: 'still invalid after 2 requests to fix it',
+          attempts: 3,
+        },
+        {
+          policies: ['nope'],
+          level: 1,
+          error: 'The project has no policy "nope".',
+          attempts: null,
+        },
+      ],
+    });
+    // A failed sample is no scenario: nothing to run, nothing expected of it.
+    expect(report.progress).toMatchObject({ scenarios: 2, dialoguesExpected: 4 });
+  });
+
+  it('is null for a run that generated nothing', () => {
+    expect(reportOf(FULL, POLICIES).generation).toBeNull();
+  });
+});
+
 describe('reportOf on random logs', () => {
   it('accounts for every dialogue started, and for every policy in play', () => {
     const arbitrary = fc.record({

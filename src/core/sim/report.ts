@@ -3,6 +3,8 @@ import type { UsageLedger } from '../models/usage.ts';
 import { EMPTY_LEDGER } from '../models/usage.ts';
 import type { SimEvent, SimScenario, TerminationReason } from './events.ts';
 import { ERROR_ENDINGS } from './events.ts';
+import type { GenerationReport } from './generationReport.ts';
+import { generationOf } from './generationReport.ts';
 import type { PassRate } from './metrics.ts';
 import { passHatK, passRate } from './metrics.ts';
 
@@ -140,6 +142,8 @@ export interface RunReport {
     readonly externalAgent: boolean;
   } | null;
   readonly progress: Progress;
+  /** Null when the run wrote no scenarios from samples. */
+  readonly generation: GenerationReport | null;
   /** Over finished dialogues, errors left out of the denominator. */
   readonly overall: PassRate;
   readonly errors: {
@@ -300,6 +304,9 @@ function read(events: readonly SimEvent[]) {
       case 'scenario':
         announced.set(e.scenario.id, e);
         break;
+      case 'scenario-failed':
+        // Folded by generationOf: a failed sample is no scenario and has no dialogue.
+        break;
       case 'run-ended':
         ended = e.reason;
         break;
@@ -432,6 +439,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
       running,
       ended,
     },
+    generation: generationOf(events),
     overall: passRate(count(dialogues, 'pass'), count(dialogues, 'fail')),
     errors: {
       total: count(dialogues, 'error'),

@@ -5,7 +5,8 @@ import { ModelError } from '../models/errors.ts';
 import { modelReply, waitingRuntime } from '../../test/scriptedModels.ts';
 import { miniProject } from '../testing/miniProject.ts';
 import type { SimEvent, SimScenario } from './events.ts';
-import { USER_STOP } from './prompts.ts';
+import { USER_STOP, projectPrompts } from './prompts.ts';
+import { renderTranscript } from './judge.ts';
 import type { GenerationFailure } from './generate.ts';
 import type { RunPlan } from './run.ts';
 import { reportOf } from './report.ts';
@@ -306,7 +307,7 @@ describe('runSimulation', () => {
     expect(scenario?.type === 'scenario' && scenario.scenario.level).toBe(3);
     expect(events.filter((e) => e.type === 'usage' && e.role === 'generator')).toHaveLength(1);
     expect(failures).toEqual([
-      { sample: SAMPLES[1], error: 'The project has no policy "no-such-policy".' },
+      { sample: SAMPLES[1], error: 'The project has no policy "no-such-policy".', attempts: 0 },
     ]);
     const started = events.flatMap((e) => (e.type === 'dialogue-started' ? [e.dialogue] : []));
     expect(started.slice(-2).sort()).toEqual(['gen-1#1', 'gen-1#2']);
@@ -384,5 +385,169 @@ describe('resuming an interrupted run', () => {
     expect(transcriptOf([...cut, ...resumed], 'fresh#2').messages).toEqual(
       transcriptOf(whole.events, 'fresh#2').messages,
     );
+  });
+});
+
+describe('a sample the generator cannot write a scenario for', () => {
+  /** A generator whose scenarios always name a table the project does not have. */
+  const hopeless: ChatEngine = {
+    chat: () =>
+      Promise.resolve(
+        reply(
+          JSON.stringify({
+            persona: 'P.',
+            goal: 'G.',
+            knows: [],
+            unknown: [],
+            rows: { nowhere: [{ id: 1 }] },
+            expected: {
+              database: [],
+              required_actions: [],
+              forbidden_actions: [],
+              must_say: [],
+              must_not_say: [],
+            },
+          }),
+        ),
+      ),
+  };
+  const facts = new Map(
+    mini.policies.map((p) => [p.id, { category: p.category, challenge: p.challenge }]),
+  );
+
+  it('leaves a scenario-failed event per failure, in the samples’ order, and the report counts it', async () => {
+    const plan: RunPlan = {
+      ...PLAN,
+      scenarios: [],
+      samples: [{ policies: ['refund-window'], level: 3 }, ...SAMPLES],
+      generator: { engine: hopeless, model: 'gen-model' },
+      maxRepairs: 1,
+    };
+    const { events, failures } = await simulate(plan);
+    const failed = events.flatMap((e) => (e.type === 'scenario-failed' ? [e] : []));
+    expect(failed.map(({ at: _, ...e }) => e)).toEqual([
+      {
+        type: 'scenario-failed',
+        sample: { policies: ['refund-window'], level: 3 },
+        error: expect.stringMatching(
+          /^The generated scenario for refund-window is still invalid after 1 request/,
+        ) as string,
+        attempts: 2,
+      },
+      {
+        type: 'scenario-failed',
+        sample: { policies: ['refund-window'], level: 3 },
+        error: expect.stringMatching(/still invalid/) as string,
+        attempts: 2,
+      },
+      {
+        type: 'scenario-failed',
+        sample: { policies: ['no-such-policy'], level: 1 },
+        error: 'The project has no policy "no-such-policy".',
+        attempts: 0,
+      },
+    ]);
+    // The callback still hears of each, as before.
+    expect(failures.map((f) => f.sample.policies)).toEqual([
+      ['refund-window'],
+      ['refund-window'],
+      ['no-such-policy'],
+    ]);
+    expect(reportOf(events, facts).generation).toEqual({
+      asked: 3,
+      written: 0,
+      failed: failed.map((e) => ({
+        policies: e.sample.policies,
+        level: e.sample.level,
+        error: e.error,
+        attempts: e.attempts,
+      })),
+    });
+    const again = await simulate(plan);
+    expect(JSON.stringify(again.events)).toBe(JSON.stringify(events));
+  });
+
+  it('reports written and failed samples apart from the plan’s own scenarios', async () => {
+    const { events } = await simulate({
+      ...PLAN,
+      samples: SAMPLES,
+      generator: { engine: generator, model: 'gen-model' },
+    });
+    expect(reportOf(events, facts).generation).toMatchObject({
+      asked: 2,
+      written: 1,
+      failed: [{ policies: ['no-such-policy'], level: 1, attempts: 0 }],
+    });
+    expect(reportOf((await simulate()).events, facts).generation).toBeNull();
+  });
+});
+
+describe('a project with its own prompts', () => {
+  const scenarios = `${miniProject().files['scenarios.yaml']}prompts:
+  user_simulator: |-
+    You play {{persona}}
+    What you want: {{goal}}
+    Say ${USER_STOP} when done.
+  policy_judge: |-
+    JUDGE {{policy_id}}: {{policy}}
+    CONVERSATION:
+    {{transcript}}
+`;
+  const own = parseProject(miniProject({ 'scenarios.yaml': scenarios })).model;
+
+  it('sends exactly its texts to the simulated user and the judge, and logs their sources', async () => {
+    const users: ChatRequest[] = [];
+    const judges: ChatRequest[] = [];
+    const listening = (engine: ChatEngine, into: ChatRequest[]): ChatEngine => ({
+      chat: (request, options) => {
+        into.push(request);
+        return engine.chat(request, options);
+      },
+    });
+    const events: SimEvent[] = [];
+    let tick = 0;
+    await runSimulation(
+      own,
+      {
+        ...PLAN,
+        scenarios: PLAN.scenarios.slice(0, 1),
+        trials: 1,
+        user: { engine: listening(user, users), model: 'user-model' },
+        judge: { engine: listening(judge, judges), model: 'judge-model' },
+        prompts: projectPrompts(own),
+      },
+      { runtime, clock: () => tick++, prices: {}, emit: (e) => events.push(e) },
+    );
+    expect(users[0]?.messages[0]).toEqual({
+      role: 'system',
+      content: `You play A customer.\nWhat you want: Refund order o1.\nSay ${USER_STOP} when done.`,
+    });
+    const policy = own.policies.find((p) => p.id === 'refund-window');
+    const transcript = renderTranscript(transcriptOf(events, 'fresh#1'));
+    expect(judges.map((r) => r.messages[0]?.content)).toEqual([
+      `JUDGE refund-window: ${policy?.text ?? ''}\nCONVERSATION:\n${transcript}`,
+    ]);
+    expect(transcript).toMatch(/^\[0\] user: Refund order o1\./);
+    expect(events[0]).toMatchObject({
+      type: 'run-started',
+      prompts: [
+        { id: 'user-simulator', version: 1, source: 'project' },
+        { id: 'ask-user', version: 1, source: 'built-in' },
+        { id: 'policy-judge', version: 1, source: 'project' },
+      ],
+    });
+  });
+
+  it('logs the built-in prompts of a plan that gives none, the generator’s only when it writes', async () => {
+    const { events } = await simulate({
+      ...PLAN,
+      samples: SAMPLES,
+      generator: { engine: generator, model: 'gen-model' },
+    });
+    expect(events[0]?.type === 'run-started' && events[0].prompts).toEqual([
+      { id: 'user-simulator', version: 1, source: 'built-in' },
+      { id: 'ask-user', version: 1, source: 'built-in' },
+      { id: 'scenario-generator', version: 1, source: 'built-in' },
+    ]);
   });
 });

@@ -4,14 +4,20 @@ import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
 import type { DialogueLimits, Player } from './dialogue.ts';
 import { DEFAULT_LIMITS, runDialogue } from './dialogue.ts';
-import type { SimEvent, SimScenario } from './events.ts';
+import type { PromptUse, SimEvent, SimScenario } from './events.ts';
 import { ERROR_ENDINGS } from './events.ts';
 import type { GenerationFailure, ScenarioSample } from './generate.ts';
 import { generateScenarios } from './generate.ts';
 import { judgeDialogue } from './judge.ts';
 import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
 import { seedDatabase } from './database.ts';
-import type { PromptTemplate } from './prompts.ts';
+import type { PromptTemplate, RunPrompts } from './prompts.ts';
+import {
+  ASK_USER_PROMPT,
+  POLICY_JUDGE_PROMPT,
+  SCENARIO_GENERATOR_PROMPT,
+  USER_SIMULATOR_PROMPT,
+} from './prompts.ts';
 import { transcriptOf } from './transcript.ts';
 
 /** Everything that decides what a run does; recorded in its first event. */
@@ -43,11 +49,11 @@ export interface RunPlan {
   readonly generator?: Player;
   /** Follow-up turns the generator gets to fix an invalid scenario (2 unless given). */
   readonly maxRepairs?: number;
-  /** The project's own versions of the generator's and the judge's prompts. */
-  readonly prompts?: {
-    readonly scenarioGenerator?: PromptTemplate;
-    readonly policyJudge?: PromptTemplate;
-  };
+  /**
+   * The prompts to send in place of the built-in ones (`projectPrompts(model)` gives the
+   * project's); each is recorded in `run-started` with its source (`built-in` unless marked).
+   */
+  readonly prompts?: Partial<RunPrompts>;
 }
 
 /** What a run needs from outside: timers and randomness for retries, the clock, prices, cancel. */
@@ -61,8 +67,8 @@ export interface RunDeps {
   /** Receives each event as it happens (to save it, and to show progress). */
   readonly emit: (event: SimEvent) => void;
   /**
-   * Told of each sample no valid scenario could be written for. The log has no event for it
-   * (its model calls are in the log as usage), so this is how a caller counts and shows them.
+   * Told of each sample no valid scenario could be written for, as the log's `scenario-failed`
+   * event for it is appended.
    */
   readonly onGenerationFailure?: (failure: GenerationFailure) => void;
   /**
@@ -143,6 +149,12 @@ export async function runSimulation(
       },
       trials: plan.trials,
       ...(plan.externalAgent && { externalAgent: true }),
+      prompts: [
+        plan.prompts?.userSimulator ?? USER_SIMULATOR_PROMPT,
+        plan.prompts?.askUser ?? ASK_USER_PROMPT,
+        ...(generating ? [plan.prompts?.scenarioGenerator ?? SCENARIO_GENERATOR_PROMPT] : []),
+        ...(plan.judge ? [plan.prompts?.policyJudge ?? POLICY_JUDGE_PROMPT] : []),
+      ].map(promptUse),
     });
     for (const { scenario, source } of plan.scenarios) {
       emit({ type: 'scenario', at: deps.clock(), scenario, source, baseline: baseline(scenario) });
@@ -174,7 +186,17 @@ export async function runSimulation(
           },
         })
       : { scenarios: [], failures: [] };
-  for (const failure of generated.failures) deps.onGenerationFailure?.(failure);
+  // In the samples' order, whatever order they failed in, so equal scripts give equal logs.
+  for (const failure of generated.failures) {
+    emit({
+      type: 'scenario-failed',
+      at: deps.clock(),
+      sample: { policies: failure.sample.policies, level: failure.sample.level },
+      error: failure.error,
+      attempts: failure.attempts,
+    });
+    deps.onGenerationFailure?.(failure);
+  }
 
   const scenarios = previous
     ? previous.flatMap((e) => (e.type === 'scenario' ? [e.scenario] : []))
@@ -208,6 +230,7 @@ export async function runSimulation(
           ...(deps.retry && { retry: deps.retry }),
           clock: deps.clock,
           now: plan.now,
+          ...(plan.prompts && { prompts: plan.prompts }),
           prices: deps.prices,
           ...(deps.signal && { signal: deps.signal }),
           emit: record,
@@ -245,4 +268,9 @@ export async function runSimulation(
   const reason = deps.signal?.aborted ? 'cancelled' : overBudget() ? 'budget' : 'done';
   emit({ type: 'run-ended', at: deps.clock(), reason });
   return reason;
+}
+
+/** How `run-started` records a prompt: a template without a source is a built-in one. */
+function promptUse(template: PromptTemplate): PromptUse {
+  return { id: template.id, version: template.version, source: template.source ?? 'built-in' };
 }

@@ -90,6 +90,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
           </div>
         )}
       </div>
+      <GenerationFailures report={report} />
       <IdleWarning report={report} />
       <PolicyTable report={report} />
       {report.byLevel.length > 0 && (
@@ -113,6 +114,32 @@ function ResumeButton() {
       Resume
     </button>
   );
+}
+
+/** Sampled combinations the generator wrote no valid scenario for, each with its reason. */
+function GenerationFailures({ report }: { report: RunReport }) {
+  const generation = report.generation;
+  if (!generation || generation.failed.length === 0) return null;
+  const { asked, failed } = generation;
+  return (
+    <details className="generation-failures" data-testid="generation-failures">
+      <summary>
+        {failed.length} of {asked} sampled combination{asked === 1 ? '' : 's'} got no valid scenario
+      </summary>
+      <ul>
+        {failed.map((f, i) => (
+          <li key={i}>
+            <code>{f.policies.join(', ')}</code> (level {f.level}
+            {f.attempts !== null && f.attempts > 0 && `, ${tries(f.attempts)}`}): {f.error}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function tries(n: number): string {
+  return `${n} ${n === 1 ? 'try' : 'tries'}`;
 }
 
 /** Scenarios a do-nothing agent would pass: their passes say little about the agent. */

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { selectRunReport } from '../../state/simulationSelectors.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
+import { PromptsPanel } from './PromptsPanel.tsx';
 import { RunForm } from './RunForm.tsx';
 import { RunList } from './RunList.tsx';
 import { RunReportView } from './RunReportView.tsx';
@@ -21,6 +22,7 @@ export function SimulateView() {
   return (
     <div className="simulate-view">
       <RunForm />
+      <PromptsPanel />
       {message && (
         <p className="simulate-message" role="alert">
           {message}
