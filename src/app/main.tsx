@@ -20,6 +20,7 @@ import {
 } from '../adapters/storage/runRepository.ts';
 import { createWorkerAnalyzer } from '../workers/analysisClient.ts';
 import { createLayoutClient } from '../workers/layoutClient.ts';
+import { createWorkerSimulator } from '../workers/simulationClient.ts';
 import { App } from './App.tsx';
 import './theme.css';
 import '../ui/ui.css';
@@ -48,6 +49,11 @@ const store = createAppStore({
   analyze,
   layout: (input, options) => layoutClient.layout(input, options),
   runs,
+  // Runs simulate in a worker; each model call comes back to the engines here, keys and all.
+  simulate: createWorkerSimulator(
+    () =>
+      new Worker(new URL('../workers/simulation.worker.ts', import.meta.url), { type: 'module' }),
+  ),
   // Provider SDKs and wllama load on first use; the wasm is served from this build, never a CDN.
   models: {
     remote: (endpoint, key) => createRemoteEngine(endpoint, key),

@@ -10,6 +10,7 @@ import type {
 import type { Analyzer } from '../workers/analysisClient.ts';
 import { Superseded } from '../workers/analysisClient.ts';
 import { layoutInThread } from '../workers/layoutClient.ts';
+import type { Simulator } from '../workers/simulationClient.ts';
 import type { AnalysisSlice } from './slices/analysisSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
 import type { GraphSlice, Layouter } from './slices/graphSlice.ts';
@@ -46,6 +47,8 @@ export interface AppServices {
   readonly models?: ModelServices;
   /** Where simulation runs are kept; without it runs live in memory only. */
   readonly runs?: RunRepository;
+  /** Runs simulations (in a worker in the page, in-thread in tests and when absent). */
+  readonly simulate?: Simulator;
 }
 
 export type AppState = UiSlice &
@@ -79,7 +82,13 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       services.models?.clock ?? (() => 0),
       services.preferences,
     )(...args),
-    ...createSimulationSlice(services.runs, services.models, newId, now)(...args),
+    ...createSimulationSlice(
+      services.runs,
+      services.models,
+      newId,
+      now,
+      services.simulate,
+    )(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);
   analyzeOnChange(store, services.analyze, services.analysisDelayMs ?? 120);

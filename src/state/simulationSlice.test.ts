@@ -153,3 +153,37 @@ describe('the run seed', () => {
     expect(store.getState().currentRun?.events[0]).toMatchObject({ type: 'run-started', seed: 9 });
   });
 });
+
+describe('the project’s prompts', () => {
+  it('sends the simulated user the prompt scenarios.yaml gives, and records where it came from', async () => {
+    const seen: ChatRequest[] = [];
+    const { store } = storeWithRuns({
+      chat: (request, options) => {
+        seen.push(request);
+        return engine.chat(request, options);
+      },
+    });
+    await ready(store);
+    const scenarios = store.getState().project.files['scenarios.yaml'];
+    store
+      .getState()
+      .setFileText(
+        'scenarios.yaml',
+        `${scenarios}prompts:\n  user_simulator: |-\n    Be {{persona}} and want {{goal}}. Say ${USER_STOP} when done.\n`,
+      );
+    await store.getState().startRun();
+    const toUser = seen.find((r) => !r.tools);
+    expect(toUser?.messages[0]).toEqual({
+      role: 'system',
+      content: `Be A patient customer. and want Get a refund for order o2.. Say ${USER_STOP} when done.`,
+    });
+    const started = store.getState().currentRun?.events[0];
+    expect(started).toMatchObject({
+      type: 'run-started',
+      prompts: expect.arrayContaining([
+        { id: 'user-simulator', version: 1, source: 'project' },
+        { id: 'ask-user', version: 1, source: 'built-in' },
+      ]) as unknown,
+    });
+  });
+});

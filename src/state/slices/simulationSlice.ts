@@ -1,8 +1,11 @@
 import type { StateCreator } from 'zustand';
 import type { RunRepository, SimEvent, SimScenario, StoredRun } from '../../core/index.ts';
-import { LOCAL_ENGINE, projectHash } from '../../core/index.ts';
+import { projectHash } from '../../core/index.ts';
+import type { Simulator } from '../../workers/simulationClient.ts';
+import { simulateInThread } from '../../workers/simulationClient.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
+import { choosePlayers } from './players.ts';
 
 /** What the next run will do; the Simulate pane's form. */
 export interface RunSettings {
@@ -63,12 +66,16 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = {
 /** How often a running log is shown and saved: often enough to watch, seldom enough to be cheap. */
 const FLUSH_MS = 150;
 
-/** Builds the simulation slice over the run store and the model engines. */
+/**
+ * Builds the simulation slice over the run store and the model engines; `simulate` runs the
+ * simulation (in a worker in the page), on this thread when absent.
+ */
 export function createSimulationSlice(
   runs: RunRepository | undefined,
   models: ModelServices | undefined,
   newId: () => string,
   now: () => string,
+  simulate: Simulator | undefined,
 ): StateCreator<AppState, [], [], SimulationSlice> {
   let controller: AbortController | undefined;
   return (set, get) => {
@@ -76,32 +83,7 @@ export function createSimulationSlice(
     const prepare = async () => {
       const state = get();
       if (state.currentRun?.live) return undefined;
-      const players = (['agent', 'user'] as const).map((role) => {
-        const choice = state.modelSettings.roles[role];
-        const engine = state.engineFor(choice?.engine ?? LOCAL_ENGINE);
-        const model = choice?.model ?? state.localModel.loaded?.name ?? 'local';
-        return engine ? { engine, model } : undefined;
-      });
-      const [agent, user] = players;
-      // An endpoint marked as the user's own agent gets only the conversation.
-      const agentEndpoint = state.modelSettings.endpoints.find(
-        (e) => e.id === state.modelSettings.roles.agent?.engine,
-      );
-      const externalAgent = agentEndpoint?.hostsAgent === true;
-      // The judge is optional: only a role the user gave a model gets one.
-      const judgeChoice = state.modelSettings.roles.judge;
-      const judgeEngine = judgeChoice ? state.engineFor(judgeChoice.engine) : undefined;
-      const judge =
-        judgeChoice && judgeEngine ? { engine: judgeEngine, model: judgeChoice.model } : undefined;
-      // The generator, like the agent and the user, runs in this browser unless given an endpoint.
-      const generatorChoice = state.modelSettings.roles.generator;
-      const generatorEngine = state.engineFor(generatorChoice?.engine ?? LOCAL_ENGINE);
-      const generator = generatorEngine
-        ? {
-            engine: generatorEngine,
-            model: generatorChoice?.model ?? state.localModel.loaded?.name ?? 'local',
-          }
-        : undefined;
+      const { agent, user, judge, generator, externalAgent } = choosePlayers(state);
       if (!models || !agent || !user) {
         set({
           simulationMessage:
@@ -111,16 +93,16 @@ export function createSimulationSlice(
       }
       const [
         { parseProject },
-        { runSimulation },
         { handWrittenScenarios },
         { buildGraph },
         { sampleWithReport },
+        { projectPrompts },
       ] = await Promise.all([
         import('../../core/format/parseProject.ts'),
-        import('../../core/sim/run.ts'),
         import('../../core/sim/scenarios.ts'),
         import('../../core/graph/build.ts'),
         import('../../core/graph/sample.ts'),
+        import('../../core/sim/prompts.ts'),
       ]);
       const model = parseProject(state.project).model;
       return {
@@ -131,8 +113,8 @@ export function createSimulationSlice(
         judge,
         generator,
         model,
-        runSimulation,
         handWrittenScenarios,
+        projectPrompts,
         buildGraph,
         sampleWithReport,
       };
@@ -185,16 +167,17 @@ export function createSimulationSlice(
         const current = get().currentRun;
         if (current?.id === id) set({ currentRun: { ...current, events: [...log] } });
       };
-      let failures = 0;
       const start = setup.models.clock();
       // A resumed run's clock goes on from where its log stopped.
       const offset = previous.reduce((latest, e) => Math.max(latest, e.at), 0);
       try {
-        await setup.runSimulation(
+        await (simulate ?? simulateInThread)(
           setup.model,
           {
             seed: run.seed,
             projectHash: projectHash(state.project.files),
+            // The project's own versions of the prompts, where scenarios.yaml has them.
+            prompts: setup.projectPrompts(setup.model),
             scenarios: run.scenarios.map((scenario) => ({
               scenario,
               source: 'hand-written' as const,
@@ -217,12 +200,6 @@ export function createSimulationSlice(
             prices: state.modelSettings.prices,
             signal: controller.signal,
             ...(previous.length > 0 && { previous }),
-            onGenerationFailure: (failure) => {
-              failures++;
-              set({
-                simulationMessage: `${failures} sampled combination${failures === 1 ? '' : 's'} got no valid scenario from the generator (last: ${failure.error})`,
-              });
-            },
             emit: (event) => {
               log.push(event);
               timer ??= setTimeout(flush, FLUSH_MS);

@@ -1,0 +1,49 @@
+import type { ChatEngine } from '../../core/index.ts';
+import { LOCAL_ENGINE } from '../../core/index.ts';
+import type { AppState } from '../createAppStore.ts';
+
+/** A model chosen for one role, with the engine that runs it. */
+export interface ChosenPlayer {
+  readonly engine: ChatEngine;
+  readonly model: string;
+}
+
+/** The models a run (or a game of play) would use, per role; a role left out has none. */
+export interface ChosenPlayers {
+  readonly agent?: ChosenPlayer;
+  readonly user?: ChosenPlayer;
+  readonly judge?: ChosenPlayer;
+  readonly generator?: ChosenPlayer;
+  /** The agent's endpoint hosts the user's own bot: it is sent only the conversation. */
+  readonly externalAgent: boolean;
+}
+
+/**
+ * Picks the model for each role from the Models settings. The agent, the simulated user and the
+ * generator run in this browser unless given an endpoint; the judge runs only when the user gave
+ * it a model.
+ */
+export function choosePlayers(state: AppState): ChosenPlayers {
+  const { roles, endpoints } = state.modelSettings;
+  const localName = state.localModel.loaded?.name ?? 'local';
+  const pick = (role: 'agent' | 'user' | 'generator'): ChosenPlayer | undefined => {
+    const choice = roles[role];
+    const engine = state.engineFor(choice?.engine ?? LOCAL_ENGINE);
+    return engine ? { engine, model: choice?.model ?? localName } : undefined;
+  };
+  const agent = pick('agent');
+  const user = pick('user');
+  const generator = pick('generator');
+  const judgeChoice = roles.judge;
+  const judgeEngine = judgeChoice ? state.engineFor(judgeChoice.engine) : undefined;
+  const judge =
+    judgeChoice && judgeEngine ? { engine: judgeEngine, model: judgeChoice.model } : undefined;
+  const externalAgent = endpoints.find((e) => e.id === roles.agent?.engine)?.hostsAgent === true;
+  return {
+    ...(agent && { agent }),
+    ...(user && { user }),
+    ...(judge && { judge }),
+    ...(generator && { generator }),
+    externalAgent,
+  };
+}

@@ -1,0 +1,297 @@
+import { describe, expect, it } from 'vitest';
+import { parseProject } from '../core/format/parseProject.ts';
+import type { Cancellation, ChatEngine, ChatRequest } from '../core/models/chat.ts';
+import { ModelError } from '../core/models/errors.ts';
+import type { RetryRuntime } from '../core/models/retry.ts';
+import type { SimEvent, SimScenario } from '../core/sim/events.ts';
+import type { GenerationFailure } from '../core/sim/generate.ts';
+import { USER_STOP } from '../core/sim/prompts.ts';
+import type { RunDeps, RunPlan } from '../core/sim/run.ts';
+import { runSimulation } from '../core/sim/run.ts';
+import { miniProject } from '../core/testing/miniProject.ts';
+import { modelReply as reply, waitingRuntime } from '../test/scriptedModels.ts';
+import type { Simulator } from './simulationClient.ts';
+import { createWorkerSimulator } from './simulationClient.ts';
+import type { SimulationFromWorker, SimulationToWorker } from './simulationProtocol.ts';
+import { serveSimulation } from './simulationProtocol.ts';
+
+const mini = parseProject(miniProject()).model;
+
+/** A clock that ticks once per reading, from `from`. */
+const counter = (from: number) => {
+  let tick = from;
+  return () => tick++;
+};
+
+/** A Web Worker running the real handler in this thread; messages are cloned, as across threads. */
+class FakeWorker {
+  onmessage: ((event: { data: SimulationFromWorker }) => void) | null = null;
+  onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null;
+  terminated = false;
+  private readonly cross =
+    <T>(deliver: (message: T) => void) =>
+    (message: T) => {
+      const copy = structuredClone(message);
+      setTimeout(() => {
+        if (!this.terminated) deliver(copy);
+      }, 0);
+    };
+  readonly postMessage: (message: SimulationToWorker) => void;
+
+  constructor(runtime: RetryRuntime) {
+    const toPage = this.cross((data: SimulationFromWorker) => this.onmessage?.({ data }));
+    this.postMessage = this.cross(serveSimulation(toPage, { runtime, now: counter(0) }));
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  crash(message: string) {
+    this.onerror?.({ message, preventDefault: () => undefined });
+  }
+}
+
+/** A simulator over fake workers; `sleeps` lists every wait the worker's retry logic asked for. */
+function setup() {
+  const workers: FakeWorker[] = [];
+  const sleeps: number[] = [];
+  // Only the dialogue time limits and per-attempt timeouts sleep long; they never expire here.
+  const { runtime } = waitingRuntime();
+  const sleep: RetryRuntime['sleep'] = (ms, signal) => {
+    sleeps.push(ms);
+    return runtime.sleep(ms, signal);
+  };
+  const simulate = createWorkerSimulator(() => {
+    const worker = new FakeWorker({ ...runtime, sleep });
+    workers.push(worker);
+    return worker as unknown as Worker;
+  });
+  return { simulate, workers, sleeps };
+}
+
+/** Runs a plan and keeps what it told the caller. */
+async function record(
+  simulate: Simulator,
+  plan: RunPlan,
+  deps: Partial<Pick<RunDeps, 'clock' | 'signal' | 'previous'>> = {},
+  events: SimEvent[] = [],
+) {
+  const failures: GenerationFailure[] = [];
+  const outcome = await simulate(mini, plan, {
+    runtime: waitingRuntime().runtime,
+    clock: counter(1),
+    prices: { 'agent-model': { inputPerMillion: 1000, outputPerMillion: 1000 } },
+    emit: (event) => events.push(event),
+    onGenerationFailure: (failure) => failures.push(failure),
+    ...deps,
+  });
+  return { outcome, events, failures };
+}
+
+const BLANK = { knows: [], unknown: [], rows: {} };
+const NONE = { requiredActions: [], forbiddenActions: [], mustSay: [], mustNotSay: [] };
+const BASE = { policies: ['refund-window'], persona: 'A customer.', ...BLANK };
+const scenario = (id: string, order: string, status: string): SimScenario => {
+  const database = [`db.orders.exists(o, o.id == "${order}" && o.status == "${status}")`];
+  return { id, goal: `Refund order ${order}.`, ...BASE, expected: { database, ...NONE } };
+};
+const FRESH = scenario('fresh', 'o1', 'refunded');
+// The guard refuses this refund (too late), so o2 stays delivered.
+const LATE = scenario('late', 'o2', 'delivered');
+
+/** Looks the user up, refunds the order the user names, then reports (as in core's run tests). */
+const agent: ChatEngine = {
+  chat(request: ChatRequest) {
+    const tools = request.messages.filter((m) => m.role === 'tool').length;
+    const said = request.messages.flatMap((m) => (m.role === 'user' ? [m.content] : []));
+    const order = /\bo\d\b/.exec(said.join(' '))?.[0] ?? 'o1';
+    const calls = [
+      [{ name: 'get_user', args: { user_id: 'u1' } }],
+      [{ name: 'refund_order', args: { order_id: order } }],
+    ];
+    return Promise.resolve(reply(tools < 2 ? '' : `All done with ${order}.`, calls[tools] ?? []));
+  },
+};
+/** States its goal, then says goodbye. */
+const user: ChatEngine = {
+  chat(request: ChatRequest) {
+    const goal = /What you want: (.*)/.exec(request.messages[0]?.content ?? '')?.[1] ?? '';
+    const spoken = request.messages.filter((m) => m.role === 'assistant').length;
+    const text = spoken === 0 ? `${goal} I am u1. Yes, go ahead.` : `Thanks. ${USER_STOP}`;
+    return Promise.resolve(reply(text));
+  },
+};
+/** Finds the late refund a violation of the refund window; every other policy kept. */
+const judge: ChatEngine = {
+  chat(request: ChatRequest) {
+    const late = request.messages[0]?.content.includes('refund_order({"order_id":"o2"})') === true;
+    const verdict = { violated: late, turn: late ? 1 : null, reason: 'Seen.', evidence: '' };
+    return Promise.resolve(reply(JSON.stringify(verdict)));
+  },
+};
+/** Writes the fresh refund for every sample. */
+const written = { persona: 'A generated customer.', goal: FRESH.goal, ...BLANK };
+const lists = { required_actions: [], forbidden_actions: [], must_say: [], must_not_say: [] };
+const expected = { database: FRESH.expected.database, ...lists };
+const generator: ChatEngine = {
+  chat: () => Promise.resolve(reply(JSON.stringify({ ...written, expected }))),
+};
+
+// One dialogue at a time: with two, which answer comes first depends on timing.
+const PLAN: RunPlan = {
+  seed: 7,
+  projectHash: 'abc',
+  scenarios: [FRESH, LATE].map((scenario) => ({ scenario, source: 'hand-written' as const })),
+  trials: 2,
+  concurrency: 1,
+  agent: { engine: agent, model: 'agent-model' },
+  user: { engine: user, model: 'user-model' },
+  judge: { engine: judge, model: 'judge-model' },
+  samples: [
+    { policies: ['refund-window'], level: 3 },
+    { policies: ['no-such-policy'], level: 1 },
+  ],
+  generator: { engine: generator, model: 'gen-model' },
+  now: '2026-11-21T12:00:00Z',
+};
+
+/** An agent whose call waits until stopped; keeps its signal and the page's `events` by then. */
+function hangingAgent(onCall: () => void, events: readonly SimEvent[] = []) {
+  const seen: { signal?: Cancellation; stoppedAfter?: readonly SimEvent[] } = {};
+  const engine: ChatEngine = {
+    chat: (_request, options) =>
+      new Promise((_, reject) => {
+        if (options?.signal) seen.signal = options.signal;
+        options?.signal?.addEventListener('abort', () => {
+          seen.stoppedAfter = [...events];
+          reject(new ModelError('aborted', 'The call was stopped.'));
+        });
+        onCall();
+      }),
+  };
+  return { engine, seen };
+}
+
+describe('createWorkerSimulator', () => {
+  it('writes the same log in the worker as core does in-thread, judge and generator included', async () => {
+    const { simulate, workers } = setup();
+    const here = await record(runSimulation, PLAN);
+    // The page's clock is read once, at the start; the worker's clock goes on from it.
+    const there = await record(simulate, PLAN, { clock: counter(0) });
+    expect(there.outcome).toBe('done');
+    expect(there.events).toEqual(here.events);
+    expect(there.failures).toEqual(here.failures);
+    const unknown = 'The project has no policy "no-such-policy".';
+    expect(there.failures.map((f) => f.error)).toEqual([unknown]);
+    // The comparison covers what matters: a guard refusal, the judge, a generated scenario.
+    expect(there.events.some((e) => e.type === 'guard' && !e.allowed)).toBe(true);
+    expect(there.events.filter((e) => e.type === 'judge' && e.violated)).toHaveLength(2);
+    expect(there.events.some((e) => e.type === 'scenario' && e.scenario.id === 'gen-1')).toBe(true);
+    expect(there.events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
+    // One worker per run, gone when the run ends.
+    expect(workers).toHaveLength(1);
+    expect(workers[0]?.terminated).toBe(true);
+  });
+
+  /** Runs the fresh scenario once, with an agent that throws `thrown` on its first call. */
+  async function failingOnce(thrown: Error) {
+    const { simulate, sleeps } = setup();
+    let calls = 0;
+    const engine: ChatEngine = {
+      chat: (request, options) =>
+        ++calls === 1 ? Promise.reject(thrown) : agent.chat(request, options),
+    };
+    const { outcome, events } = await record(simulate, {
+      ...PLAN,
+      scenarios: [{ scenario: FRESH, source: 'hand-written' }],
+      trials: 1,
+      samples: [],
+      agent: { engine, model: 'agent-model' },
+    });
+    expect(outcome).toBe('done');
+    return { calls, sleeps, events, ended: events.find((e) => e.type === 'dialogue-ended') };
+  }
+
+  it('retries a rate-limited page call in the worker, after the wait the provider asked for', async () => {
+    const limited = new ModelError('rate-limit', 'Slow down.', { status: 429, retryAfterMs: 700 });
+    const { calls, sleeps, events, ended } = await failingOnce(limited);
+    expect(calls).toBe(4);
+    expect(sleeps).toContain(700);
+    expect(ended).toMatchObject({ reason: 'user-done' });
+    const checks = events.find((e) => e.type === 'checks');
+    expect(checks?.type === 'checks' && checks.findings.every((f) => f.passed)).toBe(true);
+  });
+
+  it('ends the dialogue as a provider error, untried again, on a refused key or any other error', async () => {
+    const refused = 'The provider refused the API key (401).';
+    const auth = await failingOnce(new ModelError('auth', refused, { status: 401 }));
+    expect(auth.calls).toBe(1);
+    expect(auth.ended).toMatchObject({ reason: 'provider-error', detail: refused });
+    const plain = await failingOnce(new Error('socket closed'));
+    expect(plain.calls).toBe(1);
+    const detail = 'The engine failed unexpectedly: socket closed';
+    expect(plain.ended).toMatchObject({ reason: 'provider-error', detail });
+  });
+
+  it('cancels across: the page’s call is stopped and the run ends cancelled', async () => {
+    const { simulate } = setup();
+    const controller = new AbortController();
+    const events: SimEvent[] = [];
+    const hanging = hangingAgent(() => {
+      controller.abort();
+    }, events);
+    const { outcome } = await record(
+      simulate,
+      { ...PLAN, samples: [], agent: { engine: hanging.engine, model: 'agent-model' } },
+      { signal: controller.signal },
+      events,
+    );
+    expect(outcome).toBe('cancelled');
+    // The worker stopped the page's call itself, before the dialogue was said to end.
+    expect(hanging.seen.signal?.aborted).toBe(true);
+    expect(hanging.seen.stoppedAfter?.some((e) => e.type === 'dialogue-ended')).toBe(false);
+    const endings = events.flatMap((e) => (e.type === 'dialogue-ended' ? [e.reason] : []));
+    expect(endings).toEqual(['cancelled']);
+    expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'cancelled' });
+  });
+
+  it('rejects the run when the worker crashes, stopping the page’s calls; the next run gets a fresh worker', async () => {
+    const { simulate, workers } = setup();
+    const hanging = hangingAgent(() => {
+      workers[0]?.crash('out of memory');
+    });
+    await expect(
+      record(simulate, { ...PLAN, samples: [], agent: { engine: hanging.engine, model: 'a' } }),
+    ).rejects.toThrow('The simulation worker stopped: out of memory');
+    expect(hanging.seen.signal?.aborted).toBe(true);
+    expect(workers[0]?.terminated).toBe(true);
+
+    const next = await record(simulate, { ...PLAN, samples: [] });
+    expect(next.outcome).toBe('done');
+    expect(workers).toHaveLength(2);
+  });
+
+  it('runs in-thread, with the same log, where no worker can be made', async () => {
+    const simulate = createWorkerSimulator(() => {
+      throw new Error('Workers are not available here.');
+    });
+    const here = await record(runSimulation, PLAN);
+    const there = await record(simulate, PLAN);
+    expect(there.outcome).toBe('done');
+    expect(there.events).toEqual(here.events);
+    expect(there.failures).toEqual(here.failures);
+  });
+
+  it('goes on with an interrupted run from its log, its clock going on', async () => {
+    const plan = { ...PLAN, samples: [] };
+    const whole = await record(runSimulation, plan);
+    const cutAt = whole.events.findIndex(
+      (e) => e.type === 'dialogue-started' && e.dialogue === 'late#1',
+    );
+    const cut = whole.events.slice(0, cutAt + 3);
+    const here = await record(runSimulation, plan, { previous: cut, clock: counter(501) });
+    const { simulate } = setup();
+    const there = await record(simulate, plan, { previous: cut, clock: counter(500) });
+    expect(there.events).toEqual(here.events);
+    expect(there.events[0]).toEqual({ type: 'run-resumed', at: 501, rerun: ['late#1'] });
+  });
+});
