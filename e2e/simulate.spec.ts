@@ -1,24 +1,10 @@
 import type { Page } from '@playwright/test';
 import type { TestServer } from '../src/test/servers/http.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
+import { useEndpoint } from './endpoints.ts';
 import { expect, test } from './fixtures.ts';
 
 test.describe.configure({ timeout: 180_000 });
-
-/** Points the agent and the simulated user at an OpenAI-protocol endpoint, through the dialog. */
-async function useEndpoint(page: Page, url: string) {
-  await page.getByRole('banner').getByRole('button', { name: 'Models' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Models' });
-  await dialog.getByRole('tab', { name: 'Endpoints' }).click();
-  await dialog.getByRole('button', { name: '+ Other' }).click();
-  const card = dialog.getByRole('listitem', { name: 'Custom' });
-  await card.getByLabel('Base URL').fill(url);
-  await card.getByLabel('Model').fill('sim-model');
-  await dialog.getByRole('tab', { name: 'Roles' }).click();
-  await dialog.getByLabel('Engine for Agent under test').selectOption({ label: 'Custom' });
-  await dialog.getByLabel('Engine for Simulated user').selectOption({ label: 'Custom' });
-  await page.keyboard.press('Escape');
-}
 
 /** The saved run's log, read straight from IndexedDB. */
 function storedLog(page: Page) {

@@ -11,6 +11,7 @@ import type { Analyzer } from '../workers/analysisClient.ts';
 import { Superseded } from '../workers/analysisClient.ts';
 import { layoutInThread } from '../workers/layoutClient.ts';
 import type { Simulator } from '../workers/simulationClient.ts';
+import { simulateInThread } from '../workers/simulationClient.ts';
 import type { AnalysisSlice } from './slices/analysisSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
 import type { GraphSlice, Layouter } from './slices/graphSlice.ts';
@@ -19,6 +20,8 @@ import type { LibrarySlice } from './slices/librarySlice.ts';
 import type { LocalModelSlice } from './slices/localModelSlice.ts';
 import { createLocalModelSlice } from './slices/localModelSlice.ts';
 import type { ModelServices, ModelsSlice } from './slices/modelsSlice.ts';
+import type { PlaySlice } from './slices/playSlice.ts';
+import { createPlaySlice } from './slices/playSlice.ts';
 import type { SimulationSlice } from './slices/simulationSlice.ts';
 import { createSimulationSlice } from './slices/simulationSlice.ts';
 import { createModelsSlice } from './slices/modelsSlice.ts';
@@ -58,7 +61,8 @@ export type AppState = UiSlice &
   GraphSlice &
   ModelsSlice &
   LocalModelSlice &
-  SimulationSlice;
+  SimulationSlice &
+  PlaySlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /** Creates a fresh store; each page load and each test gets its own. */
@@ -88,6 +92,13 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       newId,
       now,
       services.simulate,
+    )(...args),
+    ...createPlaySlice(
+      services.runs,
+      services.models,
+      services.simulate ?? simulateInThread,
+      newId,
+      now,
     )(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);

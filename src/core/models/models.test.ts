@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Cancellation } from './chat.ts';
+import type { Cancellation, ChatEngine, ChatResponse } from './chat.ts';
 import { ModelError, classifyHttpError, parseRetryAfter } from './errors.ts';
 import type { RetryRuntime } from './retry.ts';
-import { backoffDelay, withRetries } from './retry.ts';
+import { backoffDelay, withDeadline, withRetries } from './retry.ts';
 import { EMPTY_LEDGER, addUsage, callCost } from './usage.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -169,6 +169,60 @@ describe('withRetries', () => {
     await advance(10);
     outer.abort();
     await expect(result).rejects.toMatchObject({ kind: 'aborted' });
+    expect(inner?.aborted).toBe(true);
+  });
+});
+
+describe('withDeadline', () => {
+  const answer: ChatResponse = {
+    message: { role: 'assistant', content: 'hi' },
+    finishReason: 'stop',
+    usage: { inputTokens: 1, outputTokens: 1 },
+    model: 'm',
+  };
+
+  it('ends a call that outlives its own limit with a timeout, cancelling it', async () => {
+    const { runtime, advance } = virtualRuntime();
+    let inner: Cancellation | undefined;
+    const hung: ChatEngine = {
+      chat: (_, options) => {
+        inner = options?.signal;
+        return new Promise(() => undefined);
+      },
+    };
+    const call = withDeadline(hung, 2000, runtime).chat({ model: 'm', messages: [] });
+    const outcome = call.then(
+      () => 'answered',
+      (error: unknown) => error,
+    );
+    await advance(1999);
+    expect(inner?.aborted).toBe(false);
+    await advance(1);
+    expect(await outcome).toMatchObject({ kind: 'timeout', message: 'No answer within 2 s.' });
+    expect(inner?.aborted).toBe(true);
+  });
+
+  it('passes a timely answer through, and the caller’s cancel down', async () => {
+    const { runtime, advance } = virtualRuntime();
+    const quick: ChatEngine = { chat: () => Promise.resolve(answer) };
+    await expect(
+      withDeadline(quick, 2000, runtime).chat({ model: 'm', messages: [] }),
+    ).resolves.toBe(answer);
+    const outer = new AbortController();
+    let inner: Cancellation | undefined;
+    const waiting: ChatEngine = {
+      chat: (_, options) => {
+        inner = options?.signal;
+        return new Promise(() => undefined);
+      },
+    };
+    const call = withDeadline(waiting, 2000, runtime).chat(
+      { model: 'm', messages: [] },
+      { signal: outer.signal },
+    );
+    await advance(10);
+    outer.abort();
+    await expect(call).rejects.toMatchObject({ kind: 'aborted' });
     expect(inner?.aborted).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { Cancellation } from './chat.ts';
+import type { Cancellation, ChatEngine } from './chat.ts';
 import { ModelError } from './errors.ts';
 
 /** What retrying needs from the outside world (timers and randomness stay out of core). */
@@ -77,6 +77,24 @@ export async function withRetries<T>(
     options.onRetry?.(error, attempt, delay);
     await runtime.sleep(delay, outer);
   }
+}
+
+/**
+ * The engine with its own time limit per call, raced as a retry attempt is (a `timeout` error,
+ * which retries may try again). For runs whose retry policy allows long waits for another player
+ * (a person in play mode) while a model's call should still end on time.
+ */
+export function withDeadline(engine: ChatEngine, ms: number, runtime: RetryRuntime): ChatEngine {
+  return {
+    chat: (request, options) =>
+      attemptOnce(
+        (signal) => engine.chat(request, { ...options, signal }),
+        runtime,
+        ms,
+        0,
+        options?.signal,
+      ),
+  };
 }
 
 /**

@@ -1,0 +1,174 @@
+import type { SimScenario } from '../../core/index.ts';
+import { seatQuestion } from '../../core/index.ts';
+import { FREE_PLAY } from '../../state/slices/playSlice.ts';
+import type { LiveFinding } from '../../state/playSelectors.ts';
+import { selectPlayView } from '../../state/playSelectors.ts';
+import type { Seat } from '../../state/slices/playSlice.ts';
+import { useAppStore } from '../../state/useAppStore.ts';
+import { PlayComposer } from './PlayComposer.tsx';
+import { PlayDialogue } from './PlayDialogue.tsx';
+import { PlaySetup } from './PlaySetup.tsx';
+import './play.css';
+
+/** Play: set a game up, or play the one on screen. */
+export function PlayView() {
+  const play = useAppStore((s) => s.play);
+  const view = useAppStore(selectPlayView);
+  const message = useAppStore((s) => s.simulationMessage);
+  const stopPlay = useAppStore((s) => s.stopPlay);
+  const closePlay = useAppStore((s) => s.closePlay);
+  if (!play || !view) {
+    return (
+      <div className="simulate-view">
+        <PlaySetup />
+        {message && (
+          <p className="simulate-message" role="alert">
+            {message}
+          </p>
+        )}
+      </div>
+    );
+  }
+  const lastAgent = view.transcript.messages.findLast((m) => m.speaker === 'agent')?.text;
+  const question =
+    play.seat === 'user' && play.turn ? seatQuestion(play.turn, lastAgent) : undefined;
+  const other = play.seat === 'user' ? 'The agent' : 'The customer';
+  const status = play.live
+    ? play.turn
+      ? 'Your turn'
+      : `${other} (${play.opponent}) is writing…`
+    : 'Game over';
+  return (
+    <section className="simulate-view play" aria-label="Play">
+      <header className="run-header">
+        <div>
+          <h3>{play.title}</h3>
+          <span className="simulate-faint" role="status" aria-label="Game status">
+            {status}
+          </span>
+        </div>
+        {play.live ? (
+          <button type="button" className="button button-danger" onClick={stopPlay}>
+            Stop
+          </button>
+        ) : (
+          <button type="button" className="button" onClick={closePlay}>
+            New game
+          </button>
+        )}
+      </header>
+      {play.error && (
+        <p className="simulate-message" role="alert">
+          {play.error}
+        </p>
+      )}
+      <div className="play-body">
+        <div className="play-main">
+          <Brief seat={play.seat} scenario={play.scenario} />
+          <PlayDialogue transcript={view.transcript} seat={play.seat} />
+          {question && (
+            <p className="play-question" role="status">
+              <strong>A guard rule asks you first:</strong> {question}
+            </p>
+          )}
+          {play.live && play.turn && (
+            <PlayComposer key={play.turn.id} seat={play.seat} turn={play.turn} />
+          )}
+        </div>
+        <Findings findings={view.findings} final={view.final} />
+      </div>
+    </section>
+  );
+}
+
+/** What the person is playing: the customer's brief, or the agent's. */
+function Brief({ seat, scenario }: { seat: Seat; scenario: SimScenario }) {
+  if (seat === 'agent') {
+    return (
+      <p className="play-brief">
+        You are the agent under test: agent.md is your brief and the project’s tools are yours, run
+        on the in-browser database. The customer wants: <em>{scenario.goal}</em>
+      </p>
+    );
+  }
+  if (scenario.id === FREE_PLAY) {
+    return (
+      <p className="play-brief" aria-label="Your brief">
+        Free play on the seed data: you are a customer. Ask for anything, and try to talk the agent
+        into breaking a policy.
+      </p>
+    );
+  }
+  return (
+    <dl className="play-brief" aria-label="Your brief">
+      <dt>You are</dt>
+      <dd>{scenario.persona}</dd>
+      <dt>You want</dt>
+      <dd>{scenario.goal}</dd>
+      {scenario.knows.length > 0 && (
+        <>
+          <dt>You know</dt>
+          <dd>{scenario.knows.join('; ')}</dd>
+        </>
+      )}
+      {scenario.unknown.length > 0 && (
+        <>
+          <dt>You do not know</dt>
+          <dd>{scenario.unknown.join('; ')}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+const SOURCES = { guard: 'guard rule', check: 'check', expected: 'expected outcome' } as const;
+
+/** The deterministic judges' findings, as the dialogue stands (or as judged at its end). */
+function Findings({ findings, final }: { findings: readonly LiveFinding[]; final: boolean }) {
+  const broken = findings.filter((f) => f.state === 'broken');
+  const open = findings.filter((f) => f.state === 'open');
+  const kept = findings.filter((f) => f.state === 'kept');
+  return (
+    <aside className="play-findings" aria-label={final ? 'Findings' : 'Findings so far'}>
+      <h4>{final ? 'Judged' : 'Checks so far'}</h4>
+      {broken.length === 0 && (
+        <p className="simulate-faint">{final ? 'Nothing broken.' : 'Nothing broken yet.'}</p>
+      )}
+      <ul>
+        {broken.map((f, i) => (
+          <li key={`${f.source}-${f.id}-${String(i)}`} data-state="broken">
+            <strong>{f.policy ?? f.id}</strong>{' '}
+            <span className="simulate-faint">
+              {SOURCES[f.source]} {f.id}
+              {f.turn !== undefined && ` · turn ${f.turn}`}
+            </span>
+            <p>{f.detail}</p>
+          </li>
+        ))}
+        {open.map((f) => (
+          <li key={`open-${f.id}`} data-state="open">
+            <strong>{f.policy ?? f.id}</strong>{' '}
+            <span className="simulate-faint">check {f.id} · not yet</span>
+            <p>{f.detail}</p>
+          </li>
+        ))}
+      </ul>
+      {kept.length > 0 && (
+        <details>
+          <summary>{kept.length} kept</summary>
+          <ul>
+            {kept.map((f) => (
+              <li key={`kept-${f.source}-${f.id}`} data-state="kept">
+                <strong>{f.policy ?? f.id}</strong>{' '}
+                <span className="simulate-faint">
+                  {SOURCES[f.source]} {f.id}
+                </span>
+                <p>{f.detail}</p>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../adapters/storage/preferences.ts';
+import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
+import type { ChatEngine, SeatTurn } from '../core/index.ts';
+import { USER_STOP } from '../core/index.ts';
+import type { ScriptedAnswer } from '../test/scriptedModels.ts';
+import { modelReply, queuedEngine, waitingRuntime } from '../test/scriptedModels.ts';
+import { testServices } from '../test/services.ts';
+import { createAppStore } from './createAppStore.ts';
+import { selectPlayView } from './playSelectors.ts';
+import type { ModelServices } from './slices/modelsSlice.ts';
+
+type Store = ReturnType<typeof createAppStore>;
+
+function storeWith(answers: ScriptedAnswer[]) {
+  const runs = createMemoryRunRepository();
+  const scripted: ChatEngine = queuedEngine(answers, () => modelReply(`Bye. ${USER_STOP}`)).engine;
+  const { runtime, expire } = waitingRuntime(0);
+  const models: ModelServices = {
+    remote: () => ({
+      chat: (request, options) => scripted.chat(request, options),
+      listModels: () => Promise.resolve([]),
+    }),
+    runtime,
+    clock: () => 0,
+  };
+  const store = createAppStore(testServices({ preferences: createMemoryStore(), runs, models }));
+  return { store, runs, expire };
+}
+
+async function withModels(store: Store) {
+  await store.getState().boot({ example: 'mini' });
+  const id = store.getState().addEndpoint({
+    kind: 'openai',
+    label: 'E',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    defaultModel: 'm',
+  });
+  store.getState().setRoleModel('agent', { engine: id, model: 'm' });
+  store.getState().setRoleModel('user', { engine: id, model: 'm' });
+}
+
+/** Resolves with the next turn waiting for the person (one with an id above `after`). */
+function turnAfter(store: Store, after = 0): Promise<SeatTurn> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const turn = store.getState().play?.turn;
+      if (turn && turn.id > after) {
+        unsubscribe();
+        resolve(turn);
+      }
+    };
+    const unsubscribe = store.subscribe(check);
+    check();
+  });
+}
+
+describe('play slice', () => {
+  it('says which model is missing instead of starting', async () => {
+    const { store } = storeWith([]);
+    await store.getState().boot({ example: 'mini' });
+    await store.getState().startPlay();
+    expect(store.getState().simulationMessage).toMatch(/model for the agent/);
+    expect(store.getState().play).toBeNull();
+  });
+
+  it('lets a person play the customer: guard questions, live findings, a saved game', async () => {
+    const { store, runs } = storeWith([
+      modelReply('Sure, refunding now.', [
+        { name: 'refund_order', args: { order_id: 'o2' }, id: 'r1' },
+      ]),
+      modelReply('Done, your refund is on its way.'),
+    ]);
+    await withModels(store);
+    store.getState().setPlaySettings({ seat: 'user', scenario: 'late-refund' });
+    const playing = store.getState().startPlay();
+    const first = await turnAfter(store);
+    expect(store.getState().play?.title).toBe('Play · you as the customer · late-refund · m');
+    expect(store.getState().answerPlay({ text: 'Refund order o2 please.' })).toBe(true);
+
+    // The guard refuses the call and asks the customer (the person) first.
+    const asked = await turnAfter(store, first.id);
+    const live = selectPlayView(store.getState());
+    expect(live?.final).toBe(false);
+    expect(live?.findings).toContainEqual(
+      expect.objectContaining({ source: 'guard', state: 'broken', policy: 'verify-identity' }),
+    );
+    expect(asked.request.messages.at(-1)?.content).toMatch(/wants to call refund_order/);
+    store.getState().answerPlay({ text: 'Yes, go ahead.' });
+
+    const last = await turnAfter(store, asked.id);
+    expect(store.getState().finishPlay('Thanks!')).toBe(true);
+    await playing;
+    expect(last.id).toBe(3);
+
+    const play = store.getState().play;
+    expect(play?.live).toBe(false);
+    const judged = selectPlayView(store.getState());
+    expect(judged?.final).toBe(true);
+    expect(judged?.transcript.messages.map((m) => `${m.speaker}: ${m.text}`)).toEqual([
+      'user: Refund order o2 please.',
+      'agent: Sure, refunding now.',
+      'user: Yes, go ahead.',
+      'agent: Done, your refund is on its way.',
+      'user: Thanks!',
+    ]);
+    expect(judged?.transcript.ending?.reason).toBe('user-done');
+    expect(judged?.findings).toContainEqual(
+      expect.objectContaining({ source: 'expected', state: 'kept' }),
+    );
+    expect(await runs.events(play?.id ?? '')).toEqual(play?.events);
+    expect(store.getState().runList.map((r) => r.title)).toEqual([play?.title]);
+  });
+
+  it('lets a person play the agent: a call that does not fit is refused, nothing lost', async () => {
+    const { store, expire } = storeWith([modelReply('I am u1, please look me up.')]);
+    await withModels(store);
+    store.getState().setPlaySettings({ seat: 'agent', scenario: null, goal: 'Check my account' });
+    const playing = store.getState().startPlay();
+    const turn = await turnAfter(store);
+    // A person thinking longer than a model's call may take is not timed out.
+    expire(120_000);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getState().play?.turn).toBe(turn);
+    expect(store.getState().play?.scenario.goal).toBe('Check my account');
+    expect(turn.request.tools?.map((t) => t.name)).toContain('get_user');
+
+    expect(
+      store.getState().answerPlay({
+        text: 'Looking.',
+        toolCalls: [{ name: 'get_user', arguments: '{"user": 1}' }],
+      }),
+    ).toBe(false);
+    expect(store.getState().play?.problem).toMatch(/get_user/);
+    expect(store.getState().play?.turn).toBe(turn);
+
+    store.getState().answerPlay({
+      text: 'Looking.',
+      toolCalls: [{ name: 'get_user', arguments: '{"user_id": "u1"}' }],
+    });
+    await turnAfter(store, turn.id);
+    const view = selectPlayView(store.getState());
+    expect(view?.transcript.calls[0]).toMatchObject({
+      tool: 'get_user',
+      guard: { allowed: true },
+      result: { ok: true },
+    });
+
+    store.getState().stopPlay();
+    await playing;
+    expect(selectPlayView(store.getState())?.transcript.ending?.reason).toBe('cancelled');
+    store.getState().closePlay();
+    expect(store.getState().play).toBeNull();
+  });
+});

@@ -1,0 +1,254 @@
+import type { StateCreator } from 'zustand';
+import type {
+  ChatEngine,
+  Check,
+  HumanSeat,
+  RunRepository,
+  SeatReply,
+  SeatTurn,
+  SimEvent,
+  SimScenario,
+} from '../../core/index.ts';
+import { DEFAULT_RETRY, projectHash, withDeadline } from '../../core/index.ts';
+import type { Simulator } from '../../workers/simulationClient.ts';
+import type { AppState } from '../createAppStore.ts';
+import type { ModelServices } from './modelsSlice.ts';
+import { choosePlayers } from './players.ts';
+
+/** Which side the person plays. */
+export type Seat = 'user' | 'agent';
+
+/** How the next game of play is set up. */
+export interface PlaySettings {
+  readonly seat: Seat;
+  /** A scenario of scenarios.yaml, or null to play on the seed data alone. */
+  readonly scenario: string | null;
+  /** Without a scenario, what the simulated customer wants (when the person is the agent). */
+  readonly goal: string;
+}
+
+/** A game of play: a one-dialogue run where a person holds one seat. */
+export interface PlaySession {
+  readonly id: string;
+  readonly title: string;
+  readonly seat: Seat;
+  readonly scenario: SimScenario;
+  /** The transcript checks of rules.yaml, judged live as the dialogue grows. */
+  readonly checks: readonly Check[];
+  /** The model playing the other side. */
+  readonly opponent: string;
+  readonly events: readonly SimEvent[];
+  readonly live: boolean;
+  /** The turn waiting for the person, if any. */
+  readonly turn: SeatTurn | undefined;
+  /** Why the person's last answer was refused; cleared by the next answer. */
+  readonly problem: string | null;
+  readonly error: string | null;
+}
+
+export interface PlaySlice {
+  playSettings: PlaySettings;
+  play: PlaySession | null;
+  setPlaySettings: (patch: Partial<PlaySettings>) => void;
+  /** Starts a dialogue with the person in the chosen seat and a model in the other. */
+  startPlay: () => Promise<void>;
+  /** Answers the turn waiting for the person; false (with `problem` set) when it was refused. */
+  answerPlay: (reply: SeatReply) => boolean;
+  /** In the customer's seat: says a last message (or none) and ends the conversation. */
+  finishPlay: (text: string) => boolean;
+  /** Stops the game at once; what was said stays in the log. */
+  stopPlay: () => void;
+  /** Puts the finished game away, back to the set-up. */
+  closePlay: () => void;
+}
+
+export const DEFAULT_PLAY_SETTINGS: PlaySettings = { seat: 'user', scenario: null, goal: '' };
+
+/** Play has no clock to race: a person may take their time. */
+const PLAY_LIMITS = { maxTurns: 40, timeLimitMs: 6 * 3_600_000, maxToolRounds: 8 };
+
+/** The scenario id of a free game. */
+export const FREE_PLAY = 'free-play';
+
+/** The scenario of a free game: the seed data, and a customer with the goal given (if any). */
+export function freePlayScenario(goal: string): SimScenario {
+  return {
+    id: FREE_PLAY,
+    policies: [],
+    persona: 'A customer of this service, polite but in a hurry.',
+    goal: goal.trim() === '' ? 'Get help with something this service handles.' : goal.trim(),
+    knows: [],
+    unknown: [],
+    rows: {},
+    expected: {
+      database: [],
+      requiredActions: [],
+      forbiddenActions: [],
+      mustSay: [],
+      mustNotSay: [],
+    },
+  };
+}
+
+/** Builds the play slice over the run store, the model engines and the simulation runner. */
+export function createPlaySlice(
+  runs: RunRepository | undefined,
+  models: ModelServices | undefined,
+  simulate: Simulator,
+  newId: () => string,
+  now: () => string,
+): StateCreator<AppState, [], [], PlaySlice> {
+  let controller: AbortController | undefined;
+  let seat: HumanSeat | undefined;
+  let lastWords: ((text: string) => SeatReply) | undefined;
+  return (set, get) => {
+    const update = (id: string, patch: Partial<PlaySession>) => {
+      const play = get().play;
+      if (play?.id === id) set({ play: { ...play, ...patch } });
+    };
+    const answer = (reply: SeatReply) => {
+      const play = get().play;
+      const turn = play?.turn;
+      if (!play || !turn || !seat) return false;
+      const outcome = seat.answer(turn.id, reply);
+      update(play.id, { problem: outcome.ok ? null : outcome.problem });
+      return outcome.ok;
+    };
+
+    return {
+      playSettings: DEFAULT_PLAY_SETTINGS,
+      play: null,
+      setPlaySettings: (patch) => {
+        set({ playSettings: { ...get().playSettings, ...patch } });
+      },
+      startPlay: async () => {
+        const state = get();
+        if (state.play?.live) return;
+        const { seat: side, scenario: scenarioId, goal } = state.playSettings;
+        const players = choosePlayers(state);
+        const opponent = side === 'user' ? players.agent : players.user;
+        if (!models || !opponent) {
+          set({
+            simulationMessage: `Choose a model for the ${side === 'user' ? 'agent' : 'simulated user'} first: load one in this browser, or give it an endpoint (Models in the header).`,
+          });
+          return;
+        }
+        const [{ parseProject }, { handWrittenScenarios }, seats, { projectPrompts }] =
+          await Promise.all([
+            import('../../core/format/parseProject.ts'),
+            import('../../core/sim/scenarios.ts'),
+            import('../../core/sim/seat.ts'),
+            import('../../core/sim/prompts.ts'),
+          ]);
+        const model = parseProject(state.project).model;
+        const scenario =
+          scenarioId === null
+            ? freePlayScenario(goal)
+            : handWrittenScenarios(model).find((s) => s.id === scenarioId);
+        if (!scenario) {
+          set({ simulationMessage: `scenarios.yaml has no scenario "${scenarioId ?? ''}" now.` });
+          return;
+        }
+        const id = `run-${newId()}`;
+        const who = side === 'user' ? 'you as the customer' : 'you as the agent';
+        const title = `Play · ${who} · ${scenario.id} · ${opponent.model}`;
+        controller = new AbortController();
+        const person = seats.createHumanSeat((turn) => {
+          update(id, { turn, problem: null });
+        });
+        seat = person;
+        lastWords = seats.lastWords;
+        set({
+          simulationMessage: null,
+          play: {
+            id,
+            title,
+            seat: side,
+            scenario,
+            checks: model.checks,
+            opponent: opponent.model,
+            events: [],
+            live: true,
+            turn: undefined,
+            problem: null,
+            error: null,
+          },
+        });
+        // Each event is saved as it comes (a game is slow); a failed write is said, not fatal.
+        const log: SimEvent[] = [];
+        let saving = runs
+          ? runs.create({ id, projectId: state.projectId, createdAt: now(), title })
+          : Promise.resolve();
+        const fail = (error: unknown) => {
+          update(id, { error: `This game could not be saved on this device: ${messageOf(error)}` });
+        };
+        saving = saving.catch(fail);
+        const you = { engine: person.engine, model: seats.PERSON };
+        // The person may take their time; the models keep the usual limit per call.
+        const timed = <P extends { engine: ChatEngine }>(player: P): P => ({
+          ...player,
+          engine: withDeadline(player.engine, DEFAULT_RETRY.timeoutMs, models.runtime),
+        });
+        const other = timed(opponent);
+        const judge = players.judge && timed(players.judge);
+        const start = models.clock();
+        try {
+          await simulate(
+            model,
+            {
+              seed: 1,
+              projectHash: projectHash(state.project.files),
+              prompts: projectPrompts(model),
+              scenarios: [{ scenario, source: 'hand-written' }],
+              trials: 1,
+              concurrency: 1,
+              limits: PLAY_LIMITS,
+              agent: side === 'agent' ? you : other,
+              ...(side === 'user' && players.externalAgent && { externalAgent: true }),
+              user: side === 'user' ? you : other,
+              ...(judge && { judge }),
+              now: now(),
+            },
+            {
+              runtime: models.runtime,
+              retry: { ...DEFAULT_RETRY, timeoutMs: PLAY_LIMITS.timeLimitMs },
+              clock: () => Math.round(models.clock() - start),
+              prices: state.modelSettings.prices,
+              signal: controller.signal,
+              emit: (event) => {
+                const from = log.length;
+                log.push(event);
+                update(id, { events: [...log] });
+                if (runs) saving = saving.then(() => runs.append(id, from, [event])).catch(fail);
+              },
+            },
+          );
+        } catch (error) {
+          update(id, { error: messageOf(error) });
+        } finally {
+          await saving;
+          update(id, { live: false, turn: undefined });
+          controller = undefined;
+          seat = undefined;
+          lastWords = undefined;
+          await get().refreshRuns();
+        }
+      },
+      answerPlay: answer,
+      finishPlay: (text) => {
+        if (get().play?.seat !== 'user' || !lastWords) return false;
+        return answer(lastWords(text));
+      },
+      stopPlay: () => {
+        controller?.abort();
+      },
+      closePlay: () => {
+        if (!get().play?.live) set({ play: null });
+      },
+    };
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
