@@ -39,6 +39,15 @@ test('reads the built-in user simulator prompt, overrides it in scenarios.yaml a
 
   expect(await workbench.countMatches('user_simulator: |-')).toMatch(/^1 of 1$/);
 
+  // With the cursor on a place of the override, the hover says what the run fills it with.
+  expect(await workbench.countMatches('{{goal}}')).toMatch(/^1 of 1$/);
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+I');
+  await expect(page.locator('.monaco-hover').filter({ hasText: 'Filled with' })).toContainText(
+    'what the customer wants',
+  );
+  await page.keyboard.press('Escape');
+
   await card.getByRole('button', { name: 'Use built-in' }).click();
   await expect(card.locator('.prompt-badge')).toHaveText('built-in');
   await expect(card.getByRole('button', { name: 'Override in scenarios.yaml' })).toBeVisible();

@@ -44,6 +44,7 @@ export { decideToolCall, seedDatabase } from './rules/guards.ts';
 export type { CompletionItem } from './ide/completion.ts';
 export { completionsAt } from './ide/completion.ts';
 export { hoverText } from './ide/hover.ts';
+export { promptPlaceHover } from './ide/promptPlaces.ts';
 export type { Occurrence, SymbolKind, SymbolName } from './ide/symbols.ts';
 export { definitionOf, referencesOf, renameSymbol, symbolAt, wordAt } from './ide/symbols.ts';
 export { appendToTopLevelSequence } from './format/yamlEdit.ts';

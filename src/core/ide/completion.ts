@@ -3,6 +3,7 @@ import type { CelContext } from '../cel.ts';
 import type { ProjectModel } from '../format/model.ts';
 import { CHECK_KINDS } from '../format/schemas.ts';
 import type { ProjectFileName } from '../project.ts';
+import { promptCompletions } from './promptPlaces.ts';
 
 /** One completion the editor may offer. */
 export interface CompletionItem {
@@ -59,6 +60,10 @@ export function completionsAt(
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const before = text.slice(lineStart, offset);
   const above = text.slice(0, lineStart);
+  if (file === 'scenarios.yaml') {
+    const prompt = promptCompletions(text, offset);
+    if (prompt) return prompt;
+  }
 
   const policies = () =>
     model.policies.map((p): CompletionItem => ({

@@ -4,6 +4,7 @@ import {
   completionsAt,
   definitionOf,
   hoverText,
+  promptPlaceHover,
   isProjectFileName,
   parseProject,
   referencesOf,
@@ -99,7 +100,13 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
     provideHover(textModel, position) {
       const current = model();
       if (!current) return null;
-      const symbol = symbolAt(current, textModel.getValue(), offsetOf(textModel, position));
+      const offset = offsetOf(textModel, position);
+      // A {{place}} of a prompt template under prompts: says what the run fills it with.
+      if (fileOf(textModel) === 'scenarios.yaml') {
+        const place = promptPlaceHover(textModel.getValue(), offset);
+        if (place) return { contents: [{ value: place }] };
+      }
+      const symbol = symbolAt(current, textModel.getValue(), offset);
       const text = symbol && hoverText(current, symbol);
       return text ? { contents: [{ value: text }] } : null;
     },
