@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { TestServer } from '../src/test/servers/http.ts';
+import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
 import { useEndpoint } from './endpoints.ts';
 import { expect, test } from './fixtures.ts';
@@ -156,11 +157,17 @@ test.describe('a simulation run', () => {
         must_not_say: [],
       },
     };
+    // The generator writes a good scenario for every combination but the first it is asked
+    // about, where every answer (repairs included) is broken.
+    let doomed: string | undefined;
     const writer = await startOpenAIServer({
-      script: (request) =>
-        (request.body as { response_format?: unknown }).response_format === undefined
-          ? undefined
-          : { text: JSON.stringify(scenario) },
+      script: (request) => {
+        const body = request.body as OpenAIRequestBody;
+        if (body.response_format === undefined) return undefined;
+        const prompt = JSON.stringify(body.messages?.slice(0, 2));
+        doomed ??= prompt;
+        return { text: prompt === doomed ? 'Sure! Here is a scenario.' : JSON.stringify(scenario) };
+      },
     });
     try {
       await workbench.openExample('airline');
@@ -176,12 +183,19 @@ test.describe('a simulation run', () => {
       await form.getByRole('button', { name: 'Run scenarios' }).click();
       const report = pane.getByRole('region', { name: 'Run report' });
       await expect(report).toContainText('22 scenarios + 3 to generate × 1');
-      await expect(report).toContainText('Finished · 25 of 25 dialogues', { timeout: 60_000 });
-      const generated = (await storedLog(page)).filter(
+      await expect(report).toContainText('Finished · 24 of 24 dialogues', { timeout: 60_000 });
+      const log = await storedLog(page);
+      const generated = log.filter(
         (e) => e.type === 'scenario' && (e as { source?: string }).source === 'generated',
       );
-      expect(generated).toHaveLength(3);
-      await expect(report.getByRole('table', { name: 'Dialogues' })).toContainText('gen-1#1');
+      expect(generated).toHaveLength(2);
+      // The combination with no valid scenario is in the log and in the report, with why.
+      expect(log.filter((e) => e.type === 'scenario-failed')).toHaveLength(1);
+      const failures = report.getByTestId('generation-failures');
+      await expect(failures).toContainText('1 of 3 sampled combinations got no valid scenario');
+      await failures.getByText('got no valid scenario').click();
+      await expect(failures.getByRole('listitem')).toContainText('2 tries');
+      await expect(report.getByRole('table', { name: 'Dialogues' })).toContainText('gen-2#1');
     } finally {
       await writer.close();
     }

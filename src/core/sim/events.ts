@@ -135,7 +135,7 @@ export type SimEvent =
       readonly sample: { readonly policies: readonly string[]; readonly level: number };
       /** Why, in words a person understands (the last problem, or the provider's error). */
       readonly error: string;
-      /** Requests made to the generator for it, repairs included (0: none could be made). */
+      /** Answers the generator gave for it, repair turns included (0: none could be asked). */
       readonly attempts?: number;
     }
   | {

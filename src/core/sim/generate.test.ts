@@ -192,6 +192,21 @@ describe('generateScenarios', () => {
     expect([...made].sort()).toEqual(['gen-1', 'gen-3']);
   });
 
+  it('counts every answer of a failed sample, the repair of broken JSON included', async () => {
+    const generator = scripted([modelReply('Sure! Here it is.'), modelReply('{"persona": ')]);
+    const { failures } = await generateScenarios(mini, [SAMPLES[0] ?? SAMPLE], {
+      ...deps(generator.engine).deps,
+      concurrency: 1,
+    });
+    expect(failures).toEqual([
+      {
+        sample: SAMPLES[0],
+        error: expect.stringMatching(/^The model answered badly twice/) as string,
+        attempts: 2,
+      },
+    ]);
+  });
+
   it('starts nothing more once cancelled or over budget, and counts no failure for it', async () => {
     const controller = new AbortController();
     const generator = scripted([

@@ -1,5 +1,5 @@
 import type { ProjectModel, Row } from '../format/model.ts';
-import type { Cancellation, ChatMessage } from '../models/chat.ts';
+import type { Cancellation, ChatEngine, ChatMessage } from '../models/chat.ts';
 import { checkedChat } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
 import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
@@ -94,7 +94,7 @@ export function generateScenario(
   return writeScenario(model, sample, id, deps, { attempts: 0 });
 }
 
-/** `generateScenario`, counting the requests it makes in `tried` (kept when it throws). */
+/** `generateScenario`, counting the generator's answers in `tried` (kept when it throws). */
 async function writeScenario(
   model: ProjectModel,
   sample: ScenarioSample,
@@ -111,13 +111,24 @@ async function writeScenario(
     { role: 'system', content: scenarioGeneratorPrompt(model, sample, deps.template) },
     { role: 'user', content: 'Write the scenario now, as one JSON object.' },
   ];
+  // Every answer counts as a try, the repair turns inside checkedChat included.
+  const generator: ChatEngine = {
+    chat: (request, options) => {
+      const answer = deps.generator.engine.chat(request, options);
+      // Counted beside the answer, which is handed on untouched (no extra await in its way).
+      answer.then(
+        () => tried.attempts++,
+        () => undefined,
+      );
+      return answer;
+    },
+  };
   const maxRepairs = Math.max(0, deps.maxRepairs ?? 2);
   for (let repairs = 0; ; repairs++) {
     if (deps.signal?.aborted) throw new ModelError('aborted', 'Generation was stopped.');
     const start = deps.clock();
-    tried.attempts++;
     const answer = await checkedChat(
-      deps.generator.engine,
+      generator,
       {
         model: deps.generator.model,
         messages,
@@ -189,7 +200,7 @@ function scenarioOf(json: GeneratedJson, sample: ScenarioSample, id: string): Si
 export interface GenerationFailure {
   readonly sample: ScenarioSample;
   readonly error: string;
-  /** Requests made to the generator for it, repairs included (0 when none could be made). */
+  /** Answers the generator gave for it, repair turns included (0 when none could be asked). */
   readonly attempts: number;
 }
 
