@@ -23,6 +23,12 @@ test('reads the built-in user simulator prompt, overrides it in scenarios.yaml a
   await expect(text).toContainText('You are playing a customer talking to a support agent.');
   await expect(text).toContainText('What you want: {{goal}}');
   await expect(panel.getByRole('listitem')).toHaveCount(4);
+  // The short messages sent besides the templates are shown too, word for word.
+  const fixed = panel.getByRole('region', { name: 'Fixed messages' });
+  await expect(fixed).toContainText(
+    '(The support chat has opened. Write your first message to the agent.)',
+  );
+  await expect(fixed).toContainText('Your last answer was invalid: <what was wrong>');
 
   await card.getByRole('button', { name: 'Override in scenarios.yaml' }).click();
   // The editor opens scenarios.yaml at the new entry, holding the built-in text to edit.

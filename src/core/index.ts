@@ -147,8 +147,11 @@ export type {
   PromptTemplate,
   RunPrompts,
 } from './sim/prompts.ts';
+export type { FixedMessage } from './sim/prompts.ts';
 export {
   ASK_USER_PROMPT,
+  CHAT_OPENS,
+  FIXED_MESSAGES,
   PROMPT_TEMPLATES,
   USER_SIMULATOR_PROMPT,
   USER_STOP,
@@ -168,7 +171,7 @@ export {
 export type { ToolOutcome } from './sim/toolRuntime.ts';
 export { runTool } from './sim/toolRuntime.ts';
 export type { DialogueDeps, DialogueLimits, DialogueResult, Player } from './sim/dialogue.ts';
-export { CHAT_OPENS, DEFAULT_LIMITS, runDialogue } from './sim/dialogue.ts';
+export { DEFAULT_LIMITS, runDialogue } from './sim/dialogue.ts';
 export type { RunDeps, RunPlan } from './sim/run.ts';
 export { dialogueId, runSimulation } from './sim/run.ts';
 export type { Transcript, TranscriptCall, TranscriptMessage } from './sim/transcript.ts';

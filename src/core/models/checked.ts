@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv } from 'ajv';
 import type { ChatEngine, ChatMessage, ChatOptions, ChatRequest, ChatResponse } from './chat.ts';
 import { ModelError } from './errors.ts';
+import { repairNote } from './repair.ts';
 import type { RetryPolicy, RetryRuntime } from './retry.ts';
 import { withRetries } from './retry.ts';
 
@@ -78,7 +79,7 @@ function jsonOf(json: unknown): { json?: unknown } {
 
 /** The turns that tell the model what was wrong: tool errors for tool calls, else a user note. */
 function repairMessages(bad: ChatResponse, problem: Problem): ChatMessage[] {
-  const note = `Your last answer was invalid: ${problem.message} Answer again, correctly.`;
+  const note = repairNote(problem.message);
   const calls = bad.message.toolCalls ?? [];
   if (calls.length === 0) return [bad.message, { role: 'user', content: note }];
   return [

@@ -7,9 +7,9 @@ import type { ScriptedAnswer } from '../../test/scriptedModels.ts';
 import { modelReply, queuedEngine, waitingRuntime } from '../../test/scriptedModels.ts';
 import { miniProject, miniWith } from '../testing/miniProject.ts';
 import type { DialogueDeps, DialogueLimits } from './dialogue.ts';
-import { CHAT_OPENS, runDialogue } from './dialogue.ts';
+import { runDialogue } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
-import { USER_STOP } from './prompts.ts';
+import { CHAT_OPENS, USER_STOP } from './prompts.ts';
 
 const mini = parseProject(miniProject()).model;
 

@@ -18,7 +18,13 @@ import { decideToolCall } from '../rules/guards.ts';
 import { seedDatabase } from './database.ts';
 import type { Database, SimEvent, SimScenario, TerminationReason } from './events.ts';
 import type { PromptTemplate } from './prompts.ts';
-import { ASK_USER_PROMPT, USER_STOP, renderPrompt, userSimulatorPrompt } from './prompts.ts';
+import {
+  ASK_USER_PROMPT,
+  CHAT_OPENS,
+  USER_STOP,
+  renderPrompt,
+  userSimulatorPrompt,
+} from './prompts.ts';
 import { runTool } from './toolRuntime.ts';
 
 /** A model playing one side: the engine and the model name it is asked for. */
@@ -68,12 +74,6 @@ export const DEFAULT_LIMITS: DialogueLimits = {
   timeLimitMs: 300_000,
   maxToolRounds: 8,
 };
-
-/**
- * What the simulated user is shown before its first message. The customer writes first, so the
- * agent's first message is its own (policies such as "introduce yourself" can hold).
- */
-export const CHAT_OPENS = '(The support chat has opened. Write your first message to the agent.)';
 
 /** How a dialogue ended, and the databases to judge it by. */
 export interface DialogueResult {

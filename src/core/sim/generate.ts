@@ -8,7 +8,12 @@ import { callCost } from '../models/usage.ts';
 import type { Player } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import type { PromptTemplate } from './prompts.ts';
-import { SCENARIO_GENERATOR_PROMPT, renderPrompt } from './prompts.ts';
+import {
+  GENERATOR_ASKS,
+  SCENARIO_GENERATOR_PROMPT,
+  generatorFix,
+  renderPrompt,
+} from './prompts.ts';
 import { scenarioProblems } from './scenarios.ts';
 
 /** A combination of policies to write a scenario for, and its level (a graph sample fits). */
@@ -109,7 +114,7 @@ async function writeScenario(
     );
   const messages: ChatMessage[] = [
     { role: 'system', content: scenarioGeneratorPrompt(model, sample, deps.template) },
-    { role: 'user', content: 'Write the scenario now, as one JSON object.' },
+    { role: 'user', content: GENERATOR_ASKS },
   ];
   // Every answer counts as a try, the repair turns inside checkedChat included.
   const generator: ChatEngine = {
@@ -170,7 +175,7 @@ async function writeScenario(
       { role: 'assistant', content: answer.message.content },
       {
         role: 'user',
-        content: `That scenario cannot be used:\n${problems.map((p) => `- ${p}`).join('\n')}\nFix these and answer with the whole corrected scenario as one JSON object.`,
+        content: generatorFix(problems),
       },
     );
   }

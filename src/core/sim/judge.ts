@@ -8,7 +8,7 @@ import { callCost } from '../models/usage.ts';
 import type { Player } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import type { PromptTemplate } from './prompts.ts';
-import { POLICY_JUDGE_PROMPT, renderPrompt } from './prompts.ts';
+import { JUDGE_ASKS, POLICY_JUDGE_PROMPT, judgeFix, renderPrompt } from './prompts.ts';
 import type { Transcript } from './transcript.ts';
 import { describeCall } from './transcript.ts';
 
@@ -160,7 +160,7 @@ export async function judgeDialogue(
           transcript: shown,
         }),
       },
-      { role: 'user', content: 'Give your verdict as one JSON object.' },
+      { role: 'user', content: JUDGE_ASKS },
     ];
     try {
       const first = await ask(messages);
@@ -171,7 +171,7 @@ export async function judgeDialogue(
           { role: 'assistant', content: first.raw },
           {
             role: 'user',
-            content: `Your verdict cannot be checked against the conversation:\n${problems.map((p) => `- ${p}`).join('\n')}\nAnswer again with the whole JSON object.`,
+            content: judgeFix(problems),
           },
         );
         ({ answer } = await ask(messages));

@@ -1,3 +1,4 @@
+import { repairNote } from '../models/repair.ts';
 import type { SimScenario } from './events.ts';
 
 /**
@@ -298,3 +299,64 @@ export function promptInfo(id: PromptId): PromptInfo {
   if (!info) throw new RangeError(`No prompt "${id}".`);
   return info;
 }
+
+/**
+ * What the simulated user is shown before its first message. The customer writes first, so the
+ * agent's first message is its own (policies such as "introduce yourself" can hold).
+ */
+export const CHAT_OPENS = '(The support chat has opened. Write your first message to the agent.)';
+
+/** The generator's request after its prompt. */
+export const GENERATOR_ASKS = 'Write the scenario now, as one JSON object.';
+
+/** What the generator is told when its scenario breaks the project's rules. */
+export function generatorFix(problems: readonly string[]): string {
+  return `That scenario cannot be used:\n${problems.map((p) => `- ${p}`).join('\n')}\nFix these and answer with the whole corrected scenario as one JSON object.`;
+}
+
+/** The judge's request after its prompt. */
+export const JUDGE_ASKS = 'Give your verdict as one JSON object.';
+
+/** What the judge is told when its quote or turn is not in the conversation. */
+export function judgeFix(problems: readonly string[]): string {
+  return `Your verdict cannot be checked against the conversation:\n${problems.map((p) => `- ${p}`).join('\n')}\nAnswer again with the whole JSON object.`;
+}
+
+/** A short message the engine sends besides the templates: fixed wording, shown so none is hidden. */
+export interface FixedMessage {
+  readonly title: string;
+  /** When it is sent. */
+  readonly when: string;
+  /** Its words; `<...>` marks what is filled in. */
+  readonly text: string;
+}
+
+/** Every message the engine sends that is not one of the templates, in the order they come. */
+export const FIXED_MESSAGES: readonly FixedMessage[] = [
+  {
+    title: 'Chat opening',
+    when: 'To the simulated user, as the first turn of every dialogue, so that the customer writes first.',
+    text: CHAT_OPENS,
+  },
+  {
+    title: 'Generator request',
+    when: 'To the scenario generator, after its prompt.',
+    text: GENERATOR_ASKS,
+  },
+  {
+    title: 'Generator repair',
+    when: 'To the scenario generator when its scenario has invalid rows, conditions or names (at most twice).',
+    text: generatorFix(['<each problem found>']),
+  },
+  { title: 'Judge request', when: 'To the judge, after its prompt.', text: JUDGE_ASKS },
+  {
+    title: 'Judge repair',
+    when: 'To the judge when its quote or turn is not in the conversation (once).',
+    text: judgeFix(['<each problem found>']),
+  },
+  {
+    title: 'Answer repair',
+    when: 'To any model whose answer cannot be used: tool-call arguments that are not JSON or break the tool’s parameters, an unknown tool, or JSON that breaks the schema asked for (once).',
+    text: repairNote('<what was wrong>'),
+  },
+];

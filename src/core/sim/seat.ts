@@ -1,7 +1,7 @@
 import type { ChatEngine, ChatRequest, ChatResponse, ChatToolCall } from '../models/chat.ts';
 import { checkResponse } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
-import { CHAT_OPENS } from './dialogue.ts';
+import { CHAT_OPENS } from './prompts.ts';
 import { USER_STOP } from './prompts.ts';
 
 /*

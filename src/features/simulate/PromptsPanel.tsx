@@ -1,6 +1,11 @@
 import { useState } from 'react';
 import type { PromptInfo } from '../../core/index.ts';
-import { placesIn, removePromptOverride, setPromptOverride } from '../../core/index.ts';
+import {
+  FIXED_MESSAGES,
+  placesIn,
+  removePromptOverride,
+  setPromptOverride,
+} from '../../core/index.ts';
 import type { PromptView } from '../../state/promptsSelectors.ts';
 import { selectPrompts } from '../../state/promptsSelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
@@ -70,6 +75,21 @@ export function PromptsPanel() {
           />
         ))}
       </ul>
+      <section className="fixed-messages" aria-label="Fixed messages">
+        <h4>Also sent, in fixed words</h4>
+        <dl>
+          {FIXED_MESSAGES.map((m) => (
+            <div key={m.title}>
+              <dt>
+                {m.title} <span className="simulate-faint">· {m.when}</span>
+              </dt>
+              <dd>
+                <pre className="prompt-text">{m.text}</pre>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </section>
     </details>
   );
 }
