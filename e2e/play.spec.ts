@@ -94,9 +94,9 @@ test.describe('play', () => {
         name: /^Play · you as the customer · cancel-within-24-hours · sim-model/,
       })
       .click();
-    await expect(pane.getByRole('region', { name: 'Run report' })).toContainText(
-      'Finished · 1 of 1 dialogues',
-    );
+    const report = pane.getByRole('region', { name: 'Run report' });
+    await expect(report).toContainText('Finished · 1 of 1 dialogues');
+    await expect(report.getByTestId('played')).toContainText('a person was the customer');
   });
 
   test('a person plays the agent: tool calls pass the guard rules, a bad call loses nothing', async ({

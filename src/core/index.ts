@@ -136,7 +136,7 @@ export type {
   Speaker,
   TerminationReason,
 } from './sim/events.ts';
-export { ERROR_ENDINGS } from './sim/events.ts';
+export { ERROR_ENDINGS, PERSON } from './sim/events.ts';
 export type {
   PromptId,
   PromptInfo,
@@ -197,4 +197,4 @@ export type { JudgeDeps, JudgeResult, JudgeVerdict } from './sim/judge.ts';
 export { judgeDialogue, renderTranscript } from './sim/judge.ts';
 export { POLICY_JUDGE_PROMPT, SCENARIO_GENERATOR_PROMPT } from './sim/prompts.ts';
 export type { HumanSeat, SeatReply, SeatTurn } from './sim/seat.ts';
-export { PERSON, createHumanSeat, lastWords, seatQuestion } from './sim/seat.ts';
+export { createHumanSeat, lastWords, seatQuestion } from './sim/seat.ts';

@@ -49,6 +49,9 @@ export type TerminationReason =
   /** The run's token or money budget was spent. */
   | 'budget';
 
+/** The model name a person's seat is recorded under in the log (Play). */
+export const PERSON = 'person';
+
 /** Endings that make a dialogue an error rather than a pass or a failure. */
 export const ERROR_ENDINGS: ReadonlySet<TerminationReason> = new Set([
   'time-limit',

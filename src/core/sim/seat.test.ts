@@ -8,7 +8,8 @@ import { runDialogue } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import { USER_STOP } from './prompts.ts';
 import type { SeatTurn } from './seat.ts';
-import { PERSON, createHumanSeat, seatQuestion } from './seat.ts';
+import { createHumanSeat, seatQuestion } from './seat.ts';
+import { PERSON } from './events.ts';
 
 const mini = parseProject(miniProject()).model;
 

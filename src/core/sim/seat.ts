@@ -1,6 +1,7 @@
 import type { ChatEngine, ChatRequest, ChatResponse, ChatToolCall } from '../models/chat.ts';
 import { checkResponse } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
+import { PERSON } from './events.ts';
 import { CHAT_OPENS } from './prompts.ts';
 import { USER_STOP } from './prompts.ts';
 
@@ -10,9 +11,6 @@ import { USER_STOP } from './prompts.ts';
  * the same code as a simulation (guard rules at every tool call, the same log, the same checks);
  * each turn of that seat waits for the person instead of a model.
  */
-
-/** The model name a person's seat is recorded under in the log. */
-export const PERSON = 'person';
 
 /** A turn waiting for the person: what a model in this seat would have been sent. */
 export interface SeatTurn {

@@ -33,11 +33,13 @@ export function PlayView() {
   const question =
     play.seat === 'user' && play.turn ? seatQuestion(play.turn, lastAgent) : undefined;
   const other = play.seat === 'user' ? 'The agent' : 'The customer';
-  const status = play.live
-    ? play.turn
+  const status = !play.live
+    ? 'Game over'
+    : play.turn
       ? 'Your turn'
-      : `${other} (${play.opponent}) is writing…`
-    : 'Game over';
+      : view.transcript.ending
+        ? 'Judging…'
+        : `${other} (${play.opponent}) is writing…`;
   return (
     <section className="simulate-view play" aria-label="Play">
       <header className="run-header">

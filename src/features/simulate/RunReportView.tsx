@@ -1,4 +1,5 @@
 import type { RunReport } from '../../core/index.ts';
+import { PERSON } from '../../core/index.ts';
 import type { CurrentRun } from '../../state/slices/simulationSlice.ts';
 import { DialogueList } from './DialogueList.tsx';
 import { PolicyTable } from './PolicyTable.tsx';
@@ -19,6 +20,9 @@ const ENDINGS: Record<string, string> = {
 /** How a run is going or went: progress, pass rates with their intervals, policies, dialogues. */
 export function RunReportView({ run, report }: { run: CurrentRun; report: RunReport }) {
   const { progress, overall, errors, usage } = report;
+  const models = report.run?.models;
+  const played =
+    models?.user === PERSON ? 'the customer' : models?.agent === PERSON ? 'the agent' : undefined;
   const done = progress.dialoguesEnded;
   const total = Math.max(progress.dialoguesExpected, 1);
   const state = run.live
@@ -51,6 +55,12 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
         {state === 'Interrupted' && <ResumeButton />}
       </header>
       <progress className="run-progress" max={total} value={done} aria-label="Dialogues finished" />
+      {played && (
+        <p className="simulate-faint" data-testid="played">
+          Played by hand in Play: a person was {played}, so this dialogue says how the other side
+          behaved with them.
+        </p>
+      )}
       {report.run?.externalAgent && (
         <p className="simulate-faint" data-testid="external-agent">
           The agent was your own endpoint: its tool calls and database were not seen, so only

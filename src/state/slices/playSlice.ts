@@ -9,7 +9,7 @@ import type {
   SimEvent,
   SimScenario,
 } from '../../core/index.ts';
-import { DEFAULT_RETRY, projectHash, withDeadline } from '../../core/index.ts';
+import { DEFAULT_RETRY, PERSON, projectHash, withDeadline } from '../../core/index.ts';
 import type { Simulator } from '../../workers/simulationClient.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
@@ -183,7 +183,7 @@ export function createPlaySlice(
           update(id, { error: `This game could not be saved on this device: ${messageOf(error)}` });
         };
         saving = saving.catch(fail);
-        const you = { engine: person.engine, model: seats.PERSON };
+        const you = { engine: person.engine, model: PERSON };
         // The person may take their time; the models keep the usual limit per call.
         const timed = <P extends { engine: ChatEngine }>(player: P): P => ({
           ...player,
