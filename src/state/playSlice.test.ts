@@ -153,3 +153,31 @@ describe('play slice', () => {
     expect(store.getState().play).toBeNull();
   });
 });
+
+describe('a game cut off mid-way', () => {
+  it('is not resumed by models in the person’s place', async () => {
+    const { store, runs } = storeWith([]);
+    await withModels(store);
+    await runs.create({
+      id: 'run-g',
+      projectId: store.getState().projectId,
+      createdAt: '',
+      title: 'Play',
+    });
+    await runs.append('run-g', 0, [
+      {
+        type: 'run-started',
+        at: 0,
+        seed: 1,
+        projectHash: 'h',
+        models: { agent: 'm', user: 'person' },
+        trials: 1,
+      },
+    ]);
+    await store.getState().refreshRuns();
+    await store.getState().openRun('run-g');
+    await store.getState().resumeRun();
+    expect(store.getState().simulationMessage).toMatch(/cannot be resumed without its player/);
+    expect(await runs.events('run-g')).toHaveLength(1);
+  });
+});

@@ -52,7 +52,8 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
               .join('')}
           </span>
         </div>
-        {state === 'Interrupted' && <ResumeButton />}
+        {/* A game cut off mid-way cannot go on without its person: nothing to resume. */}
+        {state === 'Interrupted' && !played && <ResumeButton />}
       </header>
       <progress className="run-progress" max={total} value={done} aria-label="Dialogues finished" />
       {played && (

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { RunRepository, SimEvent, SimScenario, StoredRun } from '../../core/index.ts';
-import { projectHash } from '../../core/index.ts';
+import { PERSON, projectHash } from '../../core/index.ts';
 import type { Simulator } from '../../workers/simulationClient.ts';
 import { simulateInThread } from '../../workers/simulationClient.ts';
 import type { AppState } from '../createAppStore.ts';
@@ -291,6 +291,10 @@ export function createSimulationSlice(
         if (!current || current.live) return;
         const started = current.events.find((e) => e.type === 'run-started');
         if (!started || current.events.some((e) => e.type === 'run-ended')) return;
+        if (Object.values(started.models).includes(PERSON)) {
+          set({ simulationMessage: 'A game of Play cannot be resumed without its player.' });
+          return;
+        }
         const setup = await prepare();
         if (!setup) return;
         await execute(setup, {
