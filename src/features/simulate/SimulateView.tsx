@@ -37,6 +37,7 @@ export function SimulateView() {
             test, with its tools on an in-browser database. Guard rules, checks and the scenario’s
             expectations judge every dialogue.
           </p>
+          <p>New here? Play (the tab above) lets you hold one side of a dialogue yourself.</p>
         </EmptyState>
       )}
       <RunList />
