@@ -19,7 +19,11 @@ function otherSide(request: RecordedRequest) {
   const messages = messagesOf(request);
   if (body?.tools && body.tools.length > 0) {
     if (messages.at(-1)?.role === 'tool')
-      return { text: 'I could not open it. Which user id is the booking under?' };
+      return {
+        text: 'I could not open it. Which user id is the booking under?',
+        // Slow enough to watch the words come in.
+        chunkDelayMs: 150,
+      };
     if (!messages.some((m) => m.role === 'tool'))
       return { toolCalls: [{ name: 'get_reservation', arguments: { reservation_id: 'AW9JV6' } }] };
     return { text: 'Thank you for flying with us.' };
@@ -62,6 +66,9 @@ test.describe('play', () => {
 
     const dialogue = play.getByRole('list', { name: 'Dialogue' });
     await expect(dialogue).toContainText('Hi, what is on booking AW9JV6?');
+    // The agent's answer is shown as it streams in, then takes its place in the dialogue.
+    await expect(play.getByTestId('streaming')).toContainText('I could');
+    await expect(play.getByTestId('streaming')).toHaveCount(0);
     await expect(dialogue).toContainText('get_reservation({"reservation_id":"AW9JV6"})');
     await expect(dialogue).toContainText('refused by read-needs-verified-user');
     await expect(dialogue).toContainText('Which user id is the booking under?');

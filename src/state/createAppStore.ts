@@ -93,13 +93,8 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       now,
       services.simulate,
     )(...args),
-    ...createPlaySlice(
-      services.runs,
-      services.models,
-      services.simulate ?? simulateInThread,
-      newId,
-      now,
-    )(...args),
+    // A game is one person-paced dialogue: it runs on this thread, so the model's words stream.
+    ...createPlaySlice(services.runs, services.models, simulateInThread, newId, now)(...args),
   }));
   autosave(store, services.autosaveDelayMs ?? 250);
   analyzeOnChange(store, services.analyze, services.analysisDelayMs ?? 120);

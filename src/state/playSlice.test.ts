@@ -73,6 +73,12 @@ describe('play slice', () => {
     ]);
     await withModels(store);
     store.getState().setPlaySettings({ seat: 'user', scenario: 'late-refund' });
+    // The agent's words are shown as they stream in, until its message is logged.
+    const streamed: string[] = [];
+    store.subscribe((state) => {
+      const text = state.play?.streaming?.text;
+      if (text && streamed.at(-1) !== text) streamed.push(text);
+    });
     const playing = store.getState().startPlay();
     const first = await turnAfter(store);
     expect(store.getState().play?.title).toBe('Play · you as the customer · late-refund · m');
@@ -95,6 +101,8 @@ describe('play slice', () => {
 
     const play = store.getState().play;
     expect(play?.live).toBe(false);
+    expect(streamed).toEqual(['Sure, refunding now.', 'Done, your refund is on its way.']);
+    expect(play?.streaming).toBeNull();
     const judged = selectPlayView(store.getState());
     expect(judged?.final).toBe(true);
     expect(judged?.transcript.messages.map((m) => `${m.speaker}: ${m.text}`)).toEqual([

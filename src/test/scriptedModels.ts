@@ -94,7 +94,14 @@ export function queuedEngine(answers: ScriptedAnswer[], whenEmpty?: () => ChatRe
         });
       }
       if (next instanceof ModelError) return Promise.reject(next);
-      return Promise.resolve(typeof next === 'function' ? next(request) : next);
+      const answer = typeof next === 'function' ? next(request) : next;
+      // Like an engine that cannot stream: the whole answer as one piece.
+      if (answer.message.content !== '')
+        options?.onDelta?.({ kind: 'text', text: answer.message.content });
+      answer.message.toolCalls?.forEach((call, index) => {
+        options?.onDelta?.({ kind: 'tool_call', index, ...call });
+      });
+      return Promise.resolve(answer);
     },
   };
   return { engine, requests };

@@ -133,6 +133,22 @@ describe('runDialogue', () => {
     expect(usage.map((e) => [e.role, e.cost])).toContainEqual(['user', null]);
   });
 
+  it('lets the caller watch each model answer stream in, per call and role', async () => {
+    const heard: string[] = [];
+    const { running } = run([say('Hello, I can help.')], [say('Hi.'), say(USER_STOP)], {
+      deps: {
+        onModelCall: (role) => {
+          heard.push(`${role}:`);
+          return (delta) => {
+            heard.push(delta.kind === 'text' ? delta.text : `(${delta.name ?? ''})`);
+          };
+        },
+      },
+    });
+    await running;
+    expect(heard).toEqual(['user:', 'Hi.', 'agent:', 'Hello, I can help.', 'user:', USER_STOP]);
+  });
+
   it('sends the user’s own agent only the conversation: no agent.md, no tools', async () => {
     const { running, agent } = run(
       [say('Sure, your refund is on its way.')],

@@ -1,6 +1,7 @@
 import type { ProjectModel } from '../format/model.ts';
 import type {
   Cancellation,
+  ChatDelta,
   ChatEngine,
   ChatMessage,
   ChatRequest,
@@ -53,6 +54,11 @@ export interface DialogueDeps {
   readonly emit: (event: SimEvent) => void;
   /** True once the run's token or money budget is spent. */
   readonly overBudget?: () => boolean;
+  /**
+   * Told as each model call of the dialogue starts; the sink it returns hears the answer as it
+   * streams in (never logged: the log keeps the finished message). For showing words as they come.
+   */
+  readonly onModelCall?: (role: ModelRole) => ((delta: ChatDelta) => void) | undefined;
   /** The project's own versions of the simulated user's prompts; the built-in ones otherwise. */
   readonly prompts?: {
     readonly userSimulator?: PromptTemplate;
@@ -165,11 +171,17 @@ export async function runDialogue(
     if (deps.signal?.aborted) throw new Ending('cancelled', 'The run was stopped.');
     if (deps.overBudget?.()) throw new Ending('budget', 'The run’s budget was spent.');
     const start = deps.clock();
+    const onDelta = deps.onModelCall?.(role);
     const response: CheckedResponse = await checkedChat(
       player.engine,
       // A snapshot: the conversation goes on growing after the call.
       { ...request, messages: [...request.messages], model: player.model },
-      { runtime: deps.runtime, signal: stop.signal, ...(deps.retry && { policy: deps.retry }) },
+      {
+        runtime: deps.runtime,
+        signal: stop.signal,
+        ...(deps.retry && { policy: deps.retry }),
+        ...(onDelta && { onDelta }),
+      },
     );
     emit({
       type: 'usage',

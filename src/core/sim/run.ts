@@ -1,5 +1,5 @@
 import type { ProjectModel } from '../format/model.ts';
-import type { Cancellation } from '../models/chat.ts';
+import type { Cancellation, ChatDelta, ModelRole } from '../models/chat.ts';
 import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
 import type { DialogueLimits, Player } from './dialogue.ts';
@@ -77,6 +77,15 @@ export interface RunDeps {
    * and what was spent counts against the budget.
    */
   readonly previous?: readonly SimEvent[];
+  /**
+   * Told as each model call of a dialogue starts; the sink it returns hears the answer stream in
+   * (for showing words as they come; never logged). Functions do not cross to a worker, so only a
+   * run on the caller's thread streams.
+   */
+  readonly onModelCall?: (
+    dialogue: string,
+    role: ModelRole,
+  ) => ((delta: ChatDelta) => void) | undefined;
 }
 
 /** The id of trial `trial` of a scenario; stable, so logs of equal runs are equal. */
@@ -235,6 +244,9 @@ export async function runSimulation(
           ...(deps.signal && { signal: deps.signal }),
           emit: record,
           overBudget,
+          ...(deps.onModelCall && {
+            onModelCall: (role: ModelRole) => deps.onModelCall?.(dialogue, role),
+          }),
         },
         plan.limits ?? DEFAULT_LIMITS,
       );

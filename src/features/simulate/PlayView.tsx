@@ -68,6 +68,22 @@ export function PlayView() {
         <div className="play-main">
           <Brief seat={play.seat} scenario={play.scenario} />
           <PlayDialogue transcript={view.transcript} seat={play.seat} />
+          {play.live && play.streaming && (
+            <div
+              className="play-message play-streaming"
+              data-speaker={play.seat === 'user' ? 'agent' : 'user'}
+              data-testid="streaming"
+            >
+              <span className="play-speaker">
+                {play.seat === 'user' ? 'Agent' : 'Customer'}{' '}
+                <span className="simulate-faint">writing…</span>
+              </span>
+              {play.streaming.text !== '' && <p className="play-text">{play.streaming.text}</p>}
+              {play.streaming.tools.length > 0 && (
+                <code className="simulate-faint">calling {play.streaming.tools.join(', ')}…</code>
+              )}
+            </div>
+          )}
           {question && (
             <p className="play-question" role="status">
               <strong>A guard rule asks you first:</strong> {question}

@@ -41,6 +41,8 @@ export interface PlaySession {
   readonly live: boolean;
   /** The turn waiting for the person, if any. */
   readonly turn: SeatTurn | undefined;
+  /** The model's answer as it streams in, until its message is logged. */
+  readonly streaming: { readonly text: string; readonly tools: readonly string[] } | null;
   /** Why the person's last answer was refused; cleared by the next answer. */
   readonly problem: string | null;
   readonly error: string | null;
@@ -170,6 +172,7 @@ export function createPlaySlice(
             events: [],
             live: true,
             turn: undefined,
+            streaming: null,
             problem: null,
             error: null,
           },
@@ -215,10 +218,22 @@ export function createPlaySlice(
               clock: () => Math.round(models.clock() - start),
               prices: state.modelSettings.prices,
               signal: controller.signal,
+              onModelCall: (_, role) => {
+                if (role !== (side === 'user' ? 'agent' : 'user')) return undefined;
+                let text = '';
+                const tools: string[] = [];
+                update(id, { streaming: { text, tools } });
+                return (delta) => {
+                  if (delta.kind === 'text') text += delta.text;
+                  else if (delta.name) tools.push(delta.name);
+                  update(id, { streaming: { text, tools: [...tools] } });
+                };
+              },
               emit: (event) => {
                 const from = log.length;
                 log.push(event);
-                update(id, { events: [...log] });
+                const said = event.type === 'message' || event.type === 'dialogue-ended';
+                update(id, { events: [...log], ...(said && { streaming: null }) });
                 if (runs) saving = saving.then(() => runs.append(id, from, [event])).catch(fail);
               },
             },
@@ -227,7 +242,7 @@ export function createPlaySlice(
           update(id, { error: messageOf(error) });
         } finally {
           await saving;
-          update(id, { live: false, turn: undefined });
+          update(id, { live: false, turn: undefined, streaming: null });
           controller = undefined;
           seat = undefined;
           lastWords = undefined;
