@@ -45,6 +45,7 @@ export type { CompletionItem } from './ide/completion.ts';
 export { completionsAt } from './ide/completion.ts';
 export { hoverText } from './ide/hover.ts';
 export { promptPlaceHover } from './ide/promptPlaces.ts';
+export { emptyArguments } from './ide/toolArguments.ts';
 export type { Occurrence, SymbolKind, SymbolName } from './ide/symbols.ts';
 export { definitionOf, referencesOf, renameSymbol, symbolAt, wordAt } from './ide/symbols.ts';
 export { appendToTopLevelSequence } from './format/yamlEdit.ts';

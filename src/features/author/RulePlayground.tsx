@@ -1,6 +1,12 @@
 import { useId, useMemo, useState } from 'react';
-import type { GuardDecision, PastCall, ProjectModel, Row } from '../../core/index.ts';
-import { LineIndex, decideToolCall, parseProject, seedDatabase } from '../../core/index.ts';
+import type { GuardDecision, PastCall, Row } from '../../core/index.ts';
+import {
+  LineIndex,
+  decideToolCall,
+  emptyArguments,
+  parseProject,
+  seedDatabase,
+} from '../../core/index.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { Icon } from '../../ui/Icon.tsx';
 
@@ -31,23 +37,6 @@ function parseJson<T>(
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function argumentsTemplate(model: ProjectModel, tool: string): string {
-  const spec = model.tools.find((t) => t.name === tool)?.parameters;
-  const sample: Record<string, unknown> = {};
-  for (const name of spec?.required ?? []) {
-    const type = spec?.properties?.[name]?.type;
-    sample[name] =
-      type === 'number' || type === 'integer'
-        ? 0
-        : type === 'boolean'
-          ? false
-          : type === 'array'
-            ? []
-            : '';
-  }
-  return JSON.stringify(sample, null, 2);
-}
-
 /**
  * Beside rules.yaml: type a tool call, earlier calls and database rows, and see which guard rule
  * decides, why, and how every rule before it fared, as the simulator would at that call.
@@ -63,7 +52,14 @@ export function RulePlayground() {
   const ids = { tool: useId(), args: useId(), history: useId(), rows: useId() };
 
   const chosen = tool !== '' ? tool : (model?.guards[0]?.tool ?? model?.tools[0]?.name ?? '');
-  const argsText = args === '' && model ? argumentsTemplate(model, chosen) : args;
+  const argsText =
+    args === '' && model
+      ? JSON.stringify(
+          emptyArguments(model.tools.find((t) => t.name === chosen)?.parameters),
+          null,
+          2,
+        )
+      : args;
 
   const result = useMemo(() => {
     if (!model) return undefined;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { SeatTurn, ToolSpec } from '../../core/index.ts';
+import { emptyArguments } from '../../core/index.ts';
 import type { Seat } from '../../state/slices/playSlice.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 
@@ -163,28 +164,7 @@ function ToolCalls({
   );
 }
 
-/** Arguments to start from: each required parameter (or every one) with an empty value. */
+/** Arguments to start a call from, on one line. */
 function skeleton(tool: ToolSpec): string {
-  const schema = tool.parameters as {
-    properties?: Record<string, { type?: unknown }>;
-    required?: unknown;
-  };
-  const properties = schema.properties ?? {};
-  const required = Array.isArray(schema.required)
-    ? schema.required.filter((n): n is string => typeof n === 'string')
-    : [];
-  const names = required.length > 0 ? required : Object.keys(properties);
-  const empty = (type: unknown) =>
-    type === 'number' || type === 'integer'
-      ? 0
-      : type === 'boolean'
-        ? false
-        : type === 'array'
-          ? []
-          : '';
-  return JSON.stringify(
-    Object.fromEntries(names.map((n) => [n, empty(properties[n]?.type)])),
-    null,
-    1,
-  ).replace(/\n\s*/g, ' ');
+  return JSON.stringify(emptyArguments(tool.parameters));
 }
