@@ -137,7 +137,7 @@ export type {
   Speaker,
   TerminationReason,
 } from './sim/events.ts';
-export { ERROR_ENDINGS, PERSON } from './sim/events.ts';
+export { ERROR_ENDINGS, NOTHING_EXPECTED, PERSON } from './sim/events.ts';
 export type {
   PromptId,
   PromptInfo,

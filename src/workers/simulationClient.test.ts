@@ -14,6 +14,7 @@ import type { Simulator } from './simulationClient.ts';
 import { createWorkerSimulator } from './simulationClient.ts';
 import type { SimulationFromWorker, SimulationToWorker } from './simulationProtocol.ts';
 import { serveSimulation } from './simulationProtocol.ts';
+import { testScenario } from '../core/testing/scenarios.ts';
 
 const mini = parseProject(miniProject()).model;
 
@@ -87,12 +88,9 @@ async function record(
   return { outcome, events, failures };
 }
 
-const BLANK = { knows: [], unknown: [], rows: {} };
-const NONE = { requiredActions: [], forbiddenActions: [], mustSay: [], mustNotSay: [] };
-const BASE = { policies: ['refund-window'], persona: 'A customer.', ...BLANK };
 const scenario = (id: string, order: string, status: string): SimScenario => {
   const database = [`db.orders.exists(o, o.id == "${order}" && o.status == "${status}")`];
-  return { id, goal: `Refund order ${order}.`, ...BASE, expected: { database, ...NONE } };
+  return testScenario({ id, goal: `Refund order ${order}.`, expected: { database } });
 };
 const FRESH = scenario('fresh', 'o1', 'refunded');
 // The guard refuses this refund (too late), so o2 stays delivered.
@@ -129,7 +127,13 @@ const judge: ChatEngine = {
   },
 };
 /** Writes the fresh refund for every sample. */
-const written = { persona: 'A generated customer.', goal: FRESH.goal, ...BLANK };
+const written = {
+  persona: 'A generated customer.',
+  goal: FRESH.goal,
+  knows: [],
+  unknown: [],
+  rows: {},
+};
 const lists = { required_actions: [], forbidden_actions: [], must_say: [], must_not_say: [] };
 const expected = { database: FRESH.expected.database, ...lists };
 const generator: ChatEngine = {

@@ -10,25 +10,16 @@ import type { DialogueDeps, DialogueLimits } from './dialogue.ts';
 import { runDialogue } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import { CHAT_OPENS, USER_STOP } from './prompts.ts';
+import { testScenario } from '../testing/scenarios.ts';
 
 const mini = parseProject(miniProject()).model;
 
-const SCENARIO: SimScenario = {
+const SCENARIO = testScenario({
   id: 'refund-o1',
   policies: ['refund-window', 'verify-identity'],
   persona: 'A patient customer.',
-  goal: 'Get a refund for order o1.',
   knows: ['order o1', 'user id u1'],
-  unknown: [],
-  rows: {},
-  expected: {
-    database: [],
-    requiredActions: [],
-    forbiddenActions: [],
-    mustSay: [],
-    mustNotSay: [],
-  },
-};
+});
 
 const say = (content: string) => modelReply(content);
 

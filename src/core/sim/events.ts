@@ -102,6 +102,15 @@ export interface SimScenario {
   };
 }
 
+/** Expectations that ask nothing: a scenario with these passes whatever the agent does. */
+export const NOTHING_EXPECTED: SimScenario['expected'] = {
+  database: [],
+  requiredActions: [],
+  forbiddenActions: [],
+  mustSay: [],
+  mustNotSay: [],
+};
+
 /** One event of a run. `dialogue` ties an event to one trial of one scenario. */
 export type SimEvent =
   | {

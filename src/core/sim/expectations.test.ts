@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { A, U, dialogue, refusedBy } from '../testing/dialogues.ts';
 import type { Database, Finding, RowChange, SimScenario } from './events.ts';
 import { checkExpectations, dialogueVerdict, passesWithoutAgent } from './judging.ts';
+import { testScenario } from '../testing/scenarios.ts';
 
 const active = { id: 'ABC123', status: 'active', amount: 420.5 };
 const startDb: Database = { reservations: [active], users: [{ id: 'u1', name: 'Ann' }] };
@@ -26,23 +27,13 @@ function scenario(
   expected: Partial<SimScenario['expected']>,
   policies = ['refund-window'],
 ): SimScenario {
-  return {
+  return testScenario({
     id: 'late-refund',
     policies,
     persona: 'In a hurry',
     goal: 'Refund ABC123',
-    knows: [],
-    unknown: [],
-    rows: {},
-    expected: {
-      database: [],
-      requiredActions: [],
-      forbiddenActions: [],
-      mustSay: [],
-      mustNotSay: [],
-      ...expected,
-    },
-  };
+    expected,
+  });
 }
 
 describe('checkExpectations', () => {

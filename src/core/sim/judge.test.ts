@@ -4,31 +4,20 @@ import type { ChatEngine, ChatRequest, ChatResponse } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
 import { instantRuntime, modelReply } from '../../test/scriptedModels.ts';
 import { miniProject } from '../testing/miniProject.ts';
-import type { SimEvent, SimScenario } from './events.ts';
+import type { SimEvent } from './events.ts';
 import type { JudgeDeps } from './judge.ts';
 import { judgeDialogue, renderTranscript } from './judge.ts';
 import { transcriptOf } from './transcript.ts';
+import { testScenario } from '../testing/scenarios.ts';
 
 const mini = parseProject(miniProject()).model;
 
 const runtime = instantRuntime;
 
-const SCENARIO: SimScenario = {
-  id: 's',
+const SCENARIO = testScenario({
   policies: ['refund-window', 'verify-identity'],
-  persona: 'A customer.',
   goal: 'Refund o2.',
-  knows: [],
-  unknown: [],
-  rows: {},
-  expected: {
-    database: [],
-    requiredActions: [],
-    forbiddenActions: [],
-    mustSay: [],
-    mustNotSay: [],
-  },
-};
+});
 
 const d = 's#1';
 const LOG: SimEvent[] = [

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Finding, SimEvent, SimScenario, TerminationReason } from './events.ts';
+import type { Finding, SimEvent, TerminationReason } from './events.ts';
 import { wilson } from './metrics.ts';
 import type { PolicyFacts } from './report.ts';
 import { reportOf } from './report.ts';
+import { testScenario } from '../testing/scenarios.ts';
 
 type Draft = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 'at'> : never) : never;
 
@@ -19,23 +20,13 @@ const POLICIES: PolicyFacts = new Map([
 ]);
 
 function scenario(id: string, policies: string[], level?: number): Draft {
-  const s: SimScenario = {
+  const s = testScenario({
     id,
     policies,
     ...(level !== undefined && { level }),
     persona: 'a traveller',
     goal: 'change a booking',
-    knows: [],
-    unknown: [],
-    rows: {},
-    expected: {
-      database: [],
-      requiredActions: [],
-      forbiddenActions: [],
-      mustSay: [],
-      mustNotSay: [],
-    },
-  };
+  });
   return { type: 'scenario', scenario: s, source: 'generated' };
 }
 

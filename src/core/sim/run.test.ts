@@ -12,6 +12,7 @@ import type { RunPlan } from './run.ts';
 import { reportOf } from './report.ts';
 import { dialogueId, runSimulation } from './run.ts';
 import { transcriptOf } from './transcript.ts';
+import { testScenario } from '../testing/scenarios.ts';
 
 const mini = parseProject(miniProject()).model;
 
@@ -51,16 +52,8 @@ const user: ChatEngine = {
   },
 };
 
-const scenario = (id: string, goal: string, database: string[]): SimScenario => ({
-  id,
-  policies: ['refund-window'],
-  persona: 'A customer.',
-  goal,
-  knows: [],
-  unknown: [],
-  rows: {},
-  expected: { database, requiredActions: [], forbiddenActions: [], mustSay: [], mustNotSay: [] },
-});
+const scenario = (id: string, goal: string, database: string[]): SimScenario =>
+  testScenario({ id, goal, expected: { database } });
 
 const PLAN: RunPlan = {
   seed: 7,

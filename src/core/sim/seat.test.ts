@@ -5,30 +5,16 @@ import { modelReply, queuedEngine, waitingRuntime } from '../../test/scriptedMod
 import { miniProject } from '../testing/miniProject.ts';
 import type { Player } from './dialogue.ts';
 import { runDialogue } from './dialogue.ts';
-import type { SimEvent, SimScenario } from './events.ts';
+import type { SimEvent } from './events.ts';
 import { USER_STOP } from './prompts.ts';
 import type { SeatTurn } from './seat.ts';
 import { createHumanSeat, seatQuestion } from './seat.ts';
 import { PERSON } from './events.ts';
+import { testScenario } from '../testing/scenarios.ts';
 
 const mini = parseProject(miniProject()).model;
 
-const SCENARIO: SimScenario = {
-  id: 'play',
-  policies: [],
-  persona: 'A customer.',
-  goal: 'Get a refund for order o1.',
-  knows: ['order o1', 'user id u1'],
-  unknown: [],
-  rows: {},
-  expected: {
-    database: [],
-    requiredActions: [],
-    forbiddenActions: [],
-    mustSay: [],
-    mustNotSay: [],
-  },
-};
+const SCENARIO = testScenario({ id: 'play', policies: [], knows: ['order o1', 'user id u1'] });
 
 const model = (answers: ScriptedAnswer[]) =>
   queuedEngine(answers, () => modelReply(`Goodbye. ${USER_STOP}`)).engine;

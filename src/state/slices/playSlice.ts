@@ -9,7 +9,13 @@ import type {
   SimEvent,
   SimScenario,
 } from '../../core/index.ts';
-import { DEFAULT_RETRY, PERSON, projectHash, withDeadline } from '../../core/index.ts';
+import {
+  DEFAULT_RETRY,
+  NOTHING_EXPECTED,
+  PERSON,
+  projectHash,
+  withDeadline,
+} from '../../core/index.ts';
 import type { Simulator } from '../../workers/simulationClient.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
@@ -82,13 +88,7 @@ export function freePlayScenario(goal: string): SimScenario {
     knows: [],
     unknown: [],
     rows: {},
-    expected: {
-      database: [],
-      requiredActions: [],
-      forbiddenActions: [],
-      mustSay: [],
-      mustNotSay: [],
-    },
+    expected: NOTHING_EXPECTED,
   };
 }
 
