@@ -1,44 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../adapters/storage/preferences.ts';
-import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
-import type { ChatEngine, SeatTurn } from '../core/index.ts';
+import type { SeatTurn } from '../core/index.ts';
 import { USER_STOP } from '../core/index.ts';
 import type { ScriptedAnswer } from '../test/scriptedModels.ts';
-import { modelReply, queuedEngine, waitingRuntime } from '../test/scriptedModels.ts';
-import { testServices } from '../test/services.ts';
-import { createAppStore } from './createAppStore.ts';
+import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
+import { modelReply, queuedEngine } from '../test/scriptedModels.ts';
+import type { createAppStore } from './createAppStore.ts';
 import { selectPlayView } from './playSelectors.ts';
-import type { ModelServices } from './slices/modelsSlice.ts';
 
 type Store = ReturnType<typeof createAppStore>;
 
-function storeWith(answers: ScriptedAnswer[]) {
-  const runs = createMemoryRunRepository();
-  const scripted: ChatEngine = queuedEngine(answers, () => modelReply(`Bye. ${USER_STOP}`)).engine;
-  const { runtime, expire } = waitingRuntime(0);
-  const models: ModelServices = {
-    remote: () => ({
-      chat: (request, options) => scripted.chat(request, options),
-      listModels: () => Promise.resolve([]),
-    }),
-    runtime,
-    clock: () => 0,
-  };
-  const store = createAppStore(testServices({ preferences: createMemoryStore(), runs, models }));
-  return { store, runs, expire };
-}
-
-async function withModels(store: Store) {
-  await store.getState().boot({ example: 'mini' });
-  const id = store.getState().addEndpoint({
-    kind: 'openai',
-    label: 'E',
-    baseUrl: 'http://127.0.0.1:9/v1',
-    defaultModel: 'm',
-  });
-  store.getState().setRoleModel('agent', { engine: id, model: 'm' });
-  store.getState().setRoleModel('user', { engine: id, model: 'm' });
-}
+const storeWith = (answers: ScriptedAnswer[]) =>
+  storeWithEngine(queuedEngine(answers, () => modelReply(`Bye. ${USER_STOP}`)).engine);
 
 /** Resolves with the next turn waiting for the person (one with an id above `after`). */
 function turnAfter(store: Store, after = 0): Promise<SeatTurn> {
@@ -71,7 +43,7 @@ describe('play slice', () => {
       ]),
       modelReply('Done, your refund is on its way.'),
     ]);
-    await withModels(store);
+    await withEndpointModels(store);
     store.getState().setPlaySettings({ seat: 'user', scenario: 'late-refund' });
     // The agent's words are shown as they stream in, until its message is logged.
     const streamed: string[] = [];
@@ -122,7 +94,7 @@ describe('play slice', () => {
 
   it('lets a person play the agent: a call that does not fit is refused, nothing lost', async () => {
     const { store, expire } = storeWith([modelReply('I am u1, please look me up.')]);
-    await withModels(store);
+    await withEndpointModels(store);
     store.getState().setPlaySettings({ seat: 'agent', scenario: null, goal: 'Check my account' });
     const playing = store.getState().startPlay();
     const turn = await turnAfter(store);
@@ -165,7 +137,7 @@ describe('play slice', () => {
 describe('a game cut off mid-way', () => {
   it('is not resumed by models in the person’s place', async () => {
     const { store, runs } = storeWith([]);
-    await withModels(store);
+    await withEndpointModels(store);
     await runs.create({
       id: 'run-g',
       projectId: store.getState().projectId,

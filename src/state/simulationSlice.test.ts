@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../adapters/storage/preferences.ts';
-import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
 import type { ChatEngine, ChatRequest } from '../core/index.ts';
 import { USER_STOP } from '../core/index.ts';
-import { modelReply, waitingRuntime } from '../test/scriptedModels.ts';
-import { testServices } from '../test/services.ts';
-import { createAppStore } from './createAppStore.ts';
-import type { ModelServices } from './slices/modelsSlice.ts';
+import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
+import { modelReply } from '../test/scriptedModels.ts';
 import { selectRunReport } from './simulationSelectors.ts';
 
 const say = (content: string) => modelReply(content);
@@ -19,36 +15,21 @@ const engine: ChatEngine = {
     ),
 };
 
-function storeWithRuns(chat: ChatEngine = engine) {
-  const runs = createMemoryRunRepository();
-  const models: ModelServices = {
-    remote: () => ({
-      chat: (request, options) => chat.chat(request, options),
-      listModels: () => Promise.resolve([]),
-    }),
-    // No sleep ever ends on its own: no retry waits and no time limit strikes in these tests.
-    runtime: waitingRuntime(0).runtime,
-    clock: () => 0,
-  };
-  const store = createAppStore(testServices({ preferences: createMemoryStore(), runs, models }));
-  return { store, runs };
-}
-
-async function ready(store: ReturnType<typeof storeWithRuns>['store']) {
-  await store.getState().boot({ example: 'mini' });
-  const id = store.getState().addEndpoint({
-    kind: 'openai',
-    label: 'E',
-    baseUrl: 'http://127.0.0.1:9/v1',
-    defaultModel: 'm',
+/** A store over `engine` that keeps every request it was sent. */
+function recordedStore() {
+  const seen: ChatRequest[] = [];
+  const { store } = storeWithEngine({
+    chat: (request, options) => {
+      seen.push(request);
+      return engine.chat(request, options);
+    },
   });
-  store.getState().setRoleModel('agent', { engine: id, model: 'm' });
-  store.getState().setRoleModel('user', { engine: id, model: 'm' });
+  return { seen, store };
 }
 
 describe('simulation slice', () => {
   it('says which models are missing instead of starting', async () => {
-    const { store } = storeWithRuns();
+    const { store } = storeWithEngine(engine);
     await store.getState().boot({ example: 'mini' });
     await store.getState().startRun();
     expect(store.getState().simulationMessage).toMatch(/Choose models first/);
@@ -56,8 +37,8 @@ describe('simulation slice', () => {
   });
 
   it('runs the project’s scenarios, saves the log as it goes, and opens it again', async () => {
-    const { store, runs } = storeWithRuns();
-    await ready(store);
+    const { store, runs } = storeWithEngine(engine);
+    await withEndpointModels(store);
     store.getState().setRunSettings({ trials: 2 });
     await store.getState().startRun();
     const run = store.getState().currentRun;
@@ -76,7 +57,7 @@ describe('simulation slice', () => {
 
   it('stops a run on cancel, keeping what finished', async () => {
     let calls = 0;
-    const { store } = storeWithRuns({
+    const { store } = storeWithEngine({
       chat: (request, options) => {
         calls++;
         if (calls > 2) {
@@ -89,7 +70,7 @@ describe('simulation slice', () => {
         return engine.chat(request, options);
       },
     });
-    await ready(store);
+    await withEndpointModels(store);
     store.getState().setRunSettings({ trials: 3, concurrency: 1 });
     const running = store.getState().startRun();
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -104,8 +85,8 @@ describe('simulation slice', () => {
 
 describe('the judge role', () => {
   it('judges with the model the role was given, and not at all when it has none', async () => {
-    const { store } = storeWithRuns();
-    await ready(store);
+    const { store } = storeWithEngine(engine);
+    await withEndpointModels(store);
     await store.getState().startRun();
     const unjudged = store.getState().currentRun?.events ?? [];
     expect(unjudged.some((e) => e.type === 'usage' && e.role === 'judge')).toBe(false);
@@ -120,14 +101,8 @@ describe('the judge role', () => {
 
 describe('an endpoint that is the user’s own agent', () => {
   it('gets only the conversation, and the run says so', async () => {
-    const seen: ChatRequest[] = [];
-    const { store } = storeWithRuns({
-      chat: (request, options) => {
-        seen.push(request);
-        return engine.chat(request, options);
-      },
-    });
-    await ready(store);
+    const { seen, store } = recordedStore();
+    await withEndpointModels(store);
     const agentEndpoint = store.getState().addEndpoint({
       kind: 'openai',
       label: 'My bot',
@@ -146,8 +121,8 @@ describe('an endpoint that is the user’s own agent', () => {
 
 describe('the run seed', () => {
   it('is the one the form set, recorded in the log', async () => {
-    const { store } = storeWithRuns();
-    await ready(store);
+    const { store } = storeWithEngine(engine);
+    await withEndpointModels(store);
     store.getState().setRunSettings({ seed: 9 });
     await store.getState().startRun();
     expect(store.getState().currentRun?.events[0]).toMatchObject({ type: 'run-started', seed: 9 });
@@ -156,14 +131,8 @@ describe('the run seed', () => {
 
 describe('the project’s prompts', () => {
   it('sends the simulated user the prompt scenarios.yaml gives, and records where it came from', async () => {
-    const seen: ChatRequest[] = [];
-    const { store } = storeWithRuns({
-      chat: (request, options) => {
-        seen.push(request);
-        return engine.chat(request, options);
-      },
-    });
-    await ready(store);
+    const { seen, store } = recordedStore();
+    await withEndpointModels(store);
     const scenarios = store.getState().project.files['scenarios.yaml'];
     store
       .getState()
