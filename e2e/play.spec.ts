@@ -1,7 +1,9 @@
+import type { Page } from '@playwright/test';
 import type { RecordedRequest, TestServer } from '../src/test/servers/http.ts';
 import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
 import { useEndpoint } from './endpoints.ts';
+import type { Workbench } from './fixtures.ts';
 import { expect, test } from './fixtures.ts';
 
 test.describe.configure({ timeout: 90_000 });
@@ -33,6 +35,15 @@ function otherSide(request: RecordedRequest) {
   return { text: 'Thanks, bye. ###STOP###' };
 }
 
+/** Opens the airline example with its models on `url`, at Play's set-up. */
+async function openPlay(workbench: Workbench, page: Page, url: string) {
+  await workbench.openExample('airline');
+  await useEndpoint(page, url);
+  const pane = workbench.pane('simulate');
+  await pane.getByRole('tab', { name: 'Play' }).click();
+  return { pane, setup: pane.getByRole('form', { name: 'Play settings' }) };
+}
+
 test.describe('play', () => {
   let server: TestServer;
   test.beforeAll(async () => {
@@ -46,11 +57,7 @@ test.describe('play', () => {
     workbench,
     page,
   }) => {
-    await workbench.openExample('airline');
-    await useEndpoint(page, server.url);
-    const pane = workbench.pane('simulate');
-    await pane.getByRole('tab', { name: 'Play' }).click();
-    const setup = pane.getByRole('form', { name: 'Play settings' });
+    const { pane, setup } = await openPlay(workbench, page, server.url);
     await expect(setup.getByRole('radio', { name: /^The customer/ })).toBeChecked();
     await setup.getByLabel('Scenario').selectOption('cancel-within-24-hours');
     await setup.getByRole('button', { name: 'Start playing' }).click();
@@ -110,11 +117,7 @@ test.describe('play', () => {
     workbench,
     page,
   }) => {
-    await workbench.openExample('airline');
-    await useEndpoint(page, server.url);
-    const pane = workbench.pane('simulate');
-    await pane.getByRole('tab', { name: 'Play' }).click();
-    const setup = pane.getByRole('form', { name: 'Play settings' });
+    const { pane, setup } = await openPlay(workbench, page, server.url);
     await setup.getByRole('radio', { name: /^The agent/ }).check();
     await setup.getByLabel('What the customer wants').fill('See what is on a booking.');
     await setup.getByRole('button', { name: 'Start playing' }).click();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useAppStore } from '../../state/useAppStore.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { TabList, tabPanelProps } from '../../ui/TabList.tsx';
 import { EndpointsSection } from './EndpointsSection.tsx';
 import { LocalSection } from './LocalSection.tsx';
 import { PricesSection } from './PricesSection.tsx';
@@ -36,30 +37,15 @@ export function ModelsDialog() {
           {note}
         </p>
       ))}
-      <div className="models-tabs" role="tablist" aria-label="Model settings">
-        {TABS.map(({ id, label }) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            id={`models-tab-${id}`}
-            aria-selected={tab === id}
-            aria-controls={`models-panel-${id}`}
-            className="models-tab"
-            onClick={() => {
-              setTab(id);
-            }}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <div
-        className="models-panel"
-        role="tabpanel"
-        id={`models-panel-${tab}`}
-        aria-labelledby={`models-tab-${tab}`}
-      >
+      <TabList
+        label="Model settings"
+        idPrefix="models"
+        tabs={TABS}
+        selected={tab}
+        onSelect={setTab}
+        className="models-tabs"
+      />
+      <div className="models-panel" {...tabPanelProps('models', tab)}>
         {open && tab === 'roles' && (
           <RolesSection
             onGoTo={(next) => {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useAppStore } from '../../state/useAppStore.ts';
+import { TabList, tabPanelProps } from '../../ui/TabList.tsx';
 import { PlayView } from './PlayView.tsx';
 import { SimulateView } from './SimulateView.tsx';
 
@@ -16,25 +17,15 @@ export function SimulateTabs() {
   const [tab, setTab] = useState<Tab>(playing ? 'play' : 'runs');
   return (
     <div className="simulate-tabs-frame">
-      <div className="simulate-tabs" role="tablist" aria-label="Simulate">
-        {TABS.map(({ id, label }) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            id={`simulate-tab-${id}`}
-            aria-selected={tab === id}
-            aria-controls={`simulate-panel-${id}`}
-            className="simulate-tab"
-            onClick={() => {
-              setTab(id);
-            }}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`simulate-panel-${tab}`} aria-labelledby={`simulate-tab-${tab}`}>
+      <TabList
+        label="Simulate"
+        idPrefix="simulate"
+        tabs={TABS}
+        selected={tab}
+        onSelect={setTab}
+        className="simulate-tabs"
+      />
+      <div {...tabPanelProps('simulate', tab)}>
         {tab === 'runs' ? <SimulateView /> : <PlayView />}
       </div>
     </div>
