@@ -17,7 +17,7 @@ import { callCost } from '../models/usage.ts';
 import type { PastCall } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
 import { seedDatabase } from './database.ts';
-import type { Database, SimEvent, SimScenario, TerminationReason } from './events.ts';
+import type { Database, RowChange, SimEvent, SimScenario, TerminationReason } from './events.ts';
 import type { PromptTemplate } from './prompts.ts';
 import {
   ASK_USER_PROMPT,
@@ -274,20 +274,25 @@ export async function runDialogue(
             reason: decision.reason,
           });
           history.push({ tool: call.name, args, allowed: decision.allowed });
-          let content: string;
-          if (decision.allowed) {
-            const outcome = runTool(model, db, { tool: call.name, args }, { now: deps.now });
-            db = outcome.db;
-            content = outcome.ok ? outcome.result : `Error: ${outcome.error}`;
+          const result = (ok: boolean, content: string, changes: readonly RowChange[] = []) => {
             emit({
               type: 'tool-result',
               at: deps.clock(),
               dialogue,
               call: call.id,
-              ok: outcome.ok,
+              ok,
               result: content,
-              changes: outcome.ok ? outcome.changes : [],
+              changes,
             });
+            return content;
+          };
+          let content: string;
+          if (decision.allowed) {
+            const outcome = runTool(model, db, { tool: call.name, args }, { now: deps.now });
+            db = outcome.db;
+            content = outcome.ok
+              ? result(true, outcome.result, outcome.changes)
+              : result(false, `Error: ${outcome.error}`);
           } else if (decision.fallback === 'ask_user') {
             const question = renderPrompt(deps.prompts?.askUser ?? ASK_USER_PROMPT, {
               tool: call.name,
@@ -296,27 +301,12 @@ export async function runDialogue(
             });
             const reply = await userSpeaks([...userView, { role: 'user', content: question }]);
             if (reply.text !== '') say('user', reply.text);
-            content = `Not done: ${decision.reason} The user was asked and answered: "${reply.text}"`;
-            emit({
-              type: 'tool-result',
-              at: deps.clock(),
-              dialogue,
-              call: call.id,
-              ok: false,
-              result: content,
-              changes: [],
-            });
+            content = result(
+              false,
+              `Not done: ${decision.reason} The user was asked and answered: "${reply.text}"`,
+            );
           } else {
-            content = `Refused: ${decision.reason}`;
-            emit({
-              type: 'tool-result',
-              at: deps.clock(),
-              dialogue,
-              call: call.id,
-              ok: false,
-              result: content,
-              changes: [],
-            });
+            content = result(false, `Refused: ${decision.reason}`);
             if (decision.fallback === 'end') throw new Ending('guard-end', decision.reason);
           }
           agentView.push({ role: 'tool', toolCallId: call.id, content });
