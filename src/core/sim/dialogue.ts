@@ -13,11 +13,11 @@ import type { CheckedResponse } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
 import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
-import { callCost } from '../models/usage.ts';
 import type { PastCall } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
 import { seedDatabase } from './database.ts';
 import type { Database, RowChange, SimEvent, SimScenario, TerminationReason } from './events.ts';
+import { usageEvent } from './events.ts';
 import type { PromptTemplate } from './prompts.ts';
 import {
   ASK_USER_PROMPT,
@@ -183,17 +183,9 @@ export async function runDialogue(
         ...(onDelta && { onDelta }),
       },
     );
-    emit({
-      type: 'usage',
-      at: deps.clock(),
-      dialogue,
-      role,
-      model: player.model,
-      inputTokens: response.usage.inputTokens,
-      outputTokens: response.usage.outputTokens,
-      cost: callCost(player.model, response.usage, deps.prices),
-      ms: deps.clock() - start,
-    });
+    const { usage } = response;
+    const end = deps.clock();
+    emit(usageEvent({ role, model: player.model, usage, start, end, dialogue }, deps.prices));
     return response;
   };
 

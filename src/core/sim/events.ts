@@ -1,4 +1,6 @@
-import type { ModelRole } from '../models/chat.ts';
+import type { ModelRole, Usage } from '../models/chat.ts';
+import type { PriceTable } from '../models/usage.ts';
+import { callCost } from '../models/usage.ts';
 import type { Row } from '../format/model.ts';
 import type { PromptSource } from './prompts.ts';
 
@@ -252,3 +254,31 @@ export type SimEvent =
 
 /** The event types, for exhaustive folds. */
 export type SimEventType = SimEvent['type'];
+
+/**
+ * The `usage` event of one model call that ran from `start` to `end` on the run's clock, priced
+ * from the table (null cost for an unpriced model).
+ */
+export function usageEvent(
+  call: {
+    readonly role: ModelRole;
+    readonly model: string;
+    readonly usage: Usage;
+    readonly start: RunMs;
+    readonly end: RunMs;
+    readonly dialogue?: string;
+  },
+  prices: PriceTable,
+): Extract<SimEvent, { type: 'usage' }> {
+  return {
+    type: 'usage',
+    at: call.end,
+    ...(call.dialogue !== undefined && { dialogue: call.dialogue }),
+    role: call.role,
+    model: call.model,
+    inputTokens: call.usage.inputTokens,
+    outputTokens: call.usage.outputTokens,
+    cost: callCost(call.model, call.usage, prices),
+    ms: call.end - call.start,
+  };
+}

@@ -4,9 +4,9 @@ import { checkedChat } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
 import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
-import { callCost } from '../models/usage.ts';
 import type { Player } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
+import { usageEvent } from './events.ts';
 import type { PromptTemplate } from './prompts.ts';
 import {
   GENERATOR_ASKS,
@@ -149,16 +149,10 @@ async function writeScenario(
       },
     );
     const end = deps.clock();
-    deps.emit?.({
-      type: 'usage',
-      at: end,
-      role: 'generator',
-      model: deps.generator.model,
-      inputTokens: answer.usage.inputTokens,
-      outputTokens: answer.usage.outputTokens,
-      cost: callCost(deps.generator.model, answer.usage, deps.prices),
-      ms: end - start,
-    });
+    const { model: name } = deps.generator;
+    deps.emit?.(
+      usageEvent({ role: 'generator', model: name, usage: answer.usage, start, end }, deps.prices),
+    );
     if (answer.json === undefined)
       throw new ModelError('malformed-output', 'The generator answered without a JSON scenario.');
     const scenario = scenarioOf(answer.json as GeneratedJson, sample, id);

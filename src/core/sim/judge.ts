@@ -4,9 +4,9 @@ import { checkedChat } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
 import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
-import { callCost } from '../models/usage.ts';
 import type { Player } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
+import { usageEvent } from './events.ts';
 import type { PromptTemplate } from './prompts.ts';
 import { JUDGE_ASKS, POLICY_JUDGE_PROMPT, judgeFix, renderPrompt } from './prompts.ts';
 import type { Transcript } from './transcript.ts';
@@ -124,17 +124,14 @@ export async function judgeDialogue(
       },
     );
     const end = deps.clock();
-    emit({
-      type: 'usage',
-      at: end,
-      dialogue: transcript.dialogue,
-      role: 'judge',
-      model: deps.judge.model,
-      inputTokens: response.usage.inputTokens,
-      outputTokens: response.usage.outputTokens,
-      cost: callCost(deps.judge.model, response.usage, deps.prices),
-      ms: end - start,
-    });
+    const { usage } = response;
+    const { dialogue } = transcript;
+    emit(
+      usageEvent(
+        { role: 'judge', model: deps.judge.model, usage, start, end, dialogue },
+        deps.prices,
+      ),
+    );
     if (response.json === undefined)
       throw new ModelError('malformed-output', 'The judge answered without a JSON verdict.');
     return { answer: response.json as Answer, raw: response.message.content };
