@@ -1,22 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { parseProject } from '../core/format/parseProject.ts';
-import type { Cancellation, ChatEngine, ChatRequest } from '../core/models/chat.ts';
+import type { Cancellation, ChatEngine } from '../core/models/chat.ts';
 import { ModelError } from '../core/models/errors.ts';
 import type { RetryRuntime } from '../core/models/retry.ts';
-import type { SimEvent, SimScenario } from '../core/sim/events.ts';
+import type { SimEvent } from '../core/sim/events.ts';
 import type { GenerationFailure } from '../core/sim/generate.ts';
-import { USER_STOP } from '../core/sim/prompts.ts';
 import type { RunDeps, RunPlan } from '../core/sim/run.ts';
 import { runSimulation } from '../core/sim/run.ts';
-import { miniProject } from '../core/testing/miniProject.ts';
-import { modelReply as reply, waitingRuntime } from '../test/scriptedModels.ts';
+import { waitingRuntime } from '../test/scriptedModels.ts';
 import type { Simulator } from './simulationClient.ts';
 import { createWorkerSimulator } from './simulationClient.ts';
 import type { SimulationFromWorker, SimulationToWorker } from './simulationProtocol.ts';
 import { serveSimulation } from './simulationProtocol.ts';
-import { testScenario } from '../core/testing/scenarios.ts';
-
-const mini = parseProject(miniProject()).model;
+import {
+  FRESH_REFUND,
+  REFUND_PLAN,
+  mini,
+  REFUND_SAMPLES,
+  refundAgent as agent,
+  refundGenerator as generator,
+  refundJudge as judge,
+} from '../test/refundDesk.ts';
 
 /** A clock that ticks once per reading, from `from`. */
 const counter = (from: number) => {
@@ -88,74 +91,13 @@ async function record(
   return { outcome, events, failures };
 }
 
-const scenario = (id: string, order: string, status: string): SimScenario => {
-  const database = [`db.orders.exists(o, o.id == "${order}" && o.status == "${status}")`];
-  return testScenario({ id, goal: `Refund order ${order}.`, expected: { database } });
-};
-const FRESH = scenario('fresh', 'o1', 'refunded');
-// The guard refuses this refund (too late), so o2 stays delivered.
-const LATE = scenario('late', 'o2', 'delivered');
-
-/** Looks the user up, refunds the order the user names, then reports (as in core's run tests). */
-const agent: ChatEngine = {
-  chat(request: ChatRequest) {
-    const tools = request.messages.filter((m) => m.role === 'tool').length;
-    const said = request.messages.flatMap((m) => (m.role === 'user' ? [m.content] : []));
-    const order = /\bo\d\b/.exec(said.join(' '))?.[0] ?? 'o1';
-    const calls = [
-      [{ name: 'get_user', args: { user_id: 'u1' } }],
-      [{ name: 'refund_order', args: { order_id: order } }],
-    ];
-    return Promise.resolve(reply(tools < 2 ? '' : `All done with ${order}.`, calls[tools] ?? []));
-  },
-};
-/** States its goal, then says goodbye. */
-const user: ChatEngine = {
-  chat(request: ChatRequest) {
-    const goal = /What you want: (.*)/.exec(request.messages[0]?.content ?? '')?.[1] ?? '';
-    const spoken = request.messages.filter((m) => m.role === 'assistant').length;
-    const text = spoken === 0 ? `${goal} I am u1. Yes, go ahead.` : `Thanks. ${USER_STOP}`;
-    return Promise.resolve(reply(text));
-  },
-};
-/** Finds the late refund a violation of the refund window; every other policy kept. */
-const judge: ChatEngine = {
-  chat(request: ChatRequest) {
-    const late = request.messages[0]?.content.includes('refund_order({"order_id":"o2"})') === true;
-    const verdict = { violated: late, turn: late ? 1 : null, reason: 'Seen.', evidence: '' };
-    return Promise.resolve(reply(JSON.stringify(verdict)));
-  },
-};
-/** Writes the fresh refund for every sample. */
-const written = {
-  persona: 'A generated customer.',
-  goal: FRESH.goal,
-  knows: [],
-  unknown: [],
-  rows: {},
-};
-const lists = { required_actions: [], forbidden_actions: [], must_say: [], must_not_say: [] };
-const expected = { database: FRESH.expected.database, ...lists };
-const generator: ChatEngine = {
-  chat: () => Promise.resolve(reply(JSON.stringify({ ...written, expected }))),
-};
-
 // One dialogue at a time: with two, which answer comes first depends on timing.
 const PLAN: RunPlan = {
-  seed: 7,
-  projectHash: 'abc',
-  scenarios: [FRESH, LATE].map((scenario) => ({ scenario, source: 'hand-written' as const })),
-  trials: 2,
+  ...REFUND_PLAN,
   concurrency: 1,
-  agent: { engine: agent, model: 'agent-model' },
-  user: { engine: user, model: 'user-model' },
   judge: { engine: judge, model: 'judge-model' },
-  samples: [
-    { policies: ['refund-window'], level: 3 },
-    { policies: ['no-such-policy'], level: 1 },
-  ],
+  samples: REFUND_SAMPLES,
   generator: { engine: generator, model: 'gen-model' },
-  now: '2026-11-21T12:00:00Z',
 };
 
 /** An agent whose call waits until stopped; keeps its signal and the page's `events` by then. */
@@ -206,7 +148,7 @@ describe('createWorkerSimulator', () => {
     };
     const { outcome, events } = await record(simulate, {
       ...PLAN,
-      scenarios: [{ scenario: FRESH, source: 'hand-written' }],
+      scenarios: [{ scenario: FRESH_REFUND, source: 'hand-written' }],
       trials: 1,
       samples: [],
       agent: { engine, model: 'agent-model' },
