@@ -45,7 +45,13 @@ describe('runCli', () => {
   });
 });
 
-describe('bin/policylab.js', () => {
+/**
+ * Each test below starts Node and tsx (a second or more on a loaded two-core machine), some of
+ * them several times: the default 5 s limit is too tight there.
+ */
+const PROCESS_TIMEOUT_MS = 60_000;
+
+describe('bin/policylab.js', { timeout: PROCESS_TIMEOUT_MS }, () => {
   it('runs as a real process and prints the version from package.json', async () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
     const { stdout } = await promisify(execFile)(process.execPath, ['bin/policylab.js', '-v']);
@@ -53,7 +59,7 @@ describe('bin/policylab.js', () => {
   });
 });
 
-describe('policylab check and extract', () => {
+describe('policylab check and extract', { timeout: PROCESS_TIMEOUT_MS }, () => {
   const run = (args: string[]) =>
     promisify(execFile)(process.execPath, ['bin/policylab.js', ...args]);
 

@@ -142,6 +142,7 @@ describe('policylab models test', () => {
     expect(out).toContain('policylab models test --base-url URL --model NAME');
   });
 
+  // Starting Node and tsx takes seconds on a loaded two-core machine: a generous limit.
   it('runs as a real process, taking the key from the environment', async () => {
     server = await startOpenAIServer({ requireKey: KEY });
     const { stdout, stderr } = await promisify(execFile)(
@@ -151,5 +152,5 @@ describe('policylab models test', () => {
     );
     expect(stdout).toContain('OK: test-model');
     expect(stdout + stderr).not.toContain(KEY);
-  });
+  }, 60_000);
 });
