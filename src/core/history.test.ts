@@ -84,24 +84,96 @@ describe('recordEdit', () => {
     expect(history.undo).toHaveLength(2);
   });
 
-  it('never joins a graph edit to typing', () => {
-    let history = recordEdit(
-      EMPTY_HISTORY,
-      start,
-      edit(start, 'policies.yaml', 'policies: []\n#'),
-      {
-        origin: 'type',
-        label: 'Typing',
-        time: 0,
-      },
-    );
-    const before = edit(start, 'policies.yaml', 'policies: []\n#');
-    history = recordEdit(history, before, edit(before, 'policies.yaml', 'policies: []\n#x'), {
-      origin: 'graph',
-      label: 'Add a policy',
-      time: 10,
+  /**
+   * Records one edit per origin, 10 ms apart, each appending to policies.yaml right where the
+   * one before ended: the same file, inside the typing pause, touching. Typing like this joins.
+   */
+  function appendAll(origins: readonly EditOrigin[]) {
+    let history: EditHistory = EMPTY_HISTORY;
+    let files = start;
+    const after: Files[] = [];
+    for (const [i, origin] of origins.entries()) {
+      const next = edit(files, 'policies.yaml', `${files['policies.yaml']}${i}`);
+      history = recordEdit(history, files, next, { origin, label: origin, time: i * 10 });
+      files = next;
+      after.push(files);
+    }
+    return { history, files, after };
+  }
+
+  const NOT_TYPING = ['graph', 'edit', 'command'] as const;
+
+  it('joins typing that appends right after typing (the setting of the next tests)', () => {
+    const { history } = appendAll(['type', 'type', 'type']);
+    expect(history.undo.map((e) => e.origin)).toEqual(['type']);
+  });
+
+  it('never joins a graph edit, an edit or a command to typing just before it', () => {
+    for (const origin of NOT_TYPING) {
+      const { history, files, after } = appendAll(['type', origin]);
+      expect(history.undo.map((e) => e.origin)).toEqual(['type', origin]);
+      expect(history.undo.map((e) => e.changes.length)).toEqual([1, 1]);
+      // Undo takes back the non-typing edit alone: the typed text stays.
+      expect(undoStep(history, files)?.files).toEqual(after[0]);
+    }
+  });
+
+  it('never joins typing to a graph edit, an edit or a command just before it', () => {
+    for (const origin of NOT_TYPING) {
+      const { history, files, after } = appendAll([origin, 'type']);
+      expect(history.undo.map((e) => e.origin)).toEqual([origin, 'type']);
+      // Undo takes back the typing alone: the graph edit stays.
+      expect(undoStep(history, files)?.files).toEqual(after[0]);
+    }
+  });
+
+  it('keeps each graph edit, edit and command a step of its own, even right after its like', () => {
+    for (const origin of NOT_TYPING) {
+      const { history } = appendAll([origin, origin, origin]);
+      expect(history.undo.map((e) => e.origin)).toEqual([origin, origin, origin]);
+    }
+  });
+
+  it('never puts a non-typing edit in a step with another edit, whatever the order and timing', () => {
+    const files = ['agent.md', 'policies.yaml'] as const;
+    const action = fc.record({
+      file: fc.constantFrom(...files),
+      // Appending at the end often touches the last change, so steps get the chance to join.
+      at: fc.oneof(fc.constant('end' as const), fc.nat()),
+      cut: fc.nat(2),
+      text: fc.string({ minLength: 1, maxLength: 2 }),
+      origin: fc.constantFrom<EditOrigin>('type', 'type', 'edit', 'graph', 'command'),
+      gap: fc.nat(1_500),
     });
-    expect(history.undo.map((e) => e.origin)).toEqual(['type', 'graph']);
+    fc.assert(
+      fc.property(fc.array(action, { maxLength: 30 }), (actions) => {
+        let history: EditHistory = EMPTY_HISTORY;
+        let current = start;
+        let time = 0;
+        // The origins of the edits in each undo step, in the order the steps were made.
+        const steps: EditOrigin[][] = [];
+        for (const a of actions) {
+          const text = current[a.file];
+          const at = a.at === 'end' ? text.length : a.at % (text.length + 1);
+          const next = edit(current, a.file, text.slice(0, at) + a.text + text.slice(at + a.cut));
+          time += a.gap;
+          const recorded = recordEdit(history, current, next, {
+            origin: a.origin,
+            label: '',
+            time,
+          });
+          if (recorded.undo.length > history.undo.length) steps.push([a.origin]);
+          else if (recorded !== history) steps.at(-1)?.push(a.origin);
+          history = recorded;
+          current = next;
+        }
+        for (const step of steps) {
+          if (step.some((origin) => origin !== 'type')) expect(step).toHaveLength(1);
+        }
+        expect(history.undo.map((e) => e.origin)).toEqual(steps.map((s) => s[0]));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('does not join typing in two places far apart', () => {
