@@ -28,6 +28,8 @@ import { createModelsSlice } from './slices/modelsSlice.ts';
 import { createLibrarySlice } from './slices/librarySlice.ts';
 import type { ProjectSlice } from './slices/projectSlice.ts';
 import { createProjectSlice } from './slices/projectSlice.ts';
+import type { Scheduler } from './scheduler.ts';
+import { platformScheduler } from './scheduler.ts';
 import type { UiSlice } from './slices/uiSlice.ts';
 import { createUiSlice } from './slices/uiSlice.ts';
 
@@ -42,6 +44,8 @@ export interface AppServices {
   readonly autosaveDelayMs?: number;
   /** How long edits settle before they are analysed again, in milliseconds. */
   readonly analysisDelayMs?: number;
+  /** The timers for those waits; the platform's when absent. */
+  readonly scheduler?: Scheduler;
   /** Reads and lints projects (in a worker in the page, in-thread in tests). */
   readonly analyze: Analyzer;
   /** Lays out the policy graph (in a worker in the page); in-thread when absent. */
@@ -96,13 +100,19 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
     // A game is one person-paced dialogue: it runs on this thread, so the model's words stream.
     ...createPlaySlice(services.runs, services.models, simulateInThread, newId, now)(...args),
   }));
-  autosave(store, services.autosaveDelayMs ?? 250);
-  analyzeOnChange(store, services.analyze, services.analysisDelayMs ?? 120);
+  const scheduler = services.scheduler ?? platformScheduler;
+  autosave(store, scheduler, services.autosaveDelayMs ?? 250);
+  analyzeOnChange(store, scheduler, services.analyze, services.analysisDelayMs ?? 120);
   return store;
 }
 
 /** Re-analyses the project whenever its files change; only the newest answer is kept. */
-function analyzeOnChange(store: StoreApi<AppState>, analyze: Analyzer, delayMs: number) {
+function analyzeOnChange(
+  store: StoreApi<AppState>,
+  scheduler: Scheduler,
+  analyze: Analyzer,
+  delayMs: number,
+) {
   let asked: Project['files'] | undefined;
   const run = () => {
     const { project } = store.getState();
@@ -122,21 +132,21 @@ function analyzeOnChange(store: StoreApi<AppState>, analyze: Analyzer, delayMs: 
   };
   // Typing fast sends one request per pause, not one per keystroke: a large project crosses
   // to the worker and back as a whole.
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: unknown;
   store.subscribe((state, previous) => {
     if (state.project.files === previous.project.files) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, delayMs);
+    scheduler.clearTimeout(timer);
+    timer = scheduler.setTimeout(run, delayMs);
   });
   run();
 }
 
 /** Saves the open project a moment after each change settles. */
-function autosave(store: StoreApi<AppState>, delayMs: number) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+function autosave(store: StoreApi<AppState>, scheduler: Scheduler, delayMs: number) {
+  let timer: unknown;
   store.subscribe((state, previous) => {
     if (state.project === previous.project || state.projectId !== previous.projectId) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void store.getState().saveNow(), delayMs);
+    scheduler.clearTimeout(timer);
+    timer = scheduler.setTimeout(() => void store.getState().saveNow(), delayMs);
   });
 }
