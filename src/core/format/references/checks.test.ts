@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { miniProject, miniWith } from '../../testing/miniProject.ts';
+import { exampleProjects, runChecker } from './checkerFixtures.ts';
+import { checkChecks } from './checks.ts';
+
+const examples = exampleProjects((path) => readFileSync(path, 'utf8'));
+
+describe('checkChecks', () => {
+  it('finds nothing in the mini project and the examples', () => {
+    for (const project of [miniProject(), ...examples])
+      expect(runChecker(checkChecks, project), project.name).toEqual([]);
+  });
+
+  it("points at a check's policy that policies.yaml does not define", () => {
+    const project = miniWith(
+      'rules.yaml',
+      'policy: refund-window\n    kind',
+      'policy: refund-windo\n    kind',
+    );
+    expect(runChecker(checkChecks, project)).toEqual([
+      'rules.yaml:17:13 "refund-windo" error unknown-policy: Unknown policy "refund-windo". Did you mean "refund-window"?',
+    ]);
+  });
+
+  it('points at the kind of a check that lacks a field its kind needs', () => {
+    const project = miniWith('rules.yaml', 'kind: confirm_before', 'kind: max_calls');
+    expect(runChecker(checkChecks, project)).toEqual([
+      'rules.yaml:18:11 "max_calls" error missing-field: A max_calls check needs "max".',
+    ]);
+  });
+
+  it('points at a tool that tools.yaml does not define', () => {
+    const project = miniWith('rules.yaml', '    tool: refund_order', '    tool: refund');
+    expect(runChecker(checkChecks, project)).toEqual([
+      'rules.yaml:19:11 "refund" error unknown-tool: Unknown tool "refund".',
+    ]);
+  });
+
+  it('points at a pattern that is not a regular expression', () => {
+    const project = miniWith(
+      'rules.yaml',
+      'kind: confirm_before\n    tool: refund_order',
+      'kind: must_say\n    pattern: "refund ("',
+    );
+    expect(runChecker(checkChecks, project)).toEqual([
+      'rules.yaml:19:14 "\\"refund (\\"" error bad-pattern: This is not a valid regular expression: Invalid regular expression: /refund (/iu: Unterminated group',
+    ]);
+  });
+});

@@ -1,0 +1,52 @@
+import type { Diagnostic } from '../../diagnostics.ts';
+import type { Check } from '../model.ts';
+import type { ReferenceContext } from './context.ts';
+import { Findings } from './context.ts';
+
+/** The fields each kind of check cannot do without. */
+const NEEDS: Record<Check['kind'], readonly ('pattern' | 'tool' | 'first' | 'then' | 'max')[]> = {
+  must_say: ['pattern'],
+  must_not_say: ['pattern'],
+  tool_order: ['first', 'then'],
+  confirm_before: ['tool'],
+  never_call: ['tool'],
+  max_calls: ['tool', 'max'],
+};
+
+/**
+ * rules.yaml's checks: each check's policy defined, the fields its kind needs present, the tools
+ * it names defined in tools.yaml, and its pattern a valid regular expression.
+ */
+export function checkChecks(context: ReferenceContext): Diagnostic[] {
+  const found = new Findings(context);
+  for (const check of context.model.checks) {
+    found.policyRef('rules.yaml', [...check.path, 'policy'], check.policy);
+    for (const field of NEEDS[check.kind]) {
+      if (check[field] === undefined) {
+        found.report(
+          'rules.yaml',
+          [...check.path, 'kind'],
+          'missing-field',
+          `A ${check.kind} check needs "${field}".`,
+        );
+      }
+    }
+    for (const field of ['tool', 'first', 'then'] as const) {
+      const name = check[field];
+      if (name !== undefined) found.toolRef('rules.yaml', [...check.path, field], name);
+    }
+    if (check.pattern !== undefined) {
+      try {
+        new RegExp(check.pattern, 'iu');
+      } catch (error) {
+        found.report(
+          'rules.yaml',
+          [...check.path, 'pattern'],
+          'bad-pattern',
+          `This is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  }
+  return found.diagnostics;
+}

@@ -1,0 +1,85 @@
+import type { Diagnostic } from '../../diagnostics.ts';
+import type { Effect, Tool } from '../model.ts';
+import type { ReferenceContext } from './context.ts';
+import { Findings, duplicates, readable, unknownName } from './context.ts';
+
+/**
+ * tools.yaml: each tool name used once, each required parameter among the parameters, each
+ * effect on an existing table and its columns, and every `where`, value and `returns` valid CEL.
+ */
+export function checkTools(context: ReferenceContext): Diagnostic[] {
+  const found = new Findings(context);
+  duplicates(
+    context.model.tools,
+    (t) => t.name,
+    (t, name) => {
+      found.report(
+        'tools.yaml',
+        [...t.path, 'name'],
+        'duplicate-id',
+        `The tool "${name}" is defined twice.`,
+      );
+    },
+  );
+  for (const tool of context.model.tools) {
+    checkParameters(found, tool);
+    for (const effect of tool.effects) checkEffect(context, found, effect);
+    if (tool.returns !== undefined)
+      found.condition('tools.yaml', [...tool.path, 'returns'], tool.returns, 'returns');
+  }
+  return found.diagnostics;
+}
+
+function checkParameters(found: Findings, tool: Tool) {
+  const properties = Object.keys(tool.parameters.properties ?? {});
+  (tool.parameters.required ?? []).forEach((name, i) => {
+    if (!properties.includes(name)) {
+      found.report(
+        'tools.yaml',
+        [...tool.path, 'parameters', 'required', i],
+        'unknown-parameter',
+        `"${name}" is required but not among the parameters (${properties.join(', ') || 'none'}).`,
+      );
+    }
+  });
+}
+
+/** An effect names a table that exists, columns of it, and valid CEL; a change needs `where`. */
+function checkEffect(context: ReferenceContext, found: Findings, effect: Effect) {
+  const table = context.tables.get(effect.table);
+  if (!table && readable(context, 'database.yaml')) {
+    found.report(
+      'tools.yaml',
+      [...effect.path, effect.op],
+      'unknown-table',
+      unknownName('table', effect.table, context.tables.keys()),
+    );
+  }
+  if ((effect.op === 'update' || effect.op === 'delete') && effect.where === undefined) {
+    found.report(
+      'tools.yaml',
+      effect.path,
+      'missing-where',
+      `This ${effect.op} has no "where", so it would touch every row of "${effect.table}". Add a condition (use "where: true" if you mean all rows).`,
+      'warning',
+    );
+  }
+  if (effect.where !== undefined)
+    found.condition('tools.yaml', [...effect.path, 'where'], effect.where, 'effect');
+  const field = effect.op === 'insert' ? 'values' : 'set';
+  for (const [column, expression] of Object.entries(effect.columns)) {
+    if (table && !table.columns.some((c) => c.name === column)) {
+      found.report(
+        'tools.yaml',
+        [...effect.path, field, column],
+        'unknown-column',
+        unknownName(
+          'column',
+          column,
+          table.columns.map((c) => c.name),
+        ).replace('.', ` in table "${table.name}".`),
+      );
+    }
+    found.condition('tools.yaml', [...effect.path, field, column], expression, 'effect');
+  }
+}
