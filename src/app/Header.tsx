@@ -1,6 +1,5 @@
 import { PANE_IDS } from '../state/slices/uiSlice.ts';
-import { selectHiddenPanes } from '../state/selectors.ts';
-import { useAppStore } from '../state/useAppStore.ts';
+import { useAppStore, useSelectors } from '../state/useAppStore.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { IconButton } from '../ui/IconButton.tsx';
 import { PANES, paneShortcut } from './panes.ts';
@@ -68,6 +67,7 @@ export function Header() {
 
 function PaneToggle({ pane }: { pane: (typeof PANE_IDS)[number] }) {
   const { togglePane } = useWorkbench();
+  const { selectHiddenPanes } = useSelectors();
   const visible = useAppStore((s) => !selectHiddenPanes(s).includes(pane));
   const isLastVisible = useAppStore(
     (s) => visible && selectHiddenPanes(s).length === PANE_IDS.length - 1,

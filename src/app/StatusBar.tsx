@@ -1,7 +1,6 @@
 import { version } from '../../package.json';
 import { countBySeverity } from '../core/index.ts';
-import { selectDirtyFiles } from '../state/selectors.ts';
-import { useAppStore } from '../state/useAppStore.ts';
+import { useAppStore, useSelectors } from '../state/useAppStore.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { Kbd } from '../ui/Kbd.tsx';
 
@@ -9,7 +8,7 @@ import { Kbd } from '../ui/Kbd.tsx';
 export function StatusBar() {
   const storageWarning = useAppStore((s) => s.storageWarning);
   const saveStatus = useAppStore((s) => s.saveStatus);
-  const dirty = useAppStore(selectDirtyFiles).length > 0;
+  const dirty = useAppStore(useSelectors().selectDirtyFiles).length > 0;
   const diagnostics = useAppStore((s) => s.analysis?.diagnostics);
   const counts = diagnostics ? countBySeverity(diagnostics) : null;
   const saveText =

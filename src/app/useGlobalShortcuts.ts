@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { selectHiddenPanes } from '../state/selectors.ts';
 import type { PaneId } from '../state/slices/uiSlice.ts';
 import { PANE_IDS } from '../state/slices/uiSlice.ts';
 import { useAppStoreApi } from '../state/useAppStore.ts';
@@ -46,7 +45,7 @@ export function useGlobalShortcuts() {
       if (event.key === 'F6' && !event.altKey && !event.ctrlKey && !event.metaKey) {
         const next = cyclePane(
           paneWithFocus(),
-          selectHiddenPanes(store.getState()),
+          store.selectors.selectHiddenPanes(store.getState()),
           event.shiftKey ? -1 : 1,
         );
         if (next) {

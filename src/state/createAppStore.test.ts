@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../adapters/storage/preferences.ts';
 import { testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
-import { selectEffectiveTheme, selectHiddenPanes, selectPaneVisible } from './selectors.ts';
+import { selectEffectiveTheme } from './selectors.ts';
 import { parseLayout } from './slices/uiSlice.ts';
 
 function freshStore(saved: Record<string, string> = {}) {
@@ -34,18 +34,18 @@ describe('pane layout', () => {
       'policylab.layout.workbench': JSON.stringify({ author: 0, middle: 60, right: 40 }),
       'policylab.layout.middle': JSON.stringify({ graph: 0, simulate: 100 }),
     });
-    expect(selectHiddenPanes(store.getState())).toEqual(['author', 'graph']);
-    expect(selectPaneVisible('simulate')(store.getState())).toBe(true);
+    expect(store.selectors.selectHiddenPanes(store.getState())).toEqual(['author', 'graph']);
+    expect(store.selectors.selectPaneVisible('simulate')(store.getState())).toBe(true);
   });
 
   it('derives hidden panes from reported sizes and returns the same array while they hold', () => {
     const { store } = freshStore();
-    const before = selectHiddenPanes(store.getState());
-    expect(selectHiddenPanes(store.getState())).toBe(before);
+    const before = store.selectors.selectHiddenPanes(store.getState());
+    expect(store.selectors.selectHiddenPanes(store.getState())).toBe(before);
     store.getState().reportPanelSize('right', 0);
-    expect(selectHiddenPanes(store.getState())).toEqual(['replay', 'share']);
+    expect(store.selectors.selectHiddenPanes(store.getState())).toEqual(['replay', 'share']);
     store.getState().reportPanelSize('right', 30);
-    expect(selectHiddenPanes(store.getState())).toEqual([]);
+    expect(store.selectors.selectHiddenPanes(store.getState())).toEqual([]);
   });
 
   it('forgets saved layouts on reset and asks the workbench to remount', () => {
@@ -55,7 +55,7 @@ describe('pane layout', () => {
     store.getState().resetLayout();
     expect(preferences.getItem('policylab.layout.workbench')).toBeNull();
     expect(store.getState().layoutGeneration).toBe(1);
-    expect(selectHiddenPanes(store.getState())).toEqual([]);
+    expect(store.selectors.selectHiddenPanes(store.getState())).toEqual([]);
   });
 });
 

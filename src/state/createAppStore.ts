@@ -12,6 +12,7 @@ import { Superseded } from '../workers/analysisClient.ts';
 import { layoutInThread } from '../workers/layoutClient.ts';
 import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
+import { createSelectors } from './selectors.ts';
 import type { AnalysisSlice } from './slices/analysisSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
 import type { GraphSlice, Layouter } from './slices/graphSlice.ts';
@@ -69,7 +70,7 @@ export type AppState = UiSlice &
   PlaySlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
-/** Creates a fresh store; each page load and each test gets its own. */
+/** Creates a fresh store with its own memoised selectors; each page load and each test gets one. */
 export function createAppStore(services: AppServices, initial: { project?: Project } = {}) {
   const newId = services.newId ?? (() => crypto.randomUUID());
   const now = services.now ?? (() => new Date().toISOString());
@@ -103,7 +104,8 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);
   analyzeOnChange(store, scheduler, services.analyze, services.analysisDelayMs ?? 120);
-  return store;
+  // The memoised selectors belong to this store, so another store never overwrites their memory.
+  return Object.assign(store, { selectors: createSelectors() });
 }
 
 /** Re-analyses the project whenever its files change; only the newest answer is kept. */

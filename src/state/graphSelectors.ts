@@ -4,30 +4,34 @@ import type { AppState } from './createAppStore.ts';
 
 const EMPTY_GRAPH: PolicyGraph = { nodes: [], edges: [], categories: [] };
 
-let graphCache: { model: unknown; graph: PolicyGraph } | undefined;
+/** The graph's memoised selectors, made once per store by `createSelectors`. */
+export function createGraphSelectors() {
+  let graphCache: { model: unknown; graph: PolicyGraph } | undefined;
+  let spansCache: { text: string; spans: readonly PolicySpan[] } | undefined;
 
-/**
- * The policy graph of the latest analysis: rebuilt when the analysis changes, and the previous
- * object kept when the new one draws the same (typing in rules.yaml must not redraw the graph).
- */
-export function selectPolicyGraph(state: AppState): PolicyGraph {
-  const model = state.analysis?.model;
-  if (!model) return EMPTY_GRAPH;
-  if (graphCache?.model !== model) {
-    const graph = buildGraph(model);
-    graphCache = {
-      model,
-      graph: graphCache && sameGraph(graphCache.graph, graph) ? graphCache.graph : graph,
-    };
+  /**
+   * The policy graph of the latest analysis: rebuilt when the analysis changes, and the previous
+   * object kept when the new one draws the same (typing in rules.yaml must not redraw the graph).
+   */
+  function selectPolicyGraph(state: AppState): PolicyGraph {
+    const model = state.analysis?.model;
+    if (!model) return EMPTY_GRAPH;
+    if (graphCache?.model !== model) {
+      const graph = buildGraph(model);
+      graphCache = {
+        model,
+        graph: graphCache && sameGraph(graphCache.graph, graph) ? graphCache.graph : graph,
+      };
+    }
+    return graphCache.graph;
   }
-  return graphCache.graph;
-}
 
-let spansCache: { text: string; spans: readonly PolicySpan[] } | undefined;
+  /** Where each policy is written in policies.yaml, for jumping there and following the cursor. */
+  function selectPolicySpans(state: AppState): readonly PolicySpan[] {
+    const text = state.project.files['policies.yaml'];
+    if (spansCache?.text !== text) spansCache = { text, spans: policySpans(text) };
+    return spansCache.spans;
+  }
 
-/** Where each policy is written in policies.yaml, for jumping there and following the cursor. */
-export function selectPolicySpans(state: AppState): readonly PolicySpan[] {
-  const text = state.project.files['policies.yaml'];
-  if (spansCache?.text !== text) spansCache = { text, spans: policySpans(text) };
-  return spansCache.spans;
+  return { selectPolicyGraph, selectPolicySpans };
 }

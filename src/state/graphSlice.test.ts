@@ -3,7 +3,6 @@ import { analyzeProject, buildGraph, setRelation } from '../core/index.ts';
 import { miniProject } from '../core/testing/miniProject.ts';
 import { testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
-import { selectPolicyGraph } from './graphSelectors.ts';
 
 function storeWithMini() {
   return createAppStore(testServices(), { project: miniProject() });
@@ -54,7 +53,7 @@ describe('graph slice', () => {
         check();
       });
     await analysed();
-    const first = selectPolicyGraph(store.getState());
+    const first = store.selectors.selectPolicyGraph(store.getState());
     expect(first.nodes.length).toBeGreaterThan(0);
     const model = store.getState().analysis?.model;
 
@@ -63,11 +62,11 @@ describe('graph slice', () => {
       .setFileText('rules.yaml', `${store.getState().project.files['rules.yaml']}# note\n`);
     await analysed();
     expect(store.getState().analysis?.model).not.toBe(model);
-    expect(selectPolicyGraph(store.getState())).toBe(first);
+    expect(store.selectors.selectPolicyGraph(store.getState())).toBe(first);
 
     const policies = store.getState().project.files['policies.yaml'];
     store.getState().setFileText('policies.yaml', policies.replace('challenge: 2', 'challenge: 4'));
     await analysed();
-    expect(selectPolicyGraph(store.getState())).not.toBe(first);
+    expect(store.selectors.selectPolicyGraph(store.getState())).not.toBe(first);
   });
 });

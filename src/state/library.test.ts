@@ -5,7 +5,6 @@ import { toBundle } from '../core/index.ts';
 import { MINI_FILES } from '../core/testing/miniProject.ts';
 import { testExamples, testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
-import { selectDirtyFiles } from './selectors.ts';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -28,7 +27,7 @@ describe('boot', () => {
     const second = createAppStore(services);
     await second.getState().boot({});
     expect(second.getState().project.files['agent.md']).toBe('# Mine\n');
-    expect(selectDirtyFiles(second.getState())).toEqual([]);
+    expect(second.selectors.selectDirtyFiles(second.getState())).toEqual([]);
   });
 
   it('opens a bundle as a new project, and explains a bundle that is not one', async () => {
@@ -67,10 +66,10 @@ describe('autosave', () => {
     const store = createAppStore(services);
     await store.getState().boot({ fresh: true });
     store.getState().setFileText('rules.yaml', 'guards: {}\n');
-    expect(selectDirtyFiles(store.getState())).toEqual(['rules.yaml']);
+    expect(store.selectors.selectDirtyFiles(store.getState())).toEqual(['rules.yaml']);
     await settle();
     await settle();
-    expect(selectDirtyFiles(store.getState())).toEqual([]);
+    expect(store.selectors.selectDirtyFiles(store.getState())).toEqual([]);
     expect(store.getState().saveStatus).toBe('saved');
     expect((await services.repository.get('p1'))?.files['rules.yaml']).toBe('guards: {}\n');
   });
@@ -90,7 +89,7 @@ describe('autosave', () => {
       /could not be saved on this device \(QuotaExceededError\)/,
     );
     expect(store.getState().project.files['agent.md']).toBe('# Unsaved\n');
-    expect(selectDirtyFiles(store.getState())).toContain('agent.md');
+    expect(store.selectors.selectDirtyFiles(store.getState())).toContain('agent.md');
   });
 });
 

@@ -21,21 +21,26 @@ export interface PlayView {
 /** Checks that a later turn can still satisfy: failing them mid-game says nothing yet. */
 const UNTIL_THE_END: ReadonlySet<Check['kind']> = new Set(['must_say']);
 
-let lastEvents: readonly SimEvent[] | undefined;
-let lastView: PlayView | null = null;
+/** Play's memoised selector, made once per store by `createSelectors`. */
+export function createPlaySelectors() {
+  let lastEvents: readonly SimEvent[] | undefined;
+  let lastView: PlayView | null = null;
 
-/**
- * The dialogue of the game on screen with its findings: live, the guard refusals and the
- * transcript checks over the dialogue as it stands (a `must_say` not said yet is open, not
- * broken); once judged, the findings of the log's `checks` event (expectations included).
- */
-export function selectPlayView(state: AppState): PlayView | null {
-  const play = state.play;
-  if (!play) return null;
-  if (play.events === lastEvents && lastView) return lastView;
-  lastEvents = play.events;
-  lastView = playView(play);
-  return lastView;
+  /**
+   * The dialogue of the game on screen with its findings: live, the guard refusals and the
+   * transcript checks over the dialogue as it stands (a `must_say` not said yet is open, not
+   * broken); once judged, the findings of the log's `checks` event (expectations included).
+   */
+  function selectPlayView(state: AppState): PlayView | null {
+    const play = state.play;
+    if (!play) return null;
+    if (play.events === lastEvents && lastView) return lastView;
+    lastEvents = play.events;
+    lastView = playView(play);
+    return lastView;
+  }
+
+  return { selectPlayView };
 }
 
 function playView(play: PlaySession): PlayView {

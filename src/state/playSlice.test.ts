@@ -5,7 +5,6 @@ import type { ScriptedAnswer } from '../test/scriptedModels.ts';
 import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
 import { modelReply, queuedEngine } from '../test/scriptedModels.ts';
 import type { createAppStore } from './createAppStore.ts';
-import { selectPlayView } from './playSelectors.ts';
 
 type Store = ReturnType<typeof createAppStore>;
 
@@ -58,7 +57,7 @@ describe('play slice', () => {
 
     // The guard refuses the call and asks the customer (the person) first.
     const asked = await turnAfter(store, first.id);
-    const live = selectPlayView(store.getState());
+    const live = store.selectors.selectPlayView(store.getState());
     expect(live?.final).toBe(false);
     expect(live?.findings).toContainEqual(
       expect.objectContaining({ source: 'guard', state: 'broken', policy: 'verify-identity' }),
@@ -75,7 +74,7 @@ describe('play slice', () => {
     expect(play?.live).toBe(false);
     expect(streamed).toEqual(['Sure, refunding now.', 'Done, your refund is on its way.']);
     expect(play?.streaming).toBeNull();
-    const judged = selectPlayView(store.getState());
+    const judged = store.selectors.selectPlayView(store.getState());
     expect(judged?.final).toBe(true);
     expect(judged?.transcript.messages.map((m) => `${m.speaker}: ${m.text}`)).toEqual([
       'user: Refund order o2 please.',
@@ -119,7 +118,7 @@ describe('play slice', () => {
       toolCalls: [{ name: 'get_user', arguments: '{"user_id": "u1"}' }],
     });
     await turnAfter(store, turn.id);
-    const view = selectPlayView(store.getState());
+    const view = store.selectors.selectPlayView(store.getState());
     expect(view?.transcript.calls[0]).toMatchObject({
       tool: 'get_user',
       guard: { allowed: true },
@@ -128,7 +127,9 @@ describe('play slice', () => {
 
     store.getState().stopPlay();
     await playing;
-    expect(selectPlayView(store.getState())?.transcript.ending?.reason).toBe('cancelled');
+    expect(store.selectors.selectPlayView(store.getState())?.transcript.ending?.reason).toBe(
+      'cancelled',
+    );
     store.getState().closePlay();
     expect(store.getState().play).toBeNull();
   });

@@ -13,23 +13,29 @@ export interface PromptView {
 }
 
 const NONE: readonly PromptOverride[] = [];
-let lastOverrides: readonly PromptOverride[] | undefined;
-let lastViews: readonly PromptView[] = [];
 
-/**
- * The four prompts the simulation sends, as the last analysis of the project read them: the
- * project's own from `prompts:` in scenarios.yaml, or the built-in ones. Recomputed only when
- * the analysis changes them.
- */
-export function selectPrompts(state: AppState): readonly PromptView[] {
-  const overrides = state.analysis?.model.prompts ?? NONE;
-  if (overrides === lastOverrides) return lastViews;
-  const used = projectPrompts({ prompts: overrides });
-  lastOverrides = overrides;
-  lastViews = PROMPT_TEMPLATES.map((info) => ({
-    info,
-    template: used[info.planKey],
-    written: overrides.some((o) => o.key === info.key),
-  }));
-  return lastViews;
+/** The prompts panel's memoised selector, made once per store by `createSelectors`. */
+export function createPromptsSelectors() {
+  let lastOverrides: readonly PromptOverride[] | undefined;
+  let lastViews: readonly PromptView[] = [];
+
+  /**
+   * The four prompts the simulation sends, as the last analysis of the project read them: the
+   * project's own from `prompts:` in scenarios.yaml, or the built-in ones. Recomputed only when
+   * the analysis changes them.
+   */
+  function selectPrompts(state: AppState): readonly PromptView[] {
+    const overrides = state.analysis?.model.prompts ?? NONE;
+    if (overrides === lastOverrides) return lastViews;
+    const used = projectPrompts({ prompts: overrides });
+    lastOverrides = overrides;
+    lastViews = PROMPT_TEMPLATES.map((info) => ({
+      info,
+      template: used[info.planKey],
+      written: overrides.some((o) => o.key === info.key),
+    }));
+    return lastViews;
+  }
+
+  return { selectPrompts };
 }

@@ -1,8 +1,29 @@
 import type { ProjectFileName } from '../core/index.ts';
 import { PROJECT_FILES } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
+import { createGraphSelectors } from './graphSelectors.ts';
 import type { PaneId, PaneLayout } from './paneLayout.ts';
 import { hiddenPanesFrom } from './paneLayout.ts';
+import { createPlaySelectors } from './playSelectors.ts';
+import { createPromptsSelectors } from './promptsSelectors.ts';
+import { createRunSelectors } from './simulationSelectors.ts';
+
+/**
+ * The memoised selectors of one store, made once by `createAppStore` and read through
+ * `useSelectors()` or `store.selectors`. Each remembers its last answer for its own store only,
+ * so two stores (two tests, two workbenches) never recompute each other's.
+ */
+export function createSelectors() {
+  return {
+    ...createWorkbenchSelectors(),
+    ...createGraphSelectors(),
+    ...createRunSelectors(),
+    ...createPlaySelectors(),
+    ...createPromptsSelectors(),
+  };
+}
+
+export type Selectors = ReturnType<typeof createSelectors>;
 
 /** The theme the page shows: the user's choice, or the system's when they chose "system". */
 export function selectEffectiveTheme(state: AppState): 'light' | 'dark' {
@@ -10,37 +31,41 @@ export function selectEffectiveTheme(state: AppState): 'light' | 'dark' {
   return state.themePreference;
 }
 
-let hiddenCache: { sizes: PaneLayout; hidden: readonly PaneId[] } | undefined;
-
-/** Panes that take no space right now (collapsed, or inside a collapsed column). */
-export function selectHiddenPanes(state: AppState): readonly PaneId[] {
-  if (hiddenCache?.sizes !== state.panelSizes) {
-    hiddenCache = { sizes: state.panelSizes, hidden: hiddenPanesFrom(state.panelSizes) };
-  }
-  return hiddenCache.hidden;
-}
-
-/** Whether a pane takes space on screen right now. */
-export function selectPaneVisible(pane: PaneId) {
-  return (state: AppState) => !selectHiddenPanes(state).includes(pane);
-}
-
 export const selectProjectName = (state: AppState) => state.project.name;
 export const selectActiveFile = (state: AppState) => state.activeFile;
 export const selectThemePreference = (state: AppState) => state.themePreference;
 
-let dirtyCache: { files: unknown; saved: unknown; dirty: readonly ProjectFileName[] } | undefined;
+/** Which panes show and which files are unsaved. */
+function createWorkbenchSelectors() {
+  let hiddenCache: { sizes: PaneLayout; hidden: readonly PaneId[] } | undefined;
+  let dirtyCache: { files: unknown; saved: unknown; dirty: readonly ProjectFileName[] } | undefined;
 
-/** Files whose text differs from what was last saved, in the project's file order. */
-export function selectDirtyFiles(state: AppState): readonly ProjectFileName[] {
-  const { files } = state.project;
-  const saved = state.savedFiles;
-  if (dirtyCache?.files !== files || dirtyCache.saved !== saved) {
-    dirtyCache = {
-      files,
-      saved,
-      dirty: PROJECT_FILES.map((f) => f.name).filter((name) => files[name] !== saved[name]),
-    };
+  /** Panes that take no space right now (collapsed, or inside a collapsed column). */
+  function selectHiddenPanes(state: AppState): readonly PaneId[] {
+    if (hiddenCache?.sizes !== state.panelSizes) {
+      hiddenCache = { sizes: state.panelSizes, hidden: hiddenPanesFrom(state.panelSizes) };
+    }
+    return hiddenCache.hidden;
   }
-  return dirtyCache.dirty;
+
+  /** Whether a pane takes space on screen right now. */
+  function selectPaneVisible(pane: PaneId) {
+    return (state: AppState) => !selectHiddenPanes(state).includes(pane);
+  }
+
+  /** Files whose text differs from what was last saved, in the project's file order. */
+  function selectDirtyFiles(state: AppState): readonly ProjectFileName[] {
+    const { files } = state.project;
+    const saved = state.savedFiles;
+    if (dirtyCache?.files !== files || dirtyCache.saved !== saved) {
+      dirtyCache = {
+        files,
+        saved,
+        dirty: PROJECT_FILES.map((f) => f.name).filter((name) => files[name] !== saved[name]),
+      };
+    }
+    return dirtyCache.dirty;
+  }
+
+  return { selectHiddenPanes, selectPaneVisible, selectDirtyFiles };
 }

@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { AppState, AppStore } from './createAppStore.ts';
+import type { Selectors } from './selectors.ts';
 
 export const AppStoreContext = createContext<AppStore | null>(null);
 
@@ -14,4 +15,9 @@ export function useAppStoreApi(): AppStore {
 /** Selects one slice of state; the component re-renders only when that slice changes. */
 export function useAppStore<T>(selector: (state: AppState) => T): T {
   return useStore(useAppStoreApi(), selector);
+}
+
+/** The memoised selectors of the nearest store: `useAppStore(useSelectors().selectPolicyGraph)`. */
+export function useSelectors(): Selectors {
+  return useAppStoreApi().selectors;
 }

@@ -1,7 +1,6 @@
 import { useCallback } from 'react';
-import { selectHiddenPanes } from '../../state/selectors.ts';
 import type { PaneId } from '../../state/slices/uiSlice.ts';
-import { useAppStore } from '../../state/useAppStore.ts';
+import { useAppStore, useSelectors } from '../../state/useAppStore.ts';
 import { PaneFrame } from '../../ui/PaneFrame.tsx';
 import { PaneErrorBoundary } from '../PaneErrorBoundary.tsx';
 import { PANES, paneShortcut } from '../panes.ts';
@@ -11,6 +10,7 @@ import { useWorkbench } from './WorkbenchContext.ts';
 export function PaneSlot({ pane }: { pane: PaneId }) {
   const { title, icon, Component } = PANES[pane];
   const { maximizePane, restorePanes, togglePane, registerSection } = useWorkbench();
+  const { selectHiddenPanes } = useSelectors();
   const maximized = useAppStore((s) => s.maximizedPane === pane);
   const canHide = useAppStore(
     (s) => selectHiddenPanes(s).length < 4 || selectHiddenPanes(s).includes(pane),

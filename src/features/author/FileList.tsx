@@ -1,14 +1,14 @@
 import type { KeyboardEvent } from 'react';
 import { PROJECT_FILES } from '../../core/index.ts';
-import { selectActiveFile, selectDirtyFiles } from '../../state/selectors.ts';
-import { useAppStore } from '../../state/useAppStore.ts';
+import { selectActiveFile } from '../../state/selectors.ts';
+import { useAppStore, useSelectors } from '../../state/useAppStore.ts';
 import { Icon } from '../../ui/Icon.tsx';
 
 /** The project's six files as a vertical tab list; arrow keys move between them. */
 export function FileList() {
   const activeFile = useAppStore(selectActiveFile);
   const openFile = useAppStore((s) => s.openFile);
-  const dirty = useAppStore(selectDirtyFiles);
+  const dirty = useAppStore(useSelectors().selectDirtyFiles);
   const diagnostics = useAppStore((s) => s.analysis?.diagnostics);
   const errorsIn = (file: string) =>
     diagnostics?.filter((d) => d.file === file && d.severity === 'error').length ?? 0;

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { Diagnostic, ProjectFileName } from '../../core/index.ts';
 import { PROJECT_FILES, diffText, policyAtOffset } from '../../core/index.ts';
-import { selectPolicySpans } from '../../state/graphSelectors.ts';
 import type { EditMeta } from '../../state/slices/projectSlice.ts';
 import { selectActiveFile, selectEffectiveTheme } from '../../state/selectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
@@ -86,7 +85,10 @@ export function MonacoEditor() {
       const model = instance.getModel();
       if (!model || model.uri.toString() !== fileUri(monaco, 'policies.yaml').toString()) return;
       const state = store.getState();
-      const id = policyAtOffset(selectPolicySpans(state), model.getOffsetAt(event.position));
+      const id = policyAtOffset(
+        store.selectors.selectPolicySpans(state),
+        model.getOffsetAt(event.position),
+      );
       if (id !== undefined && state.selectedPolicy?.id !== id)
         state.selectPolicy(id, { centre: true });
     });

@@ -13,9 +13,8 @@ import '@xyflow/react/dist/style.css';
 import type { KeyboardEvent } from 'react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { categoryColor, deletePolicy, nodeRadius, setRelation } from '../../core/index.ts';
-import { selectPolicyGraph, selectPolicySpans } from '../../state/graphSelectors.ts';
 import { selectEffectiveTheme } from '../../state/selectors.ts';
-import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
+import { useAppStore, useAppStoreApi, useSelectors } from '../../state/useAppStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { EDGE_SVG_LIMIT, GraphPicture, NODE_DOM_LIMIT, policyNear } from './GraphPicture.tsx';
 import { GraphLegend } from './GraphLegend.tsx';
@@ -48,7 +47,7 @@ export function GraphCanvas() {
 function GraphView() {
   const store = useAppStoreApi();
   const theme = useAppStore(selectEffectiveTheme);
-  const graph = useAppStore(selectPolicyGraph);
+  const graph = useAppStore(useSelectors().selectPolicyGraph);
   const filters = useAppStore((s) => s.graphFilters);
   const focus = useAppStore((s) => s.focusedPolicy);
   const selected = useAppStore((s) => s.selectedPolicy);
@@ -194,7 +193,7 @@ function GraphView() {
 
   const showInEditor = useCallback(
     (id: string) => {
-      const span = selectPolicySpans(store.getState()).find((s) => s.id === id);
+      const span = store.selectors.selectPolicySpans(store.getState()).find((s) => s.id === id);
       if (!span) return;
       const text = store.getState().project.files['policies.yaml'];
       const before = text.slice(0, span.idAt);

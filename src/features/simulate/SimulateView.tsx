@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import { selectRunReport } from '../../state/simulationSelectors.ts';
-import { useAppStore } from '../../state/useAppStore.ts';
+import { useAppStore, useSelectors } from '../../state/useAppStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { PromptsPanel } from './PromptsPanel.tsx';
 import { RunForm } from './RunForm.tsx';
@@ -13,7 +12,7 @@ export function SimulateView() {
   const projectId = useAppStore((s) => s.projectId);
   const message = useAppStore((s) => s.simulationMessage);
   const run = useAppStore((s) => s.currentRun);
-  const report = useAppStore(selectRunReport);
+  const report = useAppStore(useSelectors().selectRunReport);
 
   useEffect(() => {
     void refreshRuns();

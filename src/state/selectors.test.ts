@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { Project } from '../core/index.ts';
+import { miniProject, miniWith } from '../core/testing/miniProject.ts';
+import { testScenario } from '../core/testing/scenarios.ts';
+import { testServices } from '../test/services.ts';
+import type { AppStore } from './createAppStore.ts';
+import { createAppStore } from './createAppStore.ts';
+import type { Selectors } from './selectors.ts';
+
+/** A store on `project` once its analysis is in, with a run and a game on screen. */
+async function storeOn(project: Project): Promise<AppStore> {
+  const store = createAppStore(testServices({ analysisDelayMs: 0 }), { project });
+  await expect.poll(() => store.getState().analysis?.files).toBe(project.files);
+  store.setState({
+    currentRun: { id: 'r', title: 'Run', events: [], live: false, error: null, savedVersion: 2 },
+    play: {
+      id: 'g',
+      title: 'Play',
+      seat: 'user',
+      scenario: testScenario(),
+      checks: [],
+      opponent: 'm',
+      events: [],
+      live: true,
+      turn: undefined,
+      streaming: null,
+      problem: null,
+      error: null,
+    },
+  });
+  return store;
+}
+
+const MEMOISED = [
+  'selectHiddenPanes',
+  'selectDirtyFiles',
+  'selectPolicyGraph',
+  'selectPolicySpans',
+  'selectRunReport',
+  'selectPlayView',
+  'selectPrompts',
+] as const satisfies readonly (keyof Selectors)[];
+
+describe('memoised selectors', () => {
+  it.each(MEMOISED)(
+    '%s remembers its answer per store, whatever another store asks',
+    async (name) => {
+      // Two stores that differ in everything these selectors read.
+      const a = await storeOn(miniProject());
+      const b = await storeOn(miniWith('policies.yaml', 'challenge: 3', 'challenge: 5'));
+      a.getState().reportPanelSize('right', 0);
+      a.getState().setFileText('agent.md', '# Changed');
+
+      const first = { a: a.selectors[name](a.getState()), b: b.selectors[name](b.getState()) };
+      expect(first.a).not.toBeNull();
+      expect(first.a).not.toBe(first.b);
+      for (let round = 0; round < 3; round++) {
+        expect(a.selectors[name](a.getState())).toBe(first.a);
+        expect(b.selectors[name](b.getState())).toBe(first.b);
+      }
+    },
+  );
+});
