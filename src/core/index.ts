@@ -40,7 +40,7 @@ export {
   readLayout,
 } from './project.ts';
 export type { GuardContext, GuardDecision, PastCall, RuleTrace, ToolCall } from './rules/guards.ts';
-export { decideToolCall, seedDatabase } from './rules/guards.ts';
+export { decideToolCall } from './rules/guards.ts';
 export type { CompletionItem } from './ide/completion.ts';
 export { completionsAt } from './ide/completion.ts';
 export { hoverText } from './ide/hover.ts';
@@ -163,12 +163,7 @@ export {
 } from './sim/prompts.ts';
 export type { PromptEdit } from './format/promptEdits.ts';
 export { removePromptOverride, setPromptOverride } from './format/promptEdits.ts';
-export {
-  describeChange,
-  diffDatabases,
-  seedDatabase as seedScenarioDatabase,
-  validateRow,
-} from './sim/database.ts';
+export { describeChange, diffDatabases, seedDatabase, validateRow } from './sim/database.ts';
 export type { ToolOutcome } from './sim/toolRuntime.ts';
 export { runTool } from './sim/toolRuntime.ts';
 export type { DialogueDeps, DialogueLimits, DialogueResult, Player } from './sim/dialogue.ts';

@@ -2,7 +2,8 @@ import type { Diagnostic } from '../diagnostics.ts';
 import type { ParsedProject } from '../format/parseProject.ts';
 import type { GuardRule, Policy, ProjectModel, Tool } from '../format/model.ts';
 import type { PastCall } from '../rules/guards.ts';
-import { evaluateRule, guardVariables, seedDatabase } from '../rules/guards.ts';
+import { evaluateRule, guardVariables } from '../rules/guards.ts';
+import { seedDatabase } from '../sim/database.ts';
 import { words } from '../text.ts';
 import { similarPairs } from './similar.ts';
 
@@ -174,7 +175,7 @@ function findContradictions(model: ProjectModel, parsed: ParsedProject): Diagnos
   const out: Diagnostic[] = [];
   const rulesFile = parsed.files['rules.yaml'];
   const db = Object.fromEntries(
-    Object.entries(seedDatabase(model)).map(([table, rows]) => [
+    Object.entries(seedDatabase(model).db).map(([table, rows]) => [
       table,
       rows.slice(0, SEARCH_ROWS_PER_TABLE),
     ]),

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
 import { miniProject, miniWith } from '../testing/miniProject.ts';
 import type { GuardContext } from './guards.ts';
-import { decideToolCall, seedDatabase } from './guards.ts';
+import { seedDatabase } from '../sim/database.ts';
+import { decideToolCall } from './guards.ts';
 
 const { model } = parseProject(miniProject());
 const context = (history: GuardContext['history'] = []): GuardContext => ({
-  db: seedDatabase(model),
+  db: seedDatabase(model).db,
   history,
   now: '2026-05-01T12:00:00Z',
 });

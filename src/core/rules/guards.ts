@@ -160,11 +160,6 @@ export function evaluateRule(
   }
 }
 
-/** The seed data of a project, as guard conditions see it in `db`. */
-export function seedDatabase(model: ProjectModel): Record<string, readonly Row[]> {
-  return Object.fromEntries(model.tables.map((t) => [t.name, t.rows]));
-}
-
 /** A short rendering of a CEL result for messages (CEL integers arrive as BigInt). */
 function describeValue(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();

@@ -35,6 +35,9 @@ function parseJson<T>(
     : { ok: false, error: `${what}: ${problem}` };
 }
 
+/** A typing slip to show, or the decision with the rows a run would leave out of its database. */
+type PlaygroundResult = { error: string } | { decision: GuardDecision; leftOut: readonly string[] };
+
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -61,7 +64,7 @@ export function RulePlayground() {
         )
       : args;
 
-  const result = useMemo(() => {
+  const result = useMemo((): PlaygroundResult | undefined => {
     if (!model) return undefined;
     const parsedArgs = parseJson<Record<string, unknown> | undefined>(
       argsText,
@@ -87,7 +90,9 @@ export function RulePlayground() {
     for (const parsed of [parsedArgs, parsedHistory, parsedRows])
       if (!parsed.ok) return { error: parsed.error };
     if (!parsedArgs.ok || !parsedHistory.ok || !parsedRows.ok) return undefined;
-    const db = { ...seedDatabase(model), ...(parsedRows.value ?? {}) };
+    // The rows a run's scenario would add: merged into the seed data by key, checked as a run
+    // checks them, and whatever a run would leave out is said, not silently dropped.
+    const { db, problems } = seedDatabase(model, parsedRows.value);
     const past: PastCall[] = (parsedHistory.value ?? []).map((c) => ({
       tool: c.tool,
       args: isObject(c.args) ? (c.args as Record<string, unknown>) : {},
@@ -99,6 +104,7 @@ export function RulePlayground() {
         { tool: chosen, args: parsedArgs.value ?? {} },
         { db, history: past, now: PLAYGROUND_NOW },
       ),
+      leftOut: problems,
     };
   }, [model, chosen, argsText, history, rows]);
 
@@ -153,7 +159,9 @@ export function RulePlayground() {
               setHistory(e.currentTarget.value);
             }}
           />
-          <label htmlFor={ids.rows}>Database rows replacing the seed data (JSON, optional)</label>
+          <label htmlFor={ids.rows}>
+            Database rows merged into the seed data by key (JSON, optional)
+          </label>
           <textarea
             id={ids.rows}
             rows={2}
@@ -170,11 +178,28 @@ export function RulePlayground() {
             </p>
           )}
           {result && 'decision' in result && (
-            <DecisionView decision={result.decision} onShowRule={showRule} />
+            <>
+              <DecisionView decision={result.decision} onShowRule={showRule} />
+              {result.leftOut.length > 0 && <LeftOutRows problems={result.leftOut} />}
+            </>
           )}
         </>
       )}
     </aside>
+  );
+}
+
+/** The rows a run would leave out of its database (the decision above left them out too), and why. */
+function LeftOutRows({ problems }: { problems: readonly string[] }) {
+  return (
+    <div className="playground-left-out" role="note" aria-label="Rows left out">
+      <p>Left out of the database, as a run would leave them out:</p>
+      <ul>
+        {problems.map((problem, i) => (
+          <li key={i}>{problem}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
