@@ -1,7 +1,71 @@
-import type { GraphEdge } from '../../core/index.ts';
-import { edgeStyle, edgeWidth, removeRelation, setRelation } from '../../core/index.ts';
+import type { Edge } from '@xyflow/react';
+import type { GraphEdge, GraphLayout, Point } from '../../core/index.ts';
+import { edgeStyle, edgeWidth, nodeRadius, removeRelation, setRelation } from '../../core/index.ts';
 import type { AppStore } from '../../state/createAppStore.ts';
 import type { PolicyFlowNode } from './PolicyNode.tsx';
+import type { VisibleGraph } from './visibleGraph.ts';
+
+/** What the policy nodes show besides their policies: where they stand and how they are marked. */
+export interface NodeMarks {
+  /** Where the layout put each policy. */
+  readonly positions: ReadonlyMap<string, Point>;
+  /** Where the user put some by hand (the project's layout); these win over the layout. */
+  readonly placed: GraphLayout | undefined;
+  readonly selectedId: string | undefined;
+  /** Policies a previewed sample or the search picked out; null when nothing is picked. */
+  readonly picked: ReadonlySet<string> | null;
+  readonly colourOf: (category: string) => string;
+}
+
+/** React Flow's nodes for the visible policies that have a position yet. */
+export function policyNodes(visible: VisibleGraph, marks: NodeMarks): PolicyFlowNode[] {
+  const { positions, placed, selectedId, picked, colourOf } = marks;
+  const out: PolicyFlowNode[] = [];
+  for (const policy of visible.nodes) {
+    const hand = placed && Object.hasOwn(placed, policy.id) ? placed[policy.id] : undefined;
+    const at = hand ?? positions.get(policy.id);
+    if (!at) continue;
+    const radius = nodeRadius(policy.challenge);
+    out.push({
+      id: policy.id,
+      type: 'policy',
+      position: { x: at.x, y: at.y },
+      // Known sizes: React Flow needs not measure a thousand nodes, and the minimap draws them.
+      width: radius * 2,
+      height: radius * 2,
+      selected: selectedId === policy.id,
+      ariaLabel: `Policy ${policy.id}, ${policy.category}, challenge ${policy.challenge}`,
+      data: {
+        policy,
+        color: colourOf(policy.category),
+        radius,
+        dimmed: picked !== null && !picked.has(policy.id),
+        matched: picked?.has(policy.id) ?? false,
+        pinned: hand !== undefined,
+      },
+    });
+  }
+  return out;
+}
+
+/** React Flow's edges for the drawn relations; the selected one shows its weight. */
+export function relationEdges(
+  drawn: readonly GraphEdge[],
+  selectedEdge: string | null,
+  theme: 'light' | 'dark',
+): Edge[] {
+  return drawn.map((e) => ({
+    id: e.id,
+    source: e.source,
+    target: e.target,
+    type: 'straight',
+    selected: e.id === selectedEdge,
+    className: `policy-edge is-${e.origin}`,
+    ariaLabel: `${e.origin} relation between ${e.source} and ${e.target}, weight ${e.weight}`,
+    style: styleOf(e, theme),
+    ...(e.id === selectedEdge ? { label: String(e.weight) } : {}),
+  }));
+}
 
 /** Where each drawn node is, by policy id. */
 export function positionsOf(

@@ -1,0 +1,44 @@
+import { useMemo } from 'react';
+import type { PolicyGraph } from '../../core/index.ts';
+import { categoryColor } from '../../core/index.ts';
+import { useAppStore } from '../../state/useAppStore.ts';
+import { policyNodes } from './flowElements.ts';
+import { visibleGraph } from './visibleGraph.ts';
+
+/**
+ * What the canvas draws of the graph: the filters and focus applied, the policies that have a
+ * position as React Flow nodes, the relations between those, and the colour of each category.
+ */
+export function usePolicyNodes(graph: PolicyGraph, theme: 'light' | 'dark') {
+  const filters = useAppStore((s) => s.graphFilters);
+  const focus = useAppStore((s) => s.focusedPolicy);
+  const selected = useAppStore((s) => s.selectedPolicy);
+  const positions = useAppStore((s) => s.graphLayout.positions);
+  const placed = useAppStore((s) => s.project.layout);
+  const highlighted = useAppStore((s) => s.highlightedPolicies);
+
+  const visible = useMemo(() => visibleGraph(graph, filters, focus), [graph, filters, focus]);
+  const colourOf = useMemo(() => {
+    const index = new Map(graph.categories.map((c, i) => [c, i]));
+    return (category: string) => categoryColor(index.get(category) ?? 0, theme);
+  }, [graph.categories, theme]);
+
+  const nodes = useMemo(
+    () =>
+      policyNodes(visible, {
+        positions,
+        placed,
+        selectedId: selected?.id,
+        // A previewed sample picks its policies out; otherwise the search does.
+        picked: highlighted ? new Set(highlighted) : visible.matches,
+        colourOf,
+      }),
+    [visible, positions, placed, selected, colourOf, highlighted],
+  );
+  const edges = useMemo(() => {
+    const drawn = new Set(nodes.map((n) => n.id));
+    return visible.edges.filter((e) => drawn.has(e.source) && drawn.has(e.target));
+  }, [visible, nodes]);
+
+  return { nodes, edges, colourOf };
+}
