@@ -11,8 +11,9 @@ import type { Selectors } from './selectors.ts';
 async function storeOn(project: Project): Promise<AppStore> {
   const store = createAppStore(testServices({ analysisDelayMs: 0 }), { project });
   await expect.poll(() => store.getState().analysis?.files).toBe(project.files);
+  const run = { id: 'r', title: 'Run', events: [], live: false, error: null, savedVersion: 2 };
   store.setState({
-    currentRun: { id: 'r', title: 'Run', events: [], live: false, error: null, savedVersion: 2 },
+    currentRun: run,
     play: {
       id: 'g',
       title: 'Play',
