@@ -101,7 +101,6 @@ async function timedRun(model: ProjectModel, plan: RunPlan, expectedCalls: numbe
   await runSimulation(model, plan, {
     runtime: platformRuntime,
     clock: () => performance.now() - start,
-    prices: {},
     emit: (event) => {
       if (event.type === 'usage') calls++;
       if (event.type === 'dialogue-ended')
@@ -132,6 +131,7 @@ function plan(
     trials,
     concurrency,
     limits: { maxTurns: USER_TURNS + 2, timeLimitMs: 300_000, maxToolRounds: 8 },
+    prices: {},
     agent: { engine: engines.agent, model: 'agent' },
     user: { engine: engines.user, model: 'user' },
     now: '2026-05-15T19:00:00Z',

@@ -3,6 +3,9 @@ import { stringify } from 'yaml';
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, PolicyGraph, ProjectModel } from '../core/index.ts';
 import {
+  DEFAULT_LEVELS,
+  formatLevelBand,
+  parseLevelBand,
   PROJECT_FILES,
   analyzeProject,
   buildGraph,
@@ -61,7 +64,7 @@ Options:
   --seed N            (sample) Seed of the walks (default 1): the same seed, the same samples.
   --count K           (sample) How many combinations to draw (default 10).
   --levels MIN-MAX    (sample) The band of levels, a level being the summed challenge of a
-                      combination (default 5-10); one number asks for a single level.
+                      combination (default 4-8); one number asks for a single level.
   --prefer-uncovered  (sample) Favour policies and pairs that earlier samples left out.
 
 A project is a folder holding these files (or one *.policylab.json bundle of them):
@@ -302,20 +305,14 @@ function sample(target: string, args: SampleArgs, io: CliIO): number {
   const count = args.count ?? '10';
   if (!/^\d+$/.test(count) || Number(count) < 1 || Number(count) > 1_000_000)
     return usage(io, `--count must be a whole number from 1 to 1000000, not "${count}".`);
-  const band = /^(\d+)(?:-(\d+))?$/.exec(args.levels ?? '5-10');
-  const min = Number(band?.[1]);
-  const max = Number(band?.[2] ?? band?.[1]);
-  if (band === null || min < 1 || max < min || max > 1000)
-    return usage(
-      io,
-      `--levels must be a level or a band such as 5-10, between 1 and 1000, not "${args.levels ?? ''}".`,
-    );
+  const read = parseLevelBand(args.levels ?? formatLevelBand(DEFAULT_LEVELS));
+  if ('problem' in read) return usage(io, `--levels: ${read.problem}`);
   const loaded = loadModel(target, io);
   if (typeof loaded === 'number') return loaded;
   const options = {
     seed: Number(seed),
     count: Number(count),
-    levels: { min, max },
+    levels: read.band,
     preferUncovered: args['prefer-uncovered'] === true,
   };
   const { samples, unreachable } = sampleWithReport(buildGraph(loaded.model), options);

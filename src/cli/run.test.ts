@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINI_FILES } from '../core/testing/miniProject.ts';
 import type { TestServer } from '../test/servers/http.ts';
 import { startOpenAIServer } from '../test/servers/openaiServer.ts';
+import type { Project, RunPlan } from '../core/index.ts';
+import { DEFAULT_PRICES, planRun, runSimulation } from '../core/index.ts';
+import { loadProject } from './loadProject.ts';
 import { runRun } from './run.ts';
+
+/** The project in `dir` as the CLI loads it. */
+function loadMini(dir: string): Project {
+  const loaded = loadProject(dir);
+  if ('error' in loaded) throw new Error(loaded.error);
+  return loaded.project;
+}
 
 const KEY = 'sk-cli-run-91c2e7';
 
@@ -160,6 +170,8 @@ ${extra}`,
       [(yaml) => yaml.replace('trials: 2', 'trials: 0'), /"trials" must be a whole number from 1/],
       [(yaml) => `${yaml}threshold: 2\n`, /"threshold" must be a number from 0 to 1/],
       [(yaml) => `${yaml}sample: { count: 3 }\n`, /needs a model to write scenarios/],
+      [(yaml) => `${yaml}seed: 4\n`, /"seed" is not a setting of run.yaml/],
+      [(yaml) => `${yaml}prices: { m: { input: -1, output: 1 } }\n`, /"prices.m.input" must be/],
     ];
     for (const [edit, message] of cases) {
       const { io: cli, err } = io();
@@ -177,5 +189,119 @@ ${extra}`,
     expect(await runRun([dir, '--config', file], cli, {})).toBe(2);
     expect(err.join('')).toMatch(/environment variable/);
     expect(err.join('')).not.toContain(KEY);
+  });
+
+  it('plans with core planRun, as the page and Play do', async () => {
+    const dir = project();
+    const plans: RunPlan[] = [];
+    const { io: cli } = io();
+    await runRun(
+      [dir, '--config', config(dir, 'budget: { tokens: 5000 }\n')],
+      cli,
+      { RUN_KEY: KEY },
+      (model, plan, deps) => {
+        plans.push(plan);
+        return runSimulation(model, plan, deps);
+      },
+    );
+    const [plan] = plans;
+    if (!plan) throw new Error('nothing was planned');
+    const expected = planRun(loadMini(dir), {
+      seed: 1,
+      trials: 2,
+      concurrency: 2,
+      maxTurns: 2,
+      timeLimitMs: 300_000,
+      budget: { tokens: 5000 },
+      scenarios: 'all',
+      agent: plan.agent,
+      externalAgent: false,
+      user: plan.user,
+      prices: DEFAULT_PRICES,
+      now: plan.now,
+    });
+    expect(expected.ok && expected.plan).toEqual(plan);
+  });
+
+  it('refuses a dollar budget it cannot keep: a model without a price', async () => {
+    const dir = project();
+    const { io: cli, err } = io();
+    const file = config(dir, 'budget: { dollars: 5 }\n');
+    expect(await runRun([dir, '--config', file], cli, { RUN_KEY: KEY })).toBe(2);
+    expect(err.join('')).toContain(
+      'A dollar budget needs the price of every model it pays for, and "m" has none.',
+    );
+  });
+});
+
+describe('policylab run: money', () => {
+  /** The agent answers with broken tool-call JSON every time; the customer asks politely. */
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startOpenAIServer({
+      script: (request) =>
+        (request.body as { tools?: unknown }).tools
+          ? { toolCalls: [{ name: 'refund_order', arguments: '{"order_id": ' }] }
+          : { text: 'Please refund order o2, I am u2.' },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  /** Two trials, one at a time; the customer's model "u" is free, the agent's "m" $1 a token. */
+  function run(dir: string, budget: string) {
+    const file = path.join(dir, 'run.yaml');
+    writeFileSync(
+      file,
+      `models:
+  agent: { provider: openai, base_url: ${server.url}, model: m }
+  user: { provider: openai, base_url: ${server.url}, model: u }
+prices:
+  m: { input: 1000000, output: 1000000 }
+  u: { input: 0, output: 0 }
+trials: 2
+concurrency: 1
+max_turns: 2
+${budget}
+out: ${path.join(dir, 'out')}
+`,
+    );
+    return file;
+  }
+  const eventsOf = (dir: string) =>
+    readFileSync(path.join(dir, 'out', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('logs a call that answered badly twice with both answers’ tokens, and prices it', async () => {
+    const dir = project();
+    const { io: cli } = io();
+    await runRun([dir, '--config', run(dir, '')], cli, {});
+    const events = eventsOf(dir);
+    const failed = events.filter((e) => e.type === 'usage' && e.role === 'agent');
+    expect(failed).toHaveLength(2);
+    const [first] = failed;
+    expect(first).toMatchObject({ failed: 'malformed-output', model: 'm' });
+    // Two answers were paid for: each over the whole conversation, the repair turn longer.
+    const tokens = Number(first?.inputTokens) + Number(first?.outputTokens);
+    expect(first?.cost).toBe(tokens);
+    const agentRequests = server.requests.filter((r) => (r.body as { tools?: unknown }).tools);
+    expect(agentRequests).toHaveLength(4);
+    const summary = JSON.parse(readFileSync(path.join(dir, 'out', 'summary.json'), 'utf8')) as {
+      usage: { cost: number; failed: number };
+    };
+    expect(summary.usage).toMatchObject({ cost: tokens * 2, failed: 2 });
+  });
+
+  it('stops with "budget" once a failed call has spent it', async () => {
+    const dir = project();
+    const { io: cli, err } = io();
+    await runRun([dir, '--config', run(dir, 'budget: { dollars: 1 }')], cli, {});
+    const events = eventsOf(dir);
+    expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'budget' });
+    expect(events.filter((e) => e.type === 'dialogue-started')).toHaveLength(1);
+    expect(err.join('')).toMatch(/\[1\/2\] late-refund#1: model-error/);
   });
 });

@@ -3,17 +3,18 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { createRemoteEngine } from '../adapters/models/remote.ts';
 import { monotonicClock, platformRuntime } from '../adapters/models/runtime.ts';
-import type { Player, RunPlan, RunReport, SimEvent } from '../core/index.ts';
+import type { LevelBand, ModelPrice, Player, PriceTable, RunReport } from '../core/index.ts';
 import {
-  buildGraph,
+  DEFAULT_LEVELS,
+  DEFAULT_PRICES,
   checkBaseUrl,
-  handWrittenScenarios,
-  parseProject,
-  projectHash,
-  projectPrompts,
+  createRecorder,
+  formatLevelBand,
+  parseLevelBand,
+  planRun,
   reportOf,
+  runClock,
   runSimulation,
-  sampleWithReport,
 } from '../core/index.ts';
 import { loadProject } from './loadProject.ts';
 import type { CliIO } from './main.ts';
@@ -44,7 +45,9 @@ run.yaml:
   concurrency: 4
   max_turns: 10
   time_limit_s: 300      # per dialogue
-  budget: { dollars: 5, tokens: 2000000 }
+  budget: { dollars: 5, tokens: 2000000 }   # a dollar budget needs a price for every model
+  prices:                # $ per million tokens, added to (or overriding) the built-in table of
+    my-model: { input: 0.5, output: 1.5 }     # well-known models; failed calls are paid for too
   threshold: 0.8         # exit 1 when the pass rate is below it
   out: policylab-run     # writes events.jsonl, summary.json and junit.xml there
 
@@ -64,11 +67,15 @@ interface EndpointConfig {
   readonly ownAgent: boolean;
 }
 
-/** Runs `policylab run ...` and returns the exit code. */
+/**
+ * Runs `policylab run ...` and returns the exit code. `simulate` runs the planned simulation
+ * (core's `runSimulation`; a test may watch what it is given).
+ */
 export async function runRun(
   argv: readonly string[],
   io: CliIO,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  simulate: typeof runSimulation = runSimulation,
 ): Promise<number> {
   const [target, flag, configPath, ...extra] = argv;
   if (target === undefined || target === '--help' || target === '-h') {
@@ -86,7 +93,6 @@ export async function runRun(
   } catch (error) {
     return usage(io, `${configPath}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const model = parseProject(loaded.project).model;
   const player = (endpoint: EndpointConfig): Player => ({
     engine: createRemoteEngine(
       { kind: endpoint.provider, baseUrl: endpoint.baseUrl },
@@ -94,40 +100,54 @@ export async function runRun(
     ),
     model: endpoint.model,
   });
-  const samples = config.sample
-    ? sampleWithReport(buildGraph(model), config.sample).samples.map((s) => ({
-        policies: s.policies,
-        level: s.level,
-      }))
-    : [];
-  const scenarios = config.handWritten ? handWrittenScenarios(model) : [];
-  if (scenarios.length === 0 && samples.length === 0) {
-    return usage(io, 'there is nothing to run: no hand-written scenarios and no "sample".');
-  }
-  const plan: RunPlan = {
+  const planned = planRun(loaded.project, {
     seed: config.sample?.seed ?? 1,
-    projectHash: projectHash(loaded.project.files),
-    scenarios: scenarios.map((scenario) => ({ scenario, source: 'hand-written' as const })),
     trials: config.trials,
     concurrency: config.concurrency,
-    limits: { maxTurns: config.maxTurns, timeLimitMs: config.timeLimitS * 1000, maxToolRounds: 8 },
+    maxTurns: config.maxTurns,
+    timeLimitMs: config.timeLimitS * 1000,
     ...(config.budget && { budget: config.budget }),
+    scenarios: config.handWritten ? 'all' : 'none',
+    ...(config.sample && {
+      generate: { count: config.sample.count, levels: config.sample.levels },
+    }),
     agent: player(config.agent),
-    ...(config.agent.ownAgent && { externalAgent: true }),
+    externalAgent: config.agent.ownAgent,
     user: player(config.user),
     ...(config.judge && { judge: player(config.judge) }),
-    ...(samples.length > 0 && config.generator && { samples, generator: player(config.generator) }),
-    // scenarios.yaml may word any prompt itself; run-started records whose each one was.
-    prompts: projectPrompts(model),
+    ...(config.generator && { generator: player(config.generator) }),
+    prices: config.prices,
     now: new Date().toISOString(),
-  };
+  });
+  if (!planned.ok) return usage(io, `${configPath}: ${planned.problem}`);
+  const { plan, model } = planned;
 
   mkdirSync(config.out, { recursive: true });
   const log = createWriteStream(path.join(config.out, 'events.jsonl'));
-  const events: SimEvent[] = [];
-  const expected = (scenarios.length + samples.length) * config.trials;
+  const expected = (plan.scenarios.length + (plan.samples?.length ?? 0)) * plan.trials;
   let ended = 0;
-  const start = monotonicClock();
+  const recorder = createRecorder({
+    sink: {
+      // Events come in order, one at a time: each line is written as its event happens.
+      append: (_from, events) =>
+        new Promise<void>((resolve, reject) => {
+          log.write(events.map((e) => `${JSON.stringify(e)}\n`).join(''), (error) => {
+            if (error) reject(error);
+            else resolve();
+          });
+        }),
+    },
+    batchMs: 0,
+    scheduler: {
+      setTimeout,
+      clearTimeout: (timer) => {
+        clearTimeout(timer as NodeJS.Timeout);
+      },
+    },
+    onSaveError: (error) => {
+      io.err(`policylab: events.jsonl could not be written: ${messageOf(error)}\n`);
+    },
+  });
   const controller = new AbortController();
   const stop = () => {
     io.err('policylab: stopping; dialogues in flight end as "cancelled".\n');
@@ -135,14 +155,12 @@ export async function runRun(
   };
   process.once('SIGINT', stop);
   try {
-    await runSimulation(model, plan, {
+    await simulate(model, plan, {
       runtime: platformRuntime,
-      clock: () => Math.round(monotonicClock() - start),
-      prices: {},
+      clock: runClock(monotonicClock),
       signal: controller.signal,
       emit: (event) => {
-        events.push(event);
-        log.write(`${JSON.stringify(event)}\n`);
+        recorder.emit(event);
         if (event.type === 'dialogue-ended') {
           ended++;
           io.err(`[${ended}/${expected}] ${event.dialogue}: ${event.reason}\n`);
@@ -156,8 +174,10 @@ export async function runRun(
     });
   } finally {
     process.off('SIGINT', stop);
+    await recorder.close();
     await new Promise<void>((resolve) => log.end(resolve));
   }
+  const events = recorder.events();
 
   const facts = new Map(
     model.policies.map((p) => [p.id, { category: p.category, challenge: p.challenge }]),
@@ -211,9 +231,29 @@ function usage(io: CliIO, message: string): number {
   return CODE.usage;
 }
 
+/** The settings run.yaml may have. */
+const SETTINGS = [
+  'models',
+  'scenarios',
+  'sample',
+  'trials',
+  'concurrency',
+  'max_turns',
+  'time_limit_s',
+  'budget',
+  'prices',
+  'threshold',
+  'out',
+];
+
 /** Reads run.yaml, saying exactly what is wrong with it. */
 function readConfig(raw: unknown, env: Readonly<Record<string, string | undefined>>) {
   const config = record(raw, 'the file');
+  const unknown = Object.keys(config).filter((key) => !SETTINGS.includes(key));
+  if (unknown.length > 0)
+    throw new Error(
+      `"${unknown[0] ?? ''}" is not a setting of run.yaml (they are: ${SETTINGS.join(', ')}).`,
+    );
   const models = record(config.models, '"models"');
   const agent = endpoint(models.agent, 'models.agent', env);
   const user = models.user === undefined ? agent : endpoint(models.user, 'models.user', env);
@@ -226,19 +266,19 @@ function readConfig(raw: unknown, env: Readonly<Record<string, string | undefine
   const scenarios = config.scenarios ?? 'all';
   if (scenarios !== 'all' && scenarios !== 'none')
     throw new Error('"scenarios" must be all or none.');
-  let sample: { seed: number; count: number; levels: { min: number; max: number } } | undefined;
+  let sample: { seed: number; count: number; levels: LevelBand } | undefined;
   if (config.sample !== undefined) {
     const s = record(config.sample, '"sample"');
-    const levels = s.levels ?? '4-8';
-    const band =
+    const levels = s.levels ?? formatLevelBand(DEFAULT_LEVELS);
+    const read =
       typeof levels === 'string' || typeof levels === 'number'
-        ? /^(\d+)(?:-(\d+))?$/.exec(String(levels))
-        : null;
-    if (!band) throw new Error('"sample.levels" must be a level or a band such as 4-8.');
+        ? parseLevelBand(String(levels))
+        : { problem: 'Levels must be a level or a band such as 4-8.' };
+    if ('problem' in read) throw new Error(`"sample.levels": ${read.problem}`);
     sample = {
       seed: whole(s.seed ?? 1, 'sample.seed', -1e9, 1e9),
       count: whole(s.count ?? 10, 'sample.count', 1, 10_000),
-      levels: { min: Number(band[1]), max: Number(band[2] ?? band[1]) },
+      levels: read.band,
     };
     if (!generator)
       throw new Error('"sample" needs a model to write scenarios: add models.generator.');
@@ -260,14 +300,44 @@ function readConfig(raw: unknown, env: Readonly<Record<string, string | undefine
     maxTurns: whole(config.max_turns ?? 10, 'max_turns', 1, 200),
     timeLimitS: whole(config.time_limit_s ?? 300, 'time_limit_s', 1, 86_400),
     budget: budget && {
-      ...(budget.dollars !== undefined && { dollars: Number(budget.dollars) }),
+      ...(budget.dollars !== undefined && { dollars: positive(budget.dollars, 'budget.dollars') }),
       ...(budget.tokens !== undefined && {
         tokens: whole(budget.tokens, 'budget.tokens', 1, 1e12),
       }),
     },
     threshold,
+    prices: readPrices(config.prices),
     out: typeof config.out === 'string' ? config.out : 'policylab-run',
   };
+}
+
+/**
+ * The price table: PolicyLab's defaults (as the page has them), with run.yaml's `prices` added
+ * or overriding by model name, in dollars per million tokens.
+ */
+function readPrices(raw: unknown): PriceTable {
+  if (raw === undefined) return DEFAULT_PRICES;
+  const table = record(raw, '"prices"');
+  const prices: Record<string, ModelPrice> = { ...DEFAULT_PRICES };
+  for (const [name, value] of Object.entries(table)) {
+    const price = record(value, `prices.${name}`);
+    prices[name] = {
+      inputPerMillion: positive(price.input, `prices.${name}.input`),
+      outputPerMillion: positive(price.output, `prices.${name}.output`),
+    };
+  }
+  return prices;
+}
+
+function positive(value: unknown, name: string): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`"${name}" must be a number of dollars, 0 or more.`);
+  return n;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function record(value: unknown, name: string): Record<string, unknown> {

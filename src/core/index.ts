@@ -20,6 +20,7 @@ export type {
   ProjectRepository,
   ProjectSummary,
   RunRepository,
+  Scheduler,
   StoredProject,
   StoredRun,
 } from './ports.ts';
@@ -137,7 +138,23 @@ export type {
   Speaker,
   TerminationReason,
 } from './sim/events.ts';
-export { ERROR_ENDINGS, NOTHING_EXPECTED, PERSON } from './sim/events.ts';
+export {
+  ENDING_LABELS,
+  ERROR_ENDINGS,
+  LOG_VERSION,
+  NOTHING_EXPECTED,
+  PERSON,
+} from './sim/events.ts';
+export type { LogMigration, ReadLog } from './sim/logFormat.ts';
+export { LOG_MIGRATIONS, readLog } from './sim/logFormat.ts';
+export type { PlannedRun, RunRequest } from './sim/plan.ts';
+export { DEFAULT_TIME_LIMIT_MS, MAX_TOOL_ROUNDS, planRun } from './sim/plan.ts';
+export type { LogSink, RecorderOptions, RunRecorder } from './sim/recorder.ts';
+export { createRecorder, runClock } from './sim/recorder.ts';
+export type { CallContext } from './sim/modelCall.ts';
+export { loggedChat } from './sim/modelCall.ts';
+export type { LevelBand } from './graph/levels.ts';
+export { DEFAULT_LEVELS, formatLevelBand, parseLevelBand } from './graph/levels.ts';
 export type {
   PromptId,
   PromptInfo,

@@ -76,3 +76,14 @@ export interface RunRepository {
   events(runId: string): Promise<unknown[]>;
   remove(runId: string): Promise<void>;
 }
+
+/**
+ * Timers, passed in wherever something waits (autosave, re-analysis, batching a run's log): the
+ * platform's in the page, one a test moves by hand, so waits are tested without sleeping.
+ */
+export interface Scheduler {
+  /** Runs `run` once, `ms` milliseconds from now; returns what `clearTimeout` cancels it by. */
+  readonly setTimeout: (run: () => void, ms: number) => unknown;
+  /** Cancels a run not made yet; a timer already run or cancelled, or undefined, is ignored. */
+  readonly clearTimeout: (timer: unknown) => void;
+}

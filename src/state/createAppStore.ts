@@ -97,9 +97,17 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       newId,
       now,
       services.simulate,
+      services.scheduler ?? platformScheduler,
     )(...args),
     // A game is one person-paced dialogue: it runs on this thread, so the model's words stream.
-    ...createPlaySlice(services.runs, services.models, simulateInThread, newId, now)(...args),
+    ...createPlaySlice(
+      services.runs,
+      services.models,
+      simulateInThread,
+      newId,
+      now,
+      services.scheduler ?? platformScheduler,
+    )(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);

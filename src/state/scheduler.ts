@@ -1,15 +1,8 @@
-/**
- * The timers the store waits with (autosave, re-analysis after typing): the platform's in the
- * page, one a test moves by hand, so "after the edits settle" is tested without sleeping.
- */
-export interface Scheduler {
-  /** Runs `run` once, `ms` milliseconds from now; returns what `clearTimeout` cancels it by. */
-  readonly setTimeout: (run: () => void, ms: number) => unknown;
-  /** Cancels a run not made yet; a timer already run or cancelled, or undefined, is ignored. */
-  readonly clearTimeout: (timer: unknown) => void;
-}
+import type { Scheduler } from '../core/index.ts';
 
-/** The platform's `setTimeout` and `clearTimeout`. */
+export type { Scheduler } from '../core/index.ts';
+
+/** The platform's `setTimeout` and `clearTimeout`: the store's timers in the page. */
 export const platformScheduler: Scheduler = {
   setTimeout: (run, ms) => setTimeout(run, ms),
   clearTimeout: (timer) => {

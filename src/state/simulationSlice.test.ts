@@ -56,10 +56,16 @@ describe('simulation slice', () => {
 
   it('stops a run on cancel, keeping what finished', async () => {
     let calls = 0;
+    // Held until the third call is made: the run is then surely in its third dialogue.
+    let third: () => void = () => undefined;
+    const hung = new Promise<void>((resolve) => {
+      third = resolve;
+    });
     const { store } = storeWithEngine({
       chat: (request, options) => {
         calls++;
         if (calls > 2) {
+          third();
           return new Promise((_, reject) => {
             options?.signal?.addEventListener('abort', () => {
               reject(new Error('stopped'));
@@ -72,7 +78,7 @@ describe('simulation slice', () => {
     await withEndpointModels(store);
     store.getState().setRunSettings({ trials: 3, concurrency: 1 });
     const running = store.getState().startRun();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await hung;
     expect(store.getState().currentRun?.live).toBe(true);
     store.getState().cancelRun();
     await running;
@@ -110,6 +116,8 @@ describe('an endpoint that is the user’s own agent', () => {
       hostsAgent: true,
     });
     store.getState().setRoleModel('agent', { engine: agentEndpoint, model: 'bot' });
+    // The bot has no price, so a dollar budget could not be kept.
+    store.getState().setRunSettings({ budgetDollars: null });
     await store.getState().startRun();
     const events = store.getState().currentRun?.events ?? [];
     expect(events[0]).toMatchObject({ type: 'run-started', externalAgent: true });

@@ -75,6 +75,7 @@ export const REFUND_PLAN: RunPlan = {
   concurrency: 2,
   agent: { engine: refundAgent, model: 'agent-model' },
   user: { engine: goalUser, model: 'user-model' },
+  prices: { 'agent-model': { inputPerMillion: 1000, outputPerMillion: 1000 } },
   now: '2026-11-21T12:00:00Z',
 };
 
@@ -85,7 +86,6 @@ export async function simulateRefunds(plan: RunPlan = REFUND_PLAN, signal?: Abor
   const reason = await runSimulation(mini, plan, {
     runtime,
     clock: () => tick++,
-    prices: { 'agent-model': { inputPerMillion: 1000, outputPerMillion: 1000 } },
     emit: (event) => events.push(event),
     onGenerationFailure: (failure) => failures.push(failure),
     ...(signal && { signal }),

@@ -83,7 +83,6 @@ async function record(
   const outcome = await simulate(mini, plan, {
     runtime: waitingRuntime().runtime,
     clock: counter(1),
-    prices: { 'agent-model': { inputPerMillion: 1000, outputPerMillion: 1000 } },
     emit: (event) => events.push(event),
     onGenerationFailure: (failure) => failures.push(failure),
     ...deps,

@@ -155,7 +155,6 @@ function runInWorker(
         type: 'start',
         model,
         plan: ref,
-        prices: deps.prices,
         ...(deps.retry && { retry: deps.retry }),
         ...(deps.previous && { previous: deps.previous }),
         clockStart: deps.clock(),

@@ -3,7 +3,6 @@ import type { ChatEngine, ChatRequest, ChatResponse, ModelRole } from '../core/m
 import type { ModelErrorKind } from '../core/models/errors.ts';
 import { ModelError } from '../core/models/errors.ts';
 import type { RetryPolicy, RetryRuntime } from '../core/models/retry.ts';
-import type { PriceTable } from '../core/models/usage.ts';
 import type { Player } from '../core/sim/dialogue.ts';
 import type { SimEvent } from '../core/sim/events.ts';
 import type { GenerationFailure } from '../core/sim/generate.ts';
@@ -43,7 +42,6 @@ export type SimulationToWorker =
       readonly type: 'start';
       readonly model: ProjectModel;
       readonly plan: PlanRef;
-      readonly prices: PriceTable;
       readonly retry?: RetryPolicy;
       /** The log of an interrupted run, to go on with. */
       readonly previous?: readonly SimEvent[];
@@ -166,7 +164,6 @@ export function serveSimulation(
       ...(message.retry && { retry: message.retry }),
       // As the page's clock would read: a resumed run's clock goes on from its log.
       clock: () => message.clockStart + Math.round(host.now() - t0),
-      prices: message.prices,
       signal: controller.signal,
       ...(message.previous && { previous: message.previous }),
       emit: (event) => {

@@ -107,6 +107,26 @@ describe('checkResponse', () => {
 });
 
 describe('checkedChat', () => {
+  it('a call that answers badly twice fails carrying the tokens both answers spent', async () => {
+    const { engine } = scripted(
+      answer('', [call('{"city": Paris')], { inputTokens: 300, outputTokens: 40 }),
+      answer('', [call('{"city":"Oslo"}')], { inputTokens: 350, outputTokens: 30 }),
+    );
+    const failed = await checkedChat(engine, ask(), { runtime }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ModelError);
+    expect((failed as ModelError).usage).toEqual({ inputTokens: 650, outputTokens: 70 });
+  });
+
+  it('a repair the provider fails still carries the bad first answer’s tokens', async () => {
+    const { engine } = scripted(
+      answer('', [call('[1]')], { inputTokens: 300, outputTokens: 40 }),
+      new ModelError('auth', 'The provider refused the API key (401).', { status: 401 }),
+    );
+    const failed = await checkedChat(engine, ask(), { runtime }).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ kind: 'auth', status: 401 });
+    expect((failed as ModelError).usage).toEqual({ inputTokens: 300, outputTokens: 40 });
+  });
+
   it('repairs a malformed tool call once, telling the model what was wrong, and sums usage', async () => {
     const { engine, requests } = scripted(
       answer('', [call('{"city": Paris')]),

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv } from 'ajv';
 import type { ChatEngine, ChatMessage, ChatOptions, ChatRequest, ChatResponse } from './chat.ts';
-import { ModelError } from './errors.ts';
+import { ModelError, addTokens } from './errors.ts';
 import { repairNote } from './repair.ts';
 import type { RetryPolicy, RetryRuntime } from './retry.ts';
 import { withRetries } from './retry.ts';
@@ -33,7 +33,8 @@ interface Problem {
  * backoff; an answer with malformed tool-call JSON, an unknown tool, or JSON that breaks the
  * requested schema gets exactly one repair turn (the model is told what was wrong), and if the
  * repair is bad too the call fails with a `malformed-output` or `schema-violation` ModelError,
- * which a run counts as the model's fault, never the provider's. Usage covers both turns.
+ * which a run counts as the model's fault, never the provider's. Usage covers both turns, and a
+ * failure carries what its turns spent (`ModelError.usage`), so failed calls are paid for too.
  */
 export async function checkedChat(
   engine: ChatEngine,
@@ -55,19 +56,23 @@ export async function checkedChat(
   const firstCheck = checkResponse(request, first);
   if (firstCheck.ok) return { ...first, ...jsonOf(firstCheck.json), repaired: false };
 
-  const second = await call({
-    ...request,
-    messages: [...request.messages, ...repairMessages(first, firstCheck.problem)],
-  });
-  const usage = {
-    inputTokens: first.usage.inputTokens + second.usage.inputTokens,
-    outputTokens: first.usage.outputTokens + second.usage.outputTokens,
-  };
+  let second: ChatResponse;
+  try {
+    second = await call({
+      ...request,
+      messages: [...request.messages, ...repairMessages(first, firstCheck.problem)],
+    });
+  } catch (error) {
+    // The bad first answer was paid for, whatever became of its repair.
+    throw error instanceof ModelError ? error.spent(first.usage) : error;
+  }
+  const usage = addTokens(first.usage, second.usage);
   const secondCheck = checkResponse(request, second);
   if (!secondCheck.ok) {
     throw new ModelError(
       secondCheck.problem.kind,
       `The model answered badly twice. ${secondCheck.problem.message}`,
+      { usage },
     );
   }
   return { ...second, usage, ...jsonOf(secondCheck.json), repaired: true };

@@ -1,3 +1,5 @@
+import type { Usage } from './chat.ts';
+
 /**
  * What went wrong in a model call, classified so a run can tell the provider failing (an
  * error, never held against the agent) from the model answering badly, and knows what to retry.
@@ -45,17 +47,33 @@ export class ModelError extends Error {
   readonly status: number | undefined;
   /** How long the provider asked us to wait before trying again, in milliseconds. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * Tokens the call spent before it failed (a bad answer and its bad repair are paid for), so
+   * a failed call's cost is logged and counts against the budget; undefined when none is known.
+   */
+  readonly usage: Usage | undefined;
 
   constructor(
     kind: ModelErrorKind,
     message: string,
-    details: { status?: number; retryAfterMs?: number } = {},
+    details: { status?: number; retryAfterMs?: number; usage?: Usage } = {},
   ) {
     super(message);
     this.name = 'ModelError';
     this.kind = kind;
     this.status = details.status;
     this.retryAfterMs = details.retryAfterMs;
+    this.usage = details.usage;
+  }
+
+  /** The same failure, having spent `usage` more tokens before it happened. */
+  spent(usage: Usage): ModelError {
+    const total = addTokens(this.usage, usage);
+    return new ModelError(this.kind, this.message, {
+      ...(this.status !== undefined && { status: this.status }),
+      ...(this.retryAfterMs !== undefined && { retryAfterMs: this.retryAfterMs }),
+      usage: total,
+    });
   }
 
   /** Whether trying the same request again may work. */
@@ -67,6 +85,14 @@ export class ModelError extends Error {
   get modelFault(): boolean {
     return MODEL_FAULTS.has(this.kind);
   }
+}
+
+/** Two token counts added up; `undefined` counts as none. */
+export function addTokens(a: Usage | undefined, b: Usage): Usage {
+  return {
+    inputTokens: (a?.inputTokens ?? 0) + b.inputTokens,
+    outputTokens: (a?.outputTokens ?? 0) + b.outputTokens,
+  };
 }
 
 /**

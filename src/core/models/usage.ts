@@ -12,6 +12,8 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
 /** Tokens and dollars spent, in total and per role. */
 export interface UsageLedger {
   readonly calls: number;
+  /** Of those calls, how many failed (their tokens are counted all the same). */
+  readonly failed: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
   /** Dollars; null once a call used a model with no price (so the total is unknown). */
@@ -23,6 +25,7 @@ export interface UsageLedger {
 
 export const EMPTY_LEDGER: UsageLedger = {
   calls: 0,
+  failed: 0,
   inputTokens: 0,
   outputTokens: 0,
   cost: 0,
@@ -51,6 +54,7 @@ export function addUsage(
   const cost = callCost(model, usage, prices);
   const add = (entry: Omit<UsageLedger, 'byRole'>): Omit<UsageLedger, 'byRole'> => ({
     calls: entry.calls + 1,
+    failed: entry.failed,
     inputTokens: entry.inputTokens + usage.inputTokens,
     outputTokens: entry.outputTokens + usage.outputTokens,
     cost: entry.cost === null || cost === null ? null : entry.cost + cost,

@@ -330,7 +330,7 @@ describe('runDialogue', () => {
     const scenario = { ...SCENARIO, rows: { orders: [{ id: 'o9', status: 'lost' }] } };
     const { running, agent } = run([], [], { scenario });
     const result = await running;
-    expect(result.ending).toBe('model-error');
+    expect(result.ending).toBe('scenario-error');
     expect(result.detail).toMatch(/rows are invalid/);
     expect(agent.requests).toHaveLength(0);
   });

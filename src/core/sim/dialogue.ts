@@ -2,22 +2,19 @@ import type { ProjectModel } from '../format/model.ts';
 import type {
   Cancellation,
   ChatDelta,
-  ChatEngine,
   ChatMessage,
   ChatRequest,
   ModelRole,
   ToolSpec,
 } from '../models/chat.ts';
-import { checkedChat } from '../models/checked.ts';
-import type { CheckedResponse } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
 import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
 import type { PastCall } from '../rules/guards.ts';
-import { decideToolCall } from '../rules/guards.ts';
 import { seedDatabase } from './database.ts';
-import type { Database, RowChange, SimEvent, SimScenario, TerminationReason } from './events.ts';
-import { usageEvent } from './events.ts';
+import type { Database, SimEvent, SimScenario, TerminationReason } from './events.ts';
+import type { Player } from './modelCall.ts';
+import { loggedChat } from './modelCall.ts';
 import type { PromptTemplate } from './prompts.ts';
 import {
   ASK_USER_PROMPT,
@@ -26,13 +23,9 @@ import {
   renderPrompt,
   userSimulatorPrompt,
 } from './prompts.ts';
-import { runTool } from './toolRuntime.ts';
+import { answerToolCall } from './toolCall.ts';
 
-/** A model playing one side: the engine and the model name it is asked for. */
-export interface Player {
-  readonly engine: ChatEngine;
-  readonly model: string;
-}
+export type { Player } from './modelCall.ts';
 
 /** What a dialogue needs from the run: models, time, money and where events go. */
 export interface DialogueDeps {
@@ -101,35 +94,10 @@ class Ending extends Error {
 }
 
 /**
- * Runs one dialogue between the simulated user and the agent under test, appending every step
- * to the log through `deps.emit`: messages, tool calls, the guard's decision on each (before it
- * runs), tool results with their database changes, usage, and why it ended. A refused call gets
- * its rule's fallback: a message back to the agent, the end of the dialogue, or a question put
- * to the simulated user. Failures of a provider or a model end the dialogue as an error (never a
- * policy failure); the run is never thrown out by them.
+ * The dialogue's own cancellation: the run's cancel, or its time limit running out. `dispose`
+ * lets go of both once the dialogue is over.
  */
-export async function runDialogue(
-  model: ProjectModel,
-  scenario: SimScenario,
-  id: { readonly dialogue: string; readonly trial: number },
-  deps: DialogueDeps,
-  limits: DialogueLimits = DEFAULT_LIMITS,
-): Promise<DialogueResult> {
-  const { dialogue } = id;
-  const emit = (event: SimEvent) => {
-    deps.emit(event);
-  };
-  emit({
-    type: 'dialogue-started',
-    at: deps.clock(),
-    dialogue,
-    scenario: scenario.id,
-    trial: id.trial,
-  });
-  const { db: startDb, problems } = seedDatabase(model, scenario.rows);
-  let db = startDb;
-
-  // One cancellation for the whole dialogue: the run's cancel, or its own time limit.
+function dialogueStop(deps: DialogueDeps, limits: DialogueLimits) {
   const stop = deps.runtime.controller();
   const timer = deps.runtime.controller();
   let timedOut = false;
@@ -145,7 +113,18 @@ export async function runDialogue(
     },
     () => undefined,
   );
+  return {
+    signal: stop.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      deps.signal?.removeEventListener('abort', cancel);
+      timer.abort();
+    },
+  };
+}
 
+/** What each side sees of the conversation: the agent's prompt and tools, the user's brief. */
+function openingViews(model: ProjectModel, scenario: SimScenario, deps: DialogueDeps) {
   const tools: ToolSpec[] = deps.externalAgent
     ? []
     : model.tools.map((t) => ({
@@ -160,51 +139,112 @@ export async function runDialogue(
     { role: 'system', content: userSimulatorPrompt(scenario, deps.prompts?.userSimulator) },
     { role: 'user', content: CHAT_OPENS },
   ];
+  return { tools, agentView, userView };
+}
+
+/**
+ * Runs one dialogue between the simulated user and the agent under test, appending every step
+ * to the log through `deps.emit`: messages, tool calls, the guard's decision on each (before it
+ * runs), tool results with their database changes, usage (of failed calls too), and why it
+ * ended. A refused call gets its rule's fallback: a message back to the agent, the end of the
+ * dialogue, or a question put to the simulated user. Failures of a provider or a model end the
+ * dialogue as an error (never a policy failure), and a scenario whose rows do not fit its tables
+ * ends as a `scenario-error` before any model is asked; the run is never thrown out by them.
+ */
+export async function runDialogue(
+  model: ProjectModel,
+  scenario: SimScenario,
+  id: { readonly dialogue: string; readonly trial: number },
+  deps: DialogueDeps,
+  limits: DialogueLimits = DEFAULT_LIMITS,
+): Promise<DialogueResult> {
+  const { dialogue } = id;
+  const { emit, clock } = deps;
+  emit({ type: 'dialogue-started', at: clock(), dialogue, scenario: scenario.id, trial: id.trial });
+  const { db: startDb, problems } = seedDatabase(model, scenario.rows);
+  let db = startDb;
+  const stop = dialogueStop(deps, limits);
+  const { tools, agentView, userView } = openingViews(model, scenario, deps);
   const history: PastCall[] = [];
   let turn = 0;
   const say = (speaker: 'user' | 'agent', text: string) => {
-    emit({ type: 'message', at: deps.clock(), dialogue, turn, speaker, text });
+    emit({ type: 'message', at: clock(), dialogue, turn, speaker, text });
     return turn++;
   };
 
-  const ask = async (role: ModelRole, player: Player, request: Omit<ChatRequest, 'model'>) => {
+  const ask = (role: 'agent' | 'user', request: Omit<ChatRequest, 'model'>) => {
     if (deps.signal?.aborted) throw new Ending('cancelled', 'The run was stopped.');
     if (deps.overBudget?.()) throw new Ending('budget', 'The run’s budget was spent.');
-    const start = deps.clock();
     const onDelta = deps.onModelCall?.(role);
-    const response: CheckedResponse = await checkedChat(
-      player.engine,
-      // A snapshot: the conversation goes on growing after the call.
-      { ...request, messages: [...request.messages], model: player.model },
-      {
-        runtime: deps.runtime,
-        signal: stop.signal,
-        ...(deps.retry && { policy: deps.retry }),
-        ...(onDelta && { onDelta }),
-      },
+    // A snapshot: the conversation goes on growing after the call.
+    return loggedChat(
+      role,
+      role === 'agent' ? deps.agent : deps.user,
+      { ...request, messages: [...request.messages] },
+      deps,
+      { dialogue, signal: stop.signal, ...(onDelta && { onDelta }) },
     );
-    const { usage } = response;
-    const end = deps.clock();
-    emit(usageEvent({ role, model: player.model, usage, start, end, dialogue }, deps.prices));
-    return response;
   };
 
-  /** The simulated user's next message, or an Ending when it says it is done. */
+  /** The simulated user's next message, and whether it said it is done. */
   const userSpeaks = async (view: ChatMessage[]) => {
-    const answer = await ask('user', deps.user, {
-      messages: view,
-      temperature: 0.7,
-      maxTokens: 300,
-    });
+    const answer = await ask('user', { messages: view, temperature: 0.7, maxTokens: 300 });
     const text = answer.message.content;
-    const done = text.includes(USER_STOP);
-    return { text: text.replace(USER_STOP, '').trim(), done };
+    return { text: text.replace(USER_STOP, '').trim(), done: text.includes(USER_STOP) };
+  };
+
+  /** The agent answers, calling tools as it likes, until it speaks without calling one. */
+  const agentAnswers = async () => {
+    for (let round = 0; ; round++) {
+      if (round >= limits.maxToolRounds) {
+        throw new Ending(
+          'max-turns',
+          `The agent called tools ${limits.maxToolRounds} times in a row without answering.`,
+        );
+      }
+      const answer = await ask('agent', {
+        messages: agentView,
+        ...(tools.length > 0 && { tools }),
+        maxTokens: 600,
+      });
+      const calls = answer.message.toolCalls ?? [];
+      const agentTurn = say('agent', answer.message.content);
+      agentView.push(answer.message);
+      if (calls.length === 0) {
+        userView.push({ role: 'user', content: answer.message.content });
+        return;
+      }
+      for (const call of calls) {
+        const outcome = await answerToolCall(call, db, {
+          model,
+          dialogue,
+          turn: agentTurn,
+          now: deps.now,
+          clock,
+          emit,
+          history,
+          askUser: async ({ tool, args, reason }) => {
+            const question = renderPrompt(deps.prompts?.askUser ?? ASK_USER_PROMPT, {
+              tool,
+              args: JSON.stringify(args),
+              reason,
+            });
+            const reply = await userSpeaks([...userView, { role: 'user', content: question }]);
+            if (reply.text !== '') say('user', reply.text);
+            return reply.text;
+          },
+        });
+        db = outcome.db;
+        if (outcome.ends !== undefined) throw new Ending('guard-end', outcome.ends);
+        agentView.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
+      }
+    }
   };
 
   let ending: Ending;
   try {
     if (problems.length > 0)
-      throw new Ending('model-error', `The scenario's rows are invalid: ${problems.join('; ')}`);
+      throw new Ending('scenario-error', `The scenario's rows are invalid: ${problems.join('; ')}`);
     for (let userTurns = 0; ; userTurns++) {
       if (userTurns >= limits.maxTurns)
         throw new Ending('max-turns', `The user spoke ${limits.maxTurns} times.`);
@@ -215,105 +255,16 @@ export async function runDialogue(
         agentView.push({ role: 'user', content: user.text });
       }
       if (user.done) throw new Ending('user-done', 'The simulated user ended the conversation.');
-
-      for (let round = 0; ; round++) {
-        if (round >= limits.maxToolRounds) {
-          throw new Ending(
-            'max-turns',
-            `The agent called tools ${limits.maxToolRounds} times in a row without answering.`,
-          );
-        }
-        const answer = await ask('agent', deps.agent, {
-          messages: agentView,
-          ...(tools.length > 0 && { tools }),
-          maxTokens: 600,
-        });
-        const calls = answer.message.toolCalls ?? [];
-        const agentTurn = say('agent', answer.message.content);
-        agentView.push(answer.message);
-        if (calls.length === 0) {
-          userView.push({ role: 'user', content: answer.message.content });
-          break;
-        }
-        for (const call of calls) {
-          const args = JSON.parse(call.arguments === '' ? '{}' : call.arguments) as Record<
-            string,
-            unknown
-          >;
-          emit({
-            type: 'tool-call',
-            at: deps.clock(),
-            dialogue,
-            turn: agentTurn,
-            call: call.id,
-            tool: call.name,
-            args,
-          });
-          const decision = decideToolCall(
-            model,
-            { tool: call.name, args },
-            { db, history, now: deps.now },
-          );
-          const rule = decision.decidedBy.kind === 'rule' ? decision.decidedBy.rule : undefined;
-          emit({
-            type: 'guard',
-            at: deps.clock(),
-            dialogue,
-            call: call.id,
-            allowed: decision.allowed,
-            ...(rule && { rule: rule.id, policy: rule.policy }),
-            ...(decision.fallback && !decision.allowed && { fallback: decision.fallback }),
-            reason: decision.reason,
-          });
-          history.push({ tool: call.name, args, allowed: decision.allowed });
-          const result = (ok: boolean, content: string, changes: readonly RowChange[] = []) => {
-            emit({
-              type: 'tool-result',
-              at: deps.clock(),
-              dialogue,
-              call: call.id,
-              ok,
-              result: content,
-              changes,
-            });
-            return content;
-          };
-          let content: string;
-          if (decision.allowed) {
-            const outcome = runTool(model, db, { tool: call.name, args }, { now: deps.now });
-            db = outcome.db;
-            content = outcome.ok
-              ? result(true, outcome.result, outcome.changes)
-              : result(false, `Error: ${outcome.error}`);
-          } else if (decision.fallback === 'ask_user') {
-            const question = renderPrompt(deps.prompts?.askUser ?? ASK_USER_PROMPT, {
-              tool: call.name,
-              args: JSON.stringify(args),
-              reason: decision.reason,
-            });
-            const reply = await userSpeaks([...userView, { role: 'user', content: question }]);
-            if (reply.text !== '') say('user', reply.text);
-            content = result(
-              false,
-              `Not done: ${decision.reason} The user was asked and answered: "${reply.text}"`,
-            );
-          } else {
-            content = result(false, `Refused: ${decision.reason}`);
-            if (decision.fallback === 'end') throw new Ending('guard-end', decision.reason);
-          }
-          agentView.push({ role: 'tool', toolCallId: call.id, content });
-        }
-      }
+      await agentAnswers();
     }
   } catch (thrown) {
-    ending = endingOf(thrown, timedOut, deps.signal);
+    ending = endingOf(thrown, stop.timedOut(), deps.signal);
   } finally {
-    deps.signal?.removeEventListener('abort', cancel);
-    timer.abort();
+    stop.dispose();
   }
   emit({
     type: 'dialogue-ended',
-    at: deps.clock(),
+    at: clock(),
     dialogue,
     reason: ending.reason,
     detail: ending.detail,

@@ -1,4 +1,5 @@
 import type { ModelRole, Usage } from '../models/chat.ts';
+import type { ModelErrorKind } from '../models/errors.ts';
 import type { PriceTable } from '../models/usage.ts';
 import { callCost } from '../models/usage.ts';
 import type { Row } from '../format/model.ts';
@@ -44,12 +45,17 @@ export type TerminationReason =
   | 'time-limit'
   /** A provider failed (after retries): network, rate limit, server, auth, ... */
   | 'provider-error'
+  /** The scenario itself cannot be run (its starting rows do not fit the tables): its fault. */
+  | 'scenario-error'
   /** A model answered badly even after its repair turn (malformed tool call, broken JSON). */
   | 'model-error'
   /** The person stopped the run. */
   | 'cancelled'
   /** The run's token or money budget was spent. */
   | 'budget';
+
+/** How a model call failed: a ModelError's kind, or `unexpected` for an engine's own fault. */
+export type CallFailure = ModelErrorKind | 'unexpected';
 
 /** The model name a person's seat is recorded under in the log (Play). */
 export const PERSON = 'person';
@@ -58,10 +64,32 @@ export const PERSON = 'person';
 export const ERROR_ENDINGS: ReadonlySet<TerminationReason> = new Set([
   'time-limit',
   'provider-error',
+  'scenario-error',
   'model-error',
   'cancelled',
   'budget',
 ]);
+
+/**
+ * How each ending reads: `short` in lists and counts ("2 provider error"), `sentence` where a
+ * dialogue is shown. Typed by reason, so a new reason cannot reach the screen as a raw code.
+ */
+export const ENDING_LABELS: Readonly<
+  Record<TerminationReason, { readonly short: string; readonly sentence: string }>
+> = {
+  'user-done': { short: 'the user finished', sentence: 'The customer ended the conversation.' },
+  'guard-end': { short: 'a guard rule ended it', sentence: 'A guard rule ended the conversation.' },
+  'max-turns': { short: 'turn limit', sentence: 'The turn limit was reached.' },
+  'time-limit': { short: 'time limit', sentence: 'The time limit was reached.' },
+  'provider-error': { short: 'provider error', sentence: 'The model’s provider failed.' },
+  'scenario-error': {
+    short: 'scenario cannot run',
+    sentence: 'The scenario cannot run as written (a fault of the scenario, not the agent).',
+  },
+  'model-error': { short: 'bad model output', sentence: 'The model answered badly twice.' },
+  cancelled: { short: 'stopped', sentence: 'Stopped.' },
+  budget: { short: 'budget spent', sentence: 'The budget was spent.' },
+};
 
 /** What one deterministic check or expectation concluded. */
 export interface Finding {
@@ -113,11 +141,20 @@ export const NOTHING_EXPECTED: SimScenario['expected'] = {
   mustNotSay: [],
 };
 
+/**
+ * The format version of the event log this code writes, recorded in `run-started`. Logs are
+ * read through `readLog` (logFormat.ts), which validates them and migrates older versions; a
+ * change to the shape of an event raises this number and adds a migration there.
+ */
+export const LOG_VERSION = 2;
+
 /** One event of a run. `dialogue` ties an event to one trial of one scenario. */
 export type SimEvent =
   | {
       readonly type: 'run-started';
       readonly at: RunMs;
+      /** The log's format version (`LOG_VERSION` when written); logs before versions were 1. */
+      readonly version: number;
       readonly seed: number;
       /** The project's content hash, so a report says which version of the files it judged. */
       readonly projectHash: string;
@@ -127,9 +164,9 @@ export type SimEvent =
       readonly externalAgent?: true;
       /**
        * The prompts this run sends, and whether each is PolicyLab's own or the project's (whose
-       * text the project hash covers). Logs written before prompts could be replaced have none.
+       * text the project hash covers). Empty for logs written before prompts were recorded.
        */
-      readonly prompts?: readonly PromptUse[];
+      readonly prompts: readonly PromptUse[];
     }
   | {
       readonly type: 'scenario';
@@ -238,6 +275,8 @@ export type SimEvent =
       readonly cost: number | null;
       /** How long the call took, retries and repair included. */
       readonly ms: number;
+      /** The call failed, and how (its tokens are still counted and paid for). */
+      readonly failed?: CallFailure;
     }
   | {
       /** The run goes on after an interruption (a reload, a closed tab). */
@@ -257,7 +296,7 @@ export type SimEventType = SimEvent['type'];
 
 /**
  * The `usage` event of one model call that ran from `start` to `end` on the run's clock, priced
- * from the table (null cost for an unpriced model).
+ * from the table (null cost for an unpriced model); `failed` for a call that failed.
  */
 export function usageEvent(
   call: {
@@ -267,6 +306,7 @@ export function usageEvent(
     readonly start: RunMs;
     readonly end: RunMs;
     readonly dialogue?: string;
+    readonly failed?: CallFailure;
   },
   prices: PriceTable,
 ): Extract<SimEvent, { type: 'usage' }> {
@@ -280,5 +320,6 @@ export function usageEvent(
     outputTokens: call.usage.outputTokens,
     cost: callCost(call.model, call.usage, prices),
     ms: call.end - call.start,
+    ...(call.failed !== undefined && { failed: call.failed }),
   };
 }

@@ -1,12 +1,11 @@
 import type { ProjectModel, Row } from '../format/model.ts';
 import type { Cancellation, ChatEngine, ChatMessage } from '../models/chat.ts';
-import { checkedChat } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
 import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
 import type { Player } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
-import { usageEvent } from './events.ts';
+import { loggedChat } from './modelCall.ts';
 import type { PromptTemplate } from './prompts.ts';
 import {
   GENERATOR_ASKS,
@@ -131,27 +130,17 @@ async function writeScenario(
   const maxRepairs = Math.max(0, deps.maxRepairs ?? 2);
   for (let repairs = 0; ; repairs++) {
     if (deps.signal?.aborted) throw new ModelError('aborted', 'Generation was stopped.');
-    const start = deps.clock();
-    const answer = await checkedChat(
-      generator,
+    const answer = await loggedChat(
+      'generator',
+      { engine: generator, model: deps.generator.model },
       {
-        model: deps.generator.model,
         messages,
         responseSchema: { name: 'scenario', schema: SCENARIO_SCHEMA },
         temperature: 0.9,
         maxTokens: 2000,
         ...(deps.seed === undefined ? {} : { seed: deps.seed }),
       },
-      {
-        runtime: deps.runtime,
-        ...(deps.retry && { policy: deps.retry }),
-        ...(deps.signal && { signal: deps.signal }),
-      },
-    );
-    const end = deps.clock();
-    const { model: name } = deps.generator;
-    deps.emit?.(
-      usageEvent({ role: 'generator', model: name, usage: answer.usage, start, end }, deps.prices),
+      deps,
     );
     if (answer.json === undefined)
       throw new ModelError('malformed-output', 'The generator answered without a JSON scenario.');

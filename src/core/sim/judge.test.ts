@@ -242,7 +242,9 @@ describe('judgeDialogue', () => {
     const { judged, skipped, events } = await judge(judgeModel.engine);
     expect(skipped).toEqual([{ policy: 'refund-window', error: 'The provider failed (503).' }]);
     expect(judged.map((e) => e.policy)).toEqual(['verify-identity']);
-    expect(events.map((e) => e.type)).toEqual(['usage', 'judge']);
+    // The failed call is logged too: no tokens known, how it failed, and its time.
+    expect(events.map((e) => e.type)).toEqual(['usage', 'usage', 'judge']);
+    expect(events[0]).toMatchObject({ type: 'usage', inputTokens: 0, failed: 'server' });
   });
 
   it('skips unknown policies and everything once cancelled', async () => {

@@ -1,12 +1,11 @@
 import type { ProjectModel } from '../format/model.ts';
 import type { Cancellation, ChatMessage } from '../models/chat.ts';
-import { checkedChat } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
 import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
 import type { Player } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
-import { usageEvent } from './events.ts';
+import { loggedChat } from './modelCall.ts';
 import type { PromptTemplate } from './prompts.ts';
 import { JUDGE_ASKS, POLICY_JUDGE_PROMPT, judgeFix, renderPrompt } from './prompts.ts';
 import type { Transcript } from './transcript.ts';
@@ -107,30 +106,17 @@ export async function judgeDialogue(
   ]);
 
   const ask = async (messages: readonly ChatMessage[]) => {
-    const start = deps.clock();
-    const response = await checkedChat(
-      deps.judge.engine,
+    const response = await loggedChat(
+      'judge',
+      deps.judge,
       {
-        model: deps.judge.model,
         messages,
         responseSchema: { name: 'policy_verdict', schema: JUDGE_SCHEMA },
         temperature: 0,
         maxTokens: 500,
       },
-      {
-        runtime: deps.runtime,
-        ...(deps.retry && { policy: deps.retry }),
-        ...(deps.signal && { signal: deps.signal }),
-      },
-    );
-    const end = deps.clock();
-    const { usage } = response;
-    const { dialogue } = transcript;
-    emit(
-      usageEvent(
-        { role: 'judge', model: deps.judge.model, usage, start, end, dialogue },
-        deps.prices,
-      ),
+      { ...deps, emit },
+      { dialogue: transcript.dialogue },
     );
     if (response.json === undefined)
       throw new ModelError('malformed-output', 'The judge answered without a JSON verdict.');

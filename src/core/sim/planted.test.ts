@@ -231,9 +231,10 @@ async function simulate(agent: ChatEngine) {
       concurrency: 3,
       agent: { engine: agent, model: 'test-agent' },
       user: { engine: user, model: 'scripted-user' },
+      prices: {},
       now: '2026-05-15T19:00:00Z',
     },
-    { runtime, clock: () => tick++, prices: {}, emit: (e) => events.push(e) },
+    { runtime, clock: () => tick++, emit: (e) => events.push(e) },
   );
   return { reason, events, report: reportOf(events, FACTS) };
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Finding, SimEvent, TerminationReason } from './events.ts';
+import { LOG_VERSION } from './events.ts';
 import { wilson } from './metrics.ts';
 import type { PolicyFacts } from './report.ts';
 import { reportOf } from './report.ts';
@@ -78,8 +79,10 @@ function dialogue(id: string, scenarioId: string, trial: number, plan: Plan = {}
   return events;
 }
 
-const start: Draft = {
+const start: Extract<Draft, { type: 'run-started' }> = {
   type: 'run-started',
+  version: LOG_VERSION,
+  prompts: [],
   seed: 7,
   projectHash: 'abc',
   models: { agent: 'gpt-x' },

@@ -186,6 +186,7 @@ const late = (turn: number | undefined): number => turn ?? Number.POSITIVE_INFIN
 function spend(entry: Spent, e: UsageEvent): Spent {
   return {
     calls: entry.calls + 1,
+    failed: entry.failed + (e.failed === undefined ? 0 : 1),
     inputTokens: entry.inputTokens + e.inputTokens,
     outputTokens: entry.outputTokens + e.outputTokens,
     cost: entry.cost === null || e.cost === null ? null : entry.cost + e.cost,
@@ -318,8 +319,7 @@ function read(events: readonly SimEvent[]) {
         const { byRole, ...total } = usage;
         const role = spend(byRole[e.role] ?? EMPTY_LEDGER, e);
         usage = { ...spend(total, e), byRole: { ...byRole, [e.role]: role } };
-        // Logs written before calls were timed have no `ms`.
-        msByRole[e.role] = (msByRole[e.role] ?? 0) + ((e as { ms?: number }).ms ?? 0);
+        msByRole[e.role] = (msByRole[e.role] ?? 0) + e.ms;
         break;
       }
       case 'dialogue-started':

@@ -53,7 +53,7 @@ describe('a project with its own prompts', () => {
         judge: { engine: listening(judge, judges), model: 'judge-model' },
         prompts: projectPrompts(own),
       },
-      { runtime, clock: () => tick++, prices: {}, emit: (e) => events.push(e) },
+      { runtime, clock: () => tick++, emit: (e) => events.push(e) },
     );
     expect(users[0]?.messages[0]).toEqual({
       role: 'system',

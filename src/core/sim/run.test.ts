@@ -170,7 +170,6 @@ describe('resuming an interrupted run', () => {
       {
         runtime,
         clock: () => tick++,
-        prices: {},
         emit: (event) => resumed.push(event),
         previous: cut,
       },

@@ -5,7 +5,7 @@ import type { PriceTable } from '../models/usage.ts';
 import type { DialogueLimits, Player } from './dialogue.ts';
 import { DEFAULT_LIMITS, runDialogue } from './dialogue.ts';
 import type { PromptUse, SimEvent, SimScenario } from './events.ts';
-import { ERROR_ENDINGS } from './events.ts';
+import { ERROR_ENDINGS, LOG_VERSION } from './events.ts';
 import type { GenerationFailure, ScenarioSample } from './generate.ts';
 import { generateScenarios } from './generate.ts';
 import { judgeDialogue } from './judge.ts';
@@ -36,6 +36,8 @@ export interface RunPlan {
   readonly limits?: DialogueLimits;
   /** The run stops cleanly once either is spent. */
   readonly budget?: { readonly tokens?: number; readonly dollars?: number };
+  /** What each model costs; a call on a model not in it has no known cost (counted as 0). */
+  readonly prices: PriceTable;
   readonly agent: Player;
   /** The agent is the user's own bot (its prompt and tools on its side); see DialogueDeps. */
   readonly externalAgent?: boolean;
@@ -62,7 +64,6 @@ export interface RunDeps {
   readonly retry?: RetryPolicy;
   /** Milliseconds since the run started. */
   readonly clock: () => number;
-  readonly prices: PriceTable;
   readonly signal?: Cancellation;
   /** Receives each event as it happens (to save it, and to show progress). */
   readonly emit: (event: SimEvent) => void;
@@ -148,6 +149,7 @@ export async function runSimulation(
     emit({
       type: 'run-started',
       at: deps.clock(),
+      version: LOG_VERSION,
       seed: plan.seed,
       projectHash: plan.projectHash,
       models: {
@@ -176,7 +178,7 @@ export async function runSimulation(
           runtime: deps.runtime,
           ...(deps.retry && { retry: deps.retry }),
           ...(deps.signal && { signal: deps.signal }),
-          prices: deps.prices,
+          prices: plan.prices,
           clock: deps.clock,
           emit,
           ...(plan.maxRepairs === undefined ? {} : { maxRepairs: plan.maxRepairs }),
@@ -240,7 +242,7 @@ export async function runSimulation(
           clock: deps.clock,
           now: plan.now,
           ...(plan.prompts && { prompts: plan.prompts }),
-          prices: deps.prices,
+          prices: plan.prices,
           ...(deps.signal && { signal: deps.signal }),
           emit: record,
           overBudget,
@@ -267,7 +269,7 @@ export async function runSimulation(
           runtime: deps.runtime,
           ...(deps.retry && { retry: deps.retry }),
           ...(deps.signal && { signal: deps.signal }),
-          prices: deps.prices,
+          prices: plan.prices,
           clock: deps.clock,
           ...(plan.prompts?.policyJudge && { template: plan.prompts.policyJudge }),
           emit,

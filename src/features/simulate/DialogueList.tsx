@@ -1,13 +1,8 @@
 import type { RunReport } from '../../core/index.ts';
+import { ENDING_LABELS } from '../../core/index.ts';
 
 /** Every dialogue of the run: its verdict, how it ended, and what broke. */
-export function DialogueList({
-  report,
-  endings,
-}: {
-  report: RunReport;
-  endings: Readonly<Record<string, string>>;
-}) {
+export function DialogueList({ report }: { report: RunReport }) {
   if (report.dialogues.length === 0) return null;
   return (
     <table className="run-table" aria-label="Dialogues">
@@ -28,7 +23,7 @@ export function DialogueList({
                 {d.verdict}
               </span>
             </td>
-            <td className="simulate-faint">{d.ending ? (endings[d.ending] ?? d.ending) : '…'}</td>
+            <td className="simulate-faint">{d.ending ? ENDING_LABELS[d.ending].short : '…'}</td>
             <td className="simulate-faint">
               {d.verdict === 'error'
                 ? d.endingDetail

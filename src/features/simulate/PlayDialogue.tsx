@@ -1,17 +1,6 @@
 import type { Transcript, TranscriptCall } from '../../core/index.ts';
-import { describeChange } from '../../core/index.ts';
+import { ENDING_LABELS, describeChange } from '../../core/index.ts';
 import type { Seat } from '../../state/slices/playSlice.ts';
-
-const ENDINGS: Record<string, string> = {
-  'user-done': 'The customer ended the conversation.',
-  'guard-end': 'A guard rule ended the conversation.',
-  'max-turns': 'The turn limit was reached.',
-  'time-limit': 'The time limit was reached.',
-  'provider-error': 'The model’s provider failed.',
-  'model-error': 'The model answered badly twice.',
-  cancelled: 'Stopped.',
-  budget: 'The budget was spent.',
-};
 
 /** Endings whose label says it all; the others add their detail (which rule, which error). */
 const PLAIN_ENDINGS: ReadonlySet<string> = new Set(['user-done', 'cancelled']);
@@ -43,7 +32,7 @@ export function PlayDialogue({ transcript, seat }: { transcript: Transcript; sea
       ))}
       {transcript.ending && (
         <li className="play-ending" role="status">
-          {ENDINGS[transcript.ending.reason] ?? transcript.ending.reason}
+          {ENDING_LABELS[transcript.ending.reason].sentence}
           {!PLAIN_ENDINGS.has(transcript.ending.reason) && ` ${transcript.ending.detail}`}
         </li>
       )}

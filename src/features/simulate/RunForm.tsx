@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RunSettings } from '../../state/slices/simulationSlice.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
+import { formatLevelBand, parseLevelBand } from '../../core/index.ts';
 
 /** The next run's settings, and Run / Stop. */
 export function RunForm() {
@@ -82,26 +83,24 @@ export function RunForm() {
 function LevelsField({ disabled }: { disabled: boolean }) {
   const levels = useAppStore((s) => s.runSettings.levels);
   const setSettings = useAppStore((s) => s.setRunSettings);
-  const [text, setText] = useState(`${levels.min}-${levels.max}`);
-  const band = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(text);
-  const min = Number(band?.[1]);
-  const max = Number(band?.[2] ?? band?.[1]);
-  const valid = band !== null && min >= 1 && max >= min && max <= 100;
+  const [text, setText] = useState(formatLevelBand(levels));
+  const read = parseLevelBand(text);
   return (
     <label className="run-field">
       <span>Levels</span>
       <input
         value={text}
         disabled={disabled}
-        aria-invalid={!valid}
-        title="The challenge band of the sampled combinations, e.g. 4-8"
+        aria-invalid={'problem' in read}
+        title={
+          'problem' in read
+            ? read.problem
+            : 'The challenge band of the sampled combinations, e.g. 4-8'
+        }
         onChange={(event) => {
           setText(event.target.value);
-          const next = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(event.target.value);
-          const lo = Number(next?.[1]);
-          const hi = Number(next?.[2] ?? next?.[1]);
-          if (next && lo >= 1 && hi >= lo && hi <= 100)
-            setSettings({ levels: { min: lo, max: hi } });
+          const next = parseLevelBand(event.target.value);
+          if ('band' in next) setSettings({ levels: next.band });
         }}
       />
     </label>

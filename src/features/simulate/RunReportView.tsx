@@ -1,21 +1,10 @@
 import type { RunReport } from '../../core/index.ts';
-import { PERSON } from '../../core/index.ts';
+import { ENDING_LABELS, PERSON } from '../../core/index.ts';
 import type { CurrentRun } from '../../state/slices/simulationSlice.ts';
 import { DialogueList } from './DialogueList.tsx';
 import { PolicyTable } from './PolicyTable.tsx';
 import { percent, rateWithInterval } from './format.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
-
-const ENDINGS: Record<string, string> = {
-  'user-done': 'the user finished',
-  'guard-end': 'a guard rule ended it',
-  'max-turns': 'turn limit',
-  'time-limit': 'time limit',
-  'provider-error': 'provider error',
-  'model-error': 'bad model output',
-  cancelled: 'stopped',
-  budget: 'budget spent',
-};
 
 /** How a run is going or went: progress, pass rates with their intervals, policies, dialogues. */
 export function RunReportView({ run, report }: { run: CurrentRun; report: RunReport }) {
@@ -88,7 +77,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             {errors.byReason.length === 0
               ? 'none'
               : errors.byReason
-                  .map((e) => `${e.count} ${ENDINGS[e.reason] ?? e.reason}`)
+                  .map((e) => `${e.count} ${ENDING_LABELS[e.reason].short}`)
                   .join(', ')}
           </div>
         </div>
@@ -112,7 +101,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             .join(' · ')}
         </p>
       )}
-      <DialogueList report={report} endings={ENDINGS} />
+      <DialogueList report={report} />
     </section>
   );
 }

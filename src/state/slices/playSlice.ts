@@ -4,6 +4,7 @@ import type {
   Check,
   HumanSeat,
   RunRepository,
+  Scheduler,
   SeatReply,
   SeatTurn,
   SimEvent,
@@ -13,7 +14,8 @@ import {
   DEFAULT_RETRY,
   NOTHING_EXPECTED,
   PERSON,
-  projectHash,
+  createRecorder,
+  runClock,
   withDeadline,
 } from '../../core/index.ts';
 import type { Simulator } from '../../workers/simulationClient.ts';
@@ -99,6 +101,7 @@ export function createPlaySlice(
   simulate: Simulator,
   newId: () => string,
   now: () => string,
+  scheduler: Scheduler,
 ): StateCreator<AppState, [], [], PlaySlice> {
   let controller: AbortController | undefined;
   let seat: HumanSeat | undefined;
@@ -135,29 +138,48 @@ export function createPlaySlice(
           });
           return;
         }
-        const [{ parseProject }, { handWrittenScenarios }, seats, { projectPrompts }] =
-          await Promise.all([
-            import('../../core/format/parseProject.ts'),
-            import('../../core/sim/scenarios.ts'),
-            import('../../core/sim/seat.ts'),
-            import('../../core/sim/prompts.ts'),
-          ]);
-        const model = parseProject(state.project).model;
-        const scenario =
-          scenarioId === null
-            ? freePlayScenario(goal)
-            : handWrittenScenarios(model).find((s) => s.id === scenarioId);
-        if (!scenario) {
-          set({ simulationMessage: `scenarios.yaml has no scenario "${scenarioId ?? ''}" now.` });
-          return;
-        }
+        const [{ planRun }, seats] = await Promise.all([
+          import('../../core/sim/plan.ts'),
+          import('../../core/sim/seat.ts'),
+        ]);
         const id = `run-${newId()}`;
-        const who = side === 'user' ? 'you as the customer' : 'you as the agent';
-        const title = `Play · ${who} · ${scenario.id} · ${opponent.model}`;
-        controller = new AbortController();
         const person = seats.createHumanSeat((turn) => {
           update(id, { turn, problem: null });
         });
+        const you = { engine: person.engine, model: PERSON };
+        // The person may take their time; the models keep the usual limit per call.
+        const timed = <P extends { engine: ChatEngine }>(player: P): P => ({
+          ...player,
+          engine: withDeadline(player.engine, DEFAULT_RETRY.timeoutMs, models.runtime),
+        });
+        const other = timed(opponent);
+        const judge = players.judge && timed(players.judge);
+        const planned = planRun(state.project, {
+          seed: 1,
+          trials: 1,
+          concurrency: 1,
+          maxTurns: PLAY_LIMITS.maxTurns,
+          timeLimitMs: PLAY_LIMITS.timeLimitMs,
+          scenarios: scenarioId === null ? 'none' : [scenarioId],
+          ...(scenarioId === null && { ownScenarios: [freePlayScenario(goal)] }),
+          agent: side === 'agent' ? you : other,
+          user: side === 'user' ? you : other,
+          ...(judge && { judge }),
+          externalAgent: side === 'user' && players.externalAgent,
+          prices: state.modelSettings.prices,
+          freeModels: [PERSON, ...players.freeModels],
+          now: now(),
+        });
+        const scenario = planned.ok ? planned.plan.scenarios[0]?.scenario : undefined;
+        if (!planned.ok || !scenario) {
+          set({
+            simulationMessage: planned.ok ? 'There is no scenario to play.' : planned.problem,
+          });
+          return;
+        }
+        const who = side === 'user' ? 'you as the customer' : 'you as the agent';
+        const title = `Play · ${who} · ${scenario.id} · ${opponent.model}`;
+        controller = new AbortController();
         seat = person;
         lastWords = seats.lastWords;
         set({
@@ -167,7 +189,7 @@ export function createPlaySlice(
             title,
             seat: side,
             scenario,
-            checks: model.checks,
+            checks: planned.model.checks,
             opponent: opponent.model,
             events: [],
             live: true,
@@ -177,71 +199,48 @@ export function createPlaySlice(
             error: null,
           },
         });
-        // Each event is saved as it comes (a game is slow); a failed write is said, not fatal.
-        const log: SimEvent[] = [];
-        let saving = runs
-          ? runs.create({ id, projectId: state.projectId, createdAt: now(), title })
-          : Promise.resolve();
-        const fail = (error: unknown) => {
-          update(id, { error: `This game could not be saved on this device: ${messageOf(error)}` });
-        };
-        saving = saving.catch(fail);
-        const you = { engine: person.engine, model: PERSON };
-        // The person may take their time; the models keep the usual limit per call.
-        const timed = <P extends { engine: ChatEngine }>(player: P): P => ({
-          ...player,
-          engine: withDeadline(player.engine, DEFAULT_RETRY.timeoutMs, models.runtime),
+        // Each event is shown and saved as it comes (a game is slow); a failed write is said.
+        const recorder = createRecorder({
+          ...(runs && { sink: { append: (from, events) => runs.append(id, from, events) } }),
+          ...(runs && {
+            ready: runs.create({ id, projectId: state.projectId, createdAt: now(), title }),
+          }),
+          batchMs: 0,
+          scheduler,
+          onShow: (events) => {
+            const last = events.at(-1)?.type;
+            const said = last === 'message' || last === 'dialogue-ended';
+            update(id, { events, ...(said && { streaming: null }) });
+          },
+          onSaveError: (error) => {
+            update(id, {
+              error: `This game could not be saved on this device: ${messageOf(error)}`,
+            });
+          },
         });
-        const other = timed(opponent);
-        const judge = players.judge && timed(players.judge);
-        const start = models.clock();
         try {
-          await simulate(
-            model,
-            {
-              seed: 1,
-              projectHash: projectHash(state.project.files),
-              prompts: projectPrompts(model),
-              scenarios: [{ scenario, source: 'hand-written' }],
-              trials: 1,
-              concurrency: 1,
-              limits: PLAY_LIMITS,
-              agent: side === 'agent' ? you : other,
-              ...(side === 'user' && players.externalAgent && { externalAgent: true }),
-              user: side === 'user' ? you : other,
-              ...(judge && { judge }),
-              now: now(),
+          await simulate(planned.model, planned.plan, {
+            runtime: models.runtime,
+            retry: { ...DEFAULT_RETRY, timeoutMs: PLAY_LIMITS.timeLimitMs },
+            clock: runClock(models.clock),
+            signal: controller.signal,
+            onModelCall: (_, role) => {
+              if (role !== (side === 'user' ? 'agent' : 'user')) return undefined;
+              let text = '';
+              const tools: string[] = [];
+              update(id, { streaming: { text, tools } });
+              return (delta) => {
+                if (delta.kind === 'text') text += delta.text;
+                else if (delta.name) tools.push(delta.name);
+                update(id, { streaming: { text, tools: [...tools] } });
+              };
             },
-            {
-              runtime: models.runtime,
-              retry: { ...DEFAULT_RETRY, timeoutMs: PLAY_LIMITS.timeLimitMs },
-              clock: () => Math.round(models.clock() - start),
-              prices: state.modelSettings.prices,
-              signal: controller.signal,
-              onModelCall: (_, role) => {
-                if (role !== (side === 'user' ? 'agent' : 'user')) return undefined;
-                let text = '';
-                const tools: string[] = [];
-                update(id, { streaming: { text, tools } });
-                return (delta) => {
-                  if (delta.kind === 'text') text += delta.text;
-                  else if (delta.name) tools.push(delta.name);
-                  update(id, { streaming: { text, tools: [...tools] } });
-                };
-              },
-              emit: (event) => {
-                const from = log.length;
-                log.push(event);
-                const said = event.type === 'message' || event.type === 'dialogue-ended';
-                update(id, { events: [...log], ...(said && { streaming: null }) });
-                if (runs) saving = saving.then(() => runs.append(id, from, [event])).catch(fail);
-              },
-            },
-          );
+            emit: recorder.emit,
+          });
         } catch (error) {
           update(id, { error: messageOf(error) });
         } finally {
-          await saving;
+          await recorder.close();
           update(id, { live: false, turn: undefined, streaming: null });
           controller = undefined;
           seat = undefined;

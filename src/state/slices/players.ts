@@ -16,6 +16,8 @@ export interface ChosenPlayers {
   readonly generator?: ChosenPlayer;
   /** The agent's endpoint hosts the user's own bot: it is sent only the conversation. */
   readonly externalAgent: boolean;
+  /** The models among these that run in this browser, and so cost nothing. */
+  readonly freeModels: readonly string[];
 }
 
 /**
@@ -26,10 +28,14 @@ export interface ChosenPlayers {
 export function choosePlayers(state: AppState): ChosenPlayers {
   const { roles, endpoints } = state.modelSettings;
   const localName = state.localModel.loaded?.name ?? 'local';
+  const freeModels: string[] = [];
   const pick = (role: 'agent' | 'user' | 'generator'): ChosenPlayer | undefined => {
     const choice = roles[role];
-    const engine = state.engineFor(choice?.engine ?? LOCAL_ENGINE);
-    return engine ? { engine, model: choice?.model ?? localName } : undefined;
+    const engineId = choice?.engine ?? LOCAL_ENGINE;
+    const engine = state.engineFor(engineId);
+    const model = choice?.model ?? localName;
+    if (engine && engineId === LOCAL_ENGINE) freeModels.push(model);
+    return engine ? { engine, model } : undefined;
   };
   const agent = pick('agent');
   const user = pick('user');
@@ -38,6 +44,7 @@ export function choosePlayers(state: AppState): ChosenPlayers {
   const judgeEngine = judgeChoice ? state.engineFor(judgeChoice.engine) : undefined;
   const judge =
     judgeChoice && judgeEngine ? { engine: judgeEngine, model: judgeChoice.model } : undefined;
+  if (judge && judgeChoice?.engine === LOCAL_ENGINE) freeModels.push(judge.model);
   const externalAgent = endpoints.find((e) => e.id === roles.agent?.engine)?.hostsAgent === true;
   return {
     ...(agent && { agent }),
@@ -45,5 +52,6 @@ export function choosePlayers(state: AppState): ChosenPlayers {
     ...(judge && { judge }),
     ...(generator && { generator }),
     externalAgent,
+    freeModels,
   };
 }

@@ -1,6 +1,20 @@
 import type { StateCreator } from 'zustand';
-import type { RunRepository, SimEvent, SimScenario, StoredRun } from '../../core/index.ts';
-import { PERSON, projectHash } from '../../core/index.ts';
+import type {
+  LevelBand,
+  ReadLog,
+  RunRepository,
+  Scheduler,
+  SimEvent,
+  StoredRun,
+} from '../../core/index.ts';
+import {
+  DEFAULT_LEVELS,
+  LOG_VERSION,
+  PERSON,
+  createRecorder,
+  readLog,
+  runClock,
+} from '../../core/index.ts';
 import type { Simulator } from '../../workers/simulationClient.ts';
 import { simulateInThread } from '../../workers/simulationClient.ts';
 import type { AppState } from '../createAppStore.ts';
@@ -22,7 +36,7 @@ export interface RunSettings {
   /** Scenarios the generator model writes for policy combinations sampled from the graph. */
   readonly generated: number;
   /** The challenge band those combinations are drawn from. */
-  readonly levels: { readonly min: number; readonly max: number };
+  readonly levels: LevelBand;
 }
 
 /** The run on screen: its log (growing while it runs) and how it stands. */
@@ -33,6 +47,8 @@ export interface CurrentRun {
   /** Running in this page now. */
   readonly live: boolean;
   readonly error: string | null;
+  /** The log format it was saved in; older logs are migrated when read (and when resumed). */
+  readonly savedVersion: number;
 }
 
 export interface SimulationSlice {
@@ -60,7 +76,7 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = {
   budgetDollars: 1,
   seed: 1,
   generated: 0,
-  levels: { min: 4, max: 8 },
+  levels: DEFAULT_LEVELS,
 };
 
 /** How often a running log is shown and saved: often enough to watch, seldom enough to be cheap. */
@@ -68,7 +84,9 @@ const FLUSH_MS = 150;
 
 /**
  * Builds the simulation slice over the run store and the model engines; `simulate` runs the
- * simulation (in a worker in the page), on this thread when absent.
+ * simulation (in a worker in the page), on this thread when absent. Runs are planned by core's
+ * `planRun` and recorded by its recorder, as Play and the CLI do; this slice only wires them to
+ * the form, the run store and the screen.
  */
 export function createSimulationSlice(
   runs: RunRepository | undefined,
@@ -76,14 +94,16 @@ export function createSimulationSlice(
   newId: () => string,
   now: () => string,
   simulate: Simulator | undefined,
+  scheduler: Scheduler,
 ): StateCreator<AppState, [], [], SimulationSlice> {
   let controller: AbortController | undefined;
   return (set, get) => {
-    /** The models per role and the parsed project, or why a run cannot start. */
-    const prepare = async () => {
+    /** Plans a run (or its resumption) from the form and the models per role, or says why not. */
+    const plan = async (resuming?: readonly SimEvent[]) => {
       const state = get();
       if (state.currentRun?.live) return undefined;
-      const { agent, user, judge, generator, externalAgent } = choosePlayers(state);
+      const players = choosePlayers(state);
+      const { agent, user } = players;
       if (!models || !agent || !user) {
         set({
           simulationMessage:
@@ -91,128 +111,91 @@ export function createSimulationSlice(
         });
         return undefined;
       }
-      const [
-        { parseProject },
-        { handWrittenScenarios },
-        { buildGraph },
-        { sampleWithReport },
-        { projectPrompts },
-      ] = await Promise.all([
-        import('../../core/format/parseProject.ts'),
-        import('../../core/sim/scenarios.ts'),
-        import('../../core/graph/build.ts'),
-        import('../../core/graph/sample.ts'),
-        import('../../core/sim/prompts.ts'),
-      ]);
-      const model = parseProject(state.project).model;
-      return {
-        models,
+      const { planRun } = await import('../../core/sim/plan.ts');
+      const settings = state.runSettings;
+      const planned = planRun(state.project, {
+        seed: settings.seed,
+        trials: settings.trials,
+        concurrency: settings.concurrency,
+        maxTurns: settings.maxTurns,
+        ...(settings.budgetDollars !== null && { budget: { dollars: settings.budgetDollars } }),
+        scenarios: 'all',
+        ...(settings.generated > 0 && {
+          generate: { count: settings.generated, levels: settings.levels },
+        }),
         agent,
-        externalAgent,
         user,
-        judge,
-        generator,
-        model,
-        handWrittenScenarios,
-        projectPrompts,
-        buildGraph,
-        sampleWithReport,
-      };
+        ...(players.judge && { judge: players.judge }),
+        ...(players.generator && { generator: players.generator }),
+        externalAgent: players.externalAgent,
+        prices: state.modelSettings.prices,
+        freeModels: players.freeModels,
+        now: now(),
+        ...(resuming && { resuming }),
+      });
+      if (!planned.ok) {
+        set({ simulationMessage: `${planned.problem} (Models and prices: Models in the header.)` });
+        return undefined;
+      }
+      return { ...planned, models };
     };
 
-    /** Runs (or goes on with) a run, showing and saving its log as it grows. */
+    /** Runs (or goes on with) a planned run, showing and saving its log as it grows. */
     const execute = async (
-      setup: NonNullable<Awaited<ReturnType<typeof prepare>>>,
+      planned: NonNullable<Awaited<ReturnType<typeof plan>>>,
       run: {
         readonly id: string;
         readonly title: string;
-        readonly scenarios: readonly SimScenario[];
-        readonly samples: readonly {
-          readonly policies: readonly string[];
-          readonly level: number;
-        }[];
-        readonly trials: number;
-        readonly seed: number;
         readonly previous: readonly SimEvent[];
+        /** The previous log was migrated from an older format: write it back first. */
+        readonly rewrite: boolean;
       },
-      created: Promise<void> = Promise.resolve(),
+      created?: Promise<void>,
     ) => {
       const { id, title, previous } = run;
-      const state = get();
-      const settings = state.runSettings;
       controller = new AbortController();
       set({
-        currentRun: { id, title, events: previous, live: true, error: null },
+        currentRun: {
+          id,
+          title,
+          events: previous,
+          live: true,
+          error: null,
+          savedVersion: LOG_VERSION,
+        },
         simulationMessage: null,
       });
-      // Events are gathered and written in batches; a failed write is said once, not fatal.
-      const log: SimEvent[] = [...previous];
-      let saved = log.length;
-      let saving = created;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const flush = () => {
-        timer = undefined;
-        const fresh = log.slice(saved);
-        const from = saved;
-        saved = log.length;
-        if (runs && fresh.length > 0) {
-          saving = saving
-            .then(() => runs.append(id, from, fresh))
-            .catch((error: unknown) => {
-              set({
-                simulationMessage: `The run could not be saved on this device (${messageOf(error)}); it goes on here.`,
-              });
-            });
-        }
-        const current = get().currentRun;
-        if (current?.id === id) set({ currentRun: { ...current, events: [...log] } });
-      };
-      const start = setup.models.clock();
-      // A resumed run's clock goes on from where its log stopped.
-      const offset = previous.reduce((latest, e) => Math.max(latest, e.at), 0);
+      const recorder = createRecorder({
+        previous,
+        rewritePrevious: run.rewrite,
+        ...(runs && { sink: { append: (from, events) => runs.append(id, from, events) } }),
+        ...(created && { ready: created }),
+        batchMs: FLUSH_MS,
+        scheduler,
+        onShow: (events) => {
+          const current = get().currentRun;
+          if (current?.id === id) set({ currentRun: { ...current, events } });
+        },
+        onSaveError: (error) => {
+          set({
+            simulationMessage: `The run could not be saved on this device (${messageOf(error)}); it goes on here.`,
+          });
+        },
+      });
       try {
-        await (simulate ?? simulateInThread)(
-          setup.model,
-          {
-            seed: run.seed,
-            projectHash: projectHash(state.project.files),
-            // The project's own versions of the prompts, where scenarios.yaml has them.
-            prompts: setup.projectPrompts(setup.model),
-            scenarios: run.scenarios.map((scenario) => ({
-              scenario,
-              source: 'hand-written' as const,
-            })),
-            trials: run.trials,
-            concurrency: settings.concurrency,
-            limits: { maxTurns: settings.maxTurns, timeLimitMs: 300_000, maxToolRounds: 8 },
-            ...(settings.budgetDollars !== null && { budget: { dollars: settings.budgetDollars } }),
-            agent: setup.agent,
-            ...(setup.externalAgent && { externalAgent: true }),
-            user: setup.user,
-            ...(setup.judge && { judge: setup.judge }),
-            ...(run.samples.length > 0 &&
-              setup.generator && { samples: run.samples, generator: setup.generator }),
-            now: now(),
-          },
-          {
-            runtime: setup.models.runtime,
-            clock: () => offset + Math.round(setup.models.clock() - start),
-            prices: state.modelSettings.prices,
-            signal: controller.signal,
-            ...(previous.length > 0 && { previous }),
-            emit: (event) => {
-              log.push(event);
-              timer ??= setTimeout(flush, FLUSH_MS);
-            },
-          },
-        );
+        await (simulate ?? simulateInThread)(planned.model, planned.plan, {
+          runtime: planned.models.runtime,
+          clock: runClock(planned.models.clock, previous),
+          signal: controller.signal,
+          ...(previous.length > 0 && { previous }),
+          emit: recorder.emit,
+        });
       } catch (error) {
         const current = get().currentRun;
         if (current?.id === id) set({ currentRun: { ...current, error: messageOf(error) } });
       } finally {
-        clearTimeout(timer);
-        flush();
-        await saving;
+        // Finished only once every event is saved: a reload then finds the whole log.
+        await recorder.close();
         const current = get().currentRun;
         if (current?.id === id) set({ currentRun: { ...current, live: false } });
         controller = undefined;
@@ -239,50 +222,17 @@ export function createSimulationSlice(
         }
       },
       startRun: async () => {
-        const setup = await prepare();
-        if (!setup) return;
-        const scenarios = setup.handWrittenScenarios(setup.model);
-        const { trials, generated, levels, seed } = get().runSettings;
-        let samples: { policies: readonly string[]; level: number }[] = [];
-        if (generated > 0) {
-          if (!setup.generator) {
-            set({
-              simulationMessage:
-                'Generating scenarios needs a model for the generator role (Models in the header).',
-            });
-            return;
-          }
-          const drawn = setup.sampleWithReport(setup.buildGraph(setup.model), {
-            seed,
-            count: generated,
-            levels,
-          });
-          samples = drawn.samples.map((sample) => ({
-            policies: sample.policies,
-            level: sample.level,
-          }));
-          if (samples.length === 0) {
-            set({
-              simulationMessage: `No policy combination reaches levels ${levels.min}-${levels.max} in this graph.`,
-            });
-            return;
-          }
-        }
-        if (scenarios.length === 0 && samples.length === 0) {
-          set({
-            simulationMessage:
-              'scenarios.yaml has no scenarios to run yet; write some, or generate some.',
-          });
-          return;
-        }
+        const planned = await plan();
+        if (!planned) return;
+        const { scenarios, samples = [], trials, agent } = planned.plan;
         const id = `run-${newId()}`;
         // Generation may fail for some samples, so the title counts what was asked for.
         const written = `${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}`;
         const asked = samples.length > 0 ? ` + ${samples.length} to generate` : '';
-        const title = `${written}${asked} × ${trials} · ${setup.agent.model}`;
+        const title = `${written}${asked} × ${trials} · ${agent.model}`;
         await execute(
-          setup,
-          { id, title, scenarios, samples, trials, seed, previous: [] },
+          planned,
+          { id, title, previous: [], rewrite: false },
           runs?.create({ id, projectId: get().projectId, createdAt: now(), title }),
         );
       },
@@ -295,16 +245,13 @@ export function createSimulationSlice(
           set({ simulationMessage: 'A game of Play cannot be resumed without its player.' });
           return;
         }
-        const setup = await prepare();
-        if (!setup) return;
-        await execute(setup, {
+        const planned = await plan(current.events);
+        if (!planned) return;
+        await execute(planned, {
           id: current.id,
           title: current.title,
-          scenarios: [],
-          samples: [],
-          trials: started.trials,
-          seed: started.seed,
           previous: current.events,
+          rewrite: current.savedVersion < LOG_VERSION,
         });
       },
       cancelRun: () => {
@@ -312,13 +259,29 @@ export function createSimulationSlice(
       },
       openRun: async (id) => {
         if (!runs || get().currentRun?.live) return;
-        const stored = get().runList.find((r) => r.id === id);
+        const title = get().runList.find((r) => r.id === id)?.title ?? id;
+        let read: ReadLog;
         try {
-          const events = (await runs.events(id)) as SimEvent[];
-          set({ currentRun: { id, title: stored?.title ?? id, events, live: false, error: null } });
+          read = readLog(await runs.events(id));
         } catch (error) {
           set({ simulationMessage: `The run could not be read: ${messageOf(error)}` });
+          return;
         }
+        if (!read.ok) {
+          set({ simulationMessage: `The run “${title}” cannot be opened. ${read.error}` });
+          return;
+        }
+        set({
+          currentRun: {
+            id,
+            title,
+            events: read.events,
+            live: false,
+            error: null,
+            savedVersion: read.savedVersion,
+          },
+          simulationMessage: null,
+        });
       },
       deleteRun: async (id) => {
         if (!runs || (get().currentRun?.id === id && get().currentRun?.live)) return;

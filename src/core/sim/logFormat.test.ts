@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { simulateRefunds } from '../../test/refundDesk.ts';
+import { LOG_VERSION } from './events.ts';
+import { LOG_MIGRATIONS, readLog } from './logFormat.ts';
+import { reportOf } from './report.ts';
+
+/** A log saved by PolicyLab before logs had a version (format 1), kept as it was written. */
+const V1_LOG = JSON.parse(
+  readFileSync('src/core/sim/testdata/log-v1.json', 'utf8'),
+) as readonly Record<string, unknown>[];
+
+const NO_FACTS = new Map();
+
+describe('reading a log', () => {
+  it('reads a log of the current format as it is', async () => {
+    const { events } = await simulateRefunds();
+    const read = readLog(JSON.parse(JSON.stringify(events)));
+    expect(read).toEqual({ ok: true, events, savedVersion: LOG_VERSION });
+    expect(events[0]).toMatchObject({ type: 'run-started', version: LOG_VERSION });
+  });
+
+  it('migrates a version 1 log: its scenario fault becomes scenario-error, its report otherwise unchanged', () => {
+    const read = readLog(V1_LOG);
+    if (!read.ok) throw new Error(read.error);
+    expect(read.savedVersion).toBe(1);
+    expect(read.events[0]).toMatchObject({ version: LOG_VERSION, prompts: V1_LOG[0]?.prompts });
+    const endings = read.events.flatMap((e) => (e.type === 'dialogue-ended' ? [e.reason] : []));
+    expect(endings).toEqual([
+      'user-done',
+      'user-done',
+      'user-done',
+      'user-done',
+      'scenario-error',
+      'scenario-error',
+      'provider-error',
+      'provider-error',
+    ]);
+    const report = reportOf(read.events, NO_FACTS);
+    expect(report.overall).toMatchObject({ passes: 2, fails: 2 });
+    expect(report.errors.total).toBe(4);
+    expect(report.usage.calls).toBe(22);
+  });
+
+  it('fills what version 1 logs written before prompts and timings left out', () => {
+    const [first, ...rest] = V1_LOG;
+    const older = [
+      { ...first, prompts: undefined },
+      ...rest.map((e) => (e.type === 'usage' ? { ...e, ms: undefined } : e)),
+    ].map((e) => JSON.parse(JSON.stringify(e)) as unknown);
+    const read = readLog(older);
+    if (!read.ok) throw new Error(read.error);
+    expect(read.events[0]).toMatchObject({ prompts: [] });
+    expect(read.events.filter((e) => e.type === 'usage').every((e) => e.ms === 0)).toBe(true);
+  });
+
+  it('leaves a model error that is the model’s alone', () => {
+    const log = V1_LOG.map((e) =>
+      e.type === 'dialogue-ended' && e.reason === 'provider-error'
+        ? { ...e, reason: 'model-error', detail: 'The model answered badly twice.' }
+        : e,
+    );
+    const read = readLog(log);
+    if (!read.ok) throw new Error(read.error);
+    const reasons = read.events.flatMap((e) => (e.type === 'dialogue-ended' ? [e.reason] : []));
+    expect(reasons.filter((r) => r === 'model-error')).toHaveLength(2);
+  });
+
+  it('refuses a log from a newer PolicyLab, saying which format it is', () => {
+    const [first, ...rest] = V1_LOG;
+    expect(readLog([{ ...first, version: LOG_VERSION + 1 }, ...rest])).toEqual({
+      ok: false,
+      error: `This run was saved by a newer PolicyLab (log format ${LOG_VERSION + 1}; this one reads formats up to ${LOG_VERSION}). Open it in an up-to-date PolicyLab.`,
+    });
+  });
+
+  it('names the first broken event and what is wrong with it', () => {
+    const at = (i: number, patch: Record<string, unknown>) =>
+      V1_LOG.map((e, j) => (j === i ? { ...e, ...patch } : e));
+    const message = V1_LOG.findIndex((e) => e.type === 'message');
+    const checks = V1_LOG.findIndex((e) => e.type === 'checks');
+    const cases: [unknown, string][] = [
+      [{ events: [] }, 'The run’s log is not a list of events.'],
+      [[...V1_LOG, 'x'], `Event ${V1_LOG.length + 1} of the run’s log is not an event`],
+      [V1_LOG.slice(1), 'does not begin with the run’s start'],
+      [at(0, { version: 'two' }), 'a format version PolicyLab does not know: "two"'],
+      [
+        at(message, { turn: -1 }),
+        `Event ${message + 1} (message) of the run’s log is broken: "turn" must be a whole number.`,
+      ],
+      [at(message, { speaker: 'judge' }), '"speaker" must be one of "user", "agent"'],
+      [
+        at(message, { type: 'shout' }),
+        `Event ${message + 1} (shout) of the run’s log is broken: its type "shout" is not one PolicyLab writes.`,
+      ],
+      [at(message, { dialogue: undefined }), 'it lacks "dialogue"'],
+      [
+        at(checks, { findings: [{ id: 'x', passed: 'yes', detail: '' }] }),
+        '"findings[0].passed" must be true or false',
+      ],
+    ];
+    for (const [raw, said] of cases) {
+      const read = readLog(raw);
+      expect(read.ok, said).toBe(false);
+      if (!read.ok) expect(read.error).toContain(said);
+    }
+  });
+
+  it('never throws, whatever it is given', () => {
+    const event = fc.oneof(
+      fc.constantFrom(...V1_LOG),
+      fc.dictionary(
+        fc.constantFrom('type', 'at', 'dialogue', 'turn', 'version', 'reason'),
+        fc.jsonValue(),
+      ),
+      fc.jsonValue(),
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.array(event, { maxLength: 30 }), fc.jsonValue()), (raw) => {
+        const read = readLog(raw);
+        if (read.ok) expect(Array.isArray(read.events)).toBe(true);
+        else expect(read.error.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+
+  it('reads every prefix of a current log, as a run cut off at any moment leaves it', async () => {
+    const { events } = await simulateRefunds();
+    for (let n = 0; n <= events.length; n++) {
+      const read = readLog(events.slice(0, n));
+      expect(read.ok, `first ${n} events`).toBe(true);
+    }
+  });
+
+  it('has one migration per version, each a step up', () => {
+    expect(LOG_MIGRATIONS.map((m) => m.from)).toEqual(
+      Array.from({ length: LOG_VERSION - 1 }, (_, i) => i + 1),
+    );
+    // A migrated log read again is the same log (its version is now the current one).
+    const once = readLog(V1_LOG);
+    const twice = once.ok ? readLog(once.events) : once;
+    expect(twice).toEqual(once.ok ? { ...once, savedVersion: LOG_VERSION } : once);
+  });
+});

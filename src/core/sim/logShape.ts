@@ -1,0 +1,209 @@
+import { MODEL_ROLES } from '../models/chat.ts';
+import type { SimEventType } from './events.ts';
+
+/*
+ * The shape of every event of the current log format, as checks that say in words what is
+ * wrong. `readLog` (logFormat.ts) holds each event of a log to these after migrating it.
+ */
+
+/** Says what is wrong with a value (`where` names it), or nothing when it fits. */
+type Shape = (value: unknown, where: string) => string | undefined;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const text: Shape = (v, where) => (typeof v === 'string' ? undefined : `"${where}" must be text`);
+const number: Shape = (v, where) =>
+  typeof v === 'number' && Number.isFinite(v) ? undefined : `"${where}" must be a number`;
+const count: Shape = (v, where) =>
+  Number.isInteger(v) && (v as number) >= 0 ? undefined : `"${where}" must be a whole number`;
+const flag: Shape = (v, where) =>
+  typeof v === 'boolean' ? undefined : `"${where}" must be true or false`;
+const anything: Shape = () => undefined;
+
+function oneOf(...values: readonly unknown[]): Shape {
+  return (v, where) =>
+    values.includes(v)
+      ? undefined
+      : `"${where}" must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
+}
+
+function nullable(shape: Shape): Shape {
+  return (v, where) => (v === null ? undefined : shape(v, where));
+}
+
+function list(item: Shape): Shape {
+  return (v, where) => {
+    if (!Array.isArray(v)) return `"${where}" must be a list`;
+    for (const [i, x] of v.entries()) {
+      const wrong = item(x, `${where}[${i}]`);
+      if (wrong !== undefined) return wrong;
+    }
+    return undefined;
+  };
+}
+
+function map(value: Shape): Shape {
+  return (v, where) => {
+    if (!isRecord(v)) return `"${where}" must be a mapping`;
+    for (const [key, x] of Object.entries(v)) {
+      const wrong = value(x, `${where}.${key}`);
+      if (wrong !== undefined) return wrong;
+    }
+    return undefined;
+  };
+}
+
+/** Fields and their shapes; a name ending in `?` may be left out. */
+type Fields = Readonly<Record<string, Shape>>;
+
+function object(fields: Fields): Shape {
+  return (v, where) => {
+    if (!isRecord(v)) return `"${where}" must be a mapping`;
+    for (const [name, shape] of Object.entries(fields)) {
+      const optional = name.endsWith('?');
+      const key = optional ? name.slice(0, -1) : name;
+      if (!Object.hasOwn(v, key) || v[key] === undefined) {
+        if (optional) continue;
+        return `${where === '' ? 'it' : `"${where}"`} lacks "${key}"`;
+      }
+      const wrong = shape(v[key], where === '' ? key : `${where}.${key}`);
+      if (wrong !== undefined) return wrong;
+    }
+    return undefined;
+  };
+}
+
+const rows = map(list(map(anything)));
+const scenario = object({
+  id: text,
+  policies: list(text),
+  'level?': number,
+  persona: text,
+  goal: text,
+  knows: list(text),
+  unknown: list(text),
+  rows,
+  expected: object({
+    database: list(text),
+    requiredActions: list(text),
+    forbiddenActions: list(text),
+    mustSay: list(text),
+    mustNotSay: list(text),
+  }),
+});
+const finding = object({
+  id: text,
+  'policy?': text,
+  passed: flag,
+  'turn?': count,
+  detail: text,
+});
+const change = object({
+  table: text,
+  key: text,
+  kind: oneOf('insert', 'update', 'delete'),
+  'before?': map(anything),
+  'after?': map(anything),
+});
+const ENDINGS = [
+  'user-done',
+  'guard-end',
+  'max-turns',
+  'time-limit',
+  'provider-error',
+  'scenario-error',
+  'model-error',
+  'cancelled',
+  'budget',
+] as const;
+const FAILURES = [
+  'rate-limit',
+  'server',
+  'timeout',
+  'network',
+  'cors',
+  'auth',
+  'not-found',
+  'context-length',
+  'bad-request',
+  'aborted',
+  'malformed-output',
+  'schema-violation',
+  'unexpected',
+] as const;
+const dialogue = { at: number, dialogue: text };
+
+/** The fields of each event type of the current format (`at` is on every one). */
+export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
+  'run-started': {
+    at: number,
+    version: count,
+    seed: number,
+    projectHash: text,
+    models: object(Object.fromEntries(MODEL_ROLES.map((role) => [`${role}?`, text]))),
+    trials: count,
+    'externalAgent?': oneOf(true),
+    prompts: list(object({ id: text, version: count, source: oneOf('built-in', 'project') })),
+  },
+  scenario: {
+    at: number,
+    scenario,
+    source: oneOf('hand-written', 'generated'),
+    'baseline?': object({ passes: flag, detail: text }),
+  },
+  'scenario-failed': {
+    at: number,
+    sample: object({ policies: list(text), level: number }),
+    error: text,
+    'attempts?': count,
+  },
+  'dialogue-started': { ...dialogue, scenario: text, trial: count },
+  message: { ...dialogue, turn: count, speaker: oneOf('user', 'agent'), text },
+  'tool-call': { ...dialogue, turn: count, call: text, tool: text, args: map(anything) },
+  guard: {
+    ...dialogue,
+    call: text,
+    allowed: flag,
+    'rule?': text,
+    'policy?': text,
+    'fallback?': oneOf('message', 'end', 'ask_user'),
+    reason: text,
+  },
+  'tool-result': { ...dialogue, call: text, ok: flag, result: text, changes: list(change) },
+  'dialogue-ended': { ...dialogue, reason: oneOf(...ENDINGS), detail: text },
+  checks: { ...dialogue, findings: list(finding) },
+  judge: {
+    ...dialogue,
+    policy: text,
+    violated: flag,
+    'turn?': count,
+    reason: text,
+    evidence: text,
+  },
+  usage: {
+    at: number,
+    'dialogue?': text,
+    role: oneOf(...MODEL_ROLES),
+    model: text,
+    inputTokens: count,
+    outputTokens: count,
+    cost: nullable(number),
+    ms: number,
+    'failed?': oneOf(...FAILURES),
+  },
+  'run-resumed': { at: number, rerun: list(text) },
+  'run-ended': { at: number, reason: oneOf('done', 'cancelled', 'budget') },
+};
+
+/**
+ * What is wrong with one event of the current format, in words (`"turn" must be a whole
+ * number`, `it lacks "dialogue"`), or undefined when it fits.
+ */
+export function eventProblem(event: unknown): string | undefined {
+  if (!isRecord(event)) return 'it is not a mapping';
+  const type = event.type;
+  if (typeof type !== 'string' || !Object.hasOwn(EVENT_FIELDS, type))
+    return `its type ${JSON.stringify(type)} is not one PolicyLab writes`;
+  return object(EVENT_FIELDS[type as SimEventType])(event, '');
+}

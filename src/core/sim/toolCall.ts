@@ -1,0 +1,109 @@
+import type { ProjectModel } from '../format/model.ts';
+import type { ChatToolCall } from '../models/chat.ts';
+import type { PastCall } from '../rules/guards.ts';
+import { decideToolCall } from '../rules/guards.ts';
+import type { Database, RowChange, SimEvent } from './events.ts';
+import { runTool } from './toolRuntime.ts';
+
+/** Where a tool call happens: the dialogue, its log, its clock and the simulated `now`. */
+export interface ToolCallScene {
+  readonly model: ProjectModel;
+  readonly dialogue: string;
+  /** The agent message (turn) the call belongs to. */
+  readonly turn: number;
+  readonly now: string;
+  readonly clock: () => number;
+  readonly emit: (event: SimEvent) => void;
+  /** The calls made so far in the dialogue; this one is added. */
+  readonly history: PastCall[];
+  /**
+   * Puts a refused call's question to the simulated user (the `ask_user` fallback) and returns
+   * the answer.
+   */
+  readonly askUser: (question: {
+    readonly tool: string;
+    readonly args: Readonly<Record<string, unknown>>;
+    readonly reason: string;
+  }) => Promise<string>;
+}
+
+/** What became of a tool call: what the agent is told, the database after it, and any ending. */
+export interface ToolCallOutcome {
+  readonly content: string;
+  readonly db: Database;
+  /** A forbidding rule with `fallback: end` ended the dialogue, for this reason. */
+  readonly ends?: string;
+}
+
+/**
+ * One tool call of the agent under test, logged step by step: the call, the guard's decision
+ * (made before anything runs), then either the tool's run on the database with its changes, or
+ * the refused rule's fallback (a message back to the agent, a question to the user, or the end
+ * of the dialogue); the result the agent is told closes it either way.
+ */
+export async function answerToolCall(
+  call: ChatToolCall,
+  db: Database,
+  scene: ToolCallScene,
+): Promise<ToolCallOutcome> {
+  const { dialogue, emit, clock } = scene;
+  // checkedChat has made sure the arguments are a JSON object.
+  const args = JSON.parse(call.arguments === '' ? '{}' : call.arguments) as Record<string, unknown>;
+  emit({
+    type: 'tool-call',
+    at: clock(),
+    dialogue,
+    turn: scene.turn,
+    call: call.id,
+    tool: call.name,
+    args,
+  });
+  const decision = decideToolCall(
+    scene.model,
+    { tool: call.name, args },
+    { db, history: scene.history, now: scene.now },
+  );
+  const rule = decision.decidedBy.kind === 'rule' ? decision.decidedBy.rule : undefined;
+  emit({
+    type: 'guard',
+    at: clock(),
+    dialogue,
+    call: call.id,
+    allowed: decision.allowed,
+    ...(rule && { rule: rule.id, policy: rule.policy }),
+    ...(decision.fallback && !decision.allowed && { fallback: decision.fallback }),
+    reason: decision.reason,
+  });
+  scene.history.push({ tool: call.name, args, allowed: decision.allowed });
+  const result = (ok: boolean, content: string, changes: readonly RowChange[] = []) => {
+    emit({
+      type: 'tool-result',
+      at: clock(),
+      dialogue,
+      call: call.id,
+      ok,
+      result: content,
+      changes,
+    });
+    return content;
+  };
+
+  if (decision.allowed) {
+    const outcome = runTool(scene.model, db, { tool: call.name, args }, { now: scene.now });
+    return outcome.ok
+      ? { content: result(true, outcome.result, outcome.changes), db: outcome.db }
+      : { content: result(false, `Error: ${outcome.error}`), db };
+  }
+  if (decision.fallback === 'ask_user') {
+    const answer = await scene.askUser({ tool: call.name, args, reason: decision.reason });
+    return {
+      content: result(
+        false,
+        `Not done: ${decision.reason} The user was asked and answered: "${answer}"`,
+      ),
+      db,
+    };
+  }
+  const content = result(false, `Refused: ${decision.reason}`);
+  return decision.fallback === 'end' ? { content, db, ends: decision.reason } : { content, db };
+}
