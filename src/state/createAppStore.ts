@@ -57,6 +57,8 @@ export interface AppServices {
   readonly runs?: RunRepository;
   /** Runs simulations (in a worker in the page, in-thread in tests and when absent). */
   readonly simulate?: Simulator;
+  /** Runs a game of Play, on this thread so the model's words stream in; in-thread when absent. */
+  readonly simulatePlay?: Simulator;
 }
 
 export type AppState = UiSlice &
@@ -103,7 +105,7 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
     ...createPlaySlice(
       services.runs,
       services.models,
-      simulateInThread,
+      services.simulatePlay ?? simulateInThread,
       newId,
       now,
       services.scheduler ?? platformScheduler,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SeatTurn } from '../core/index.ts';
-import { USER_STOP } from '../core/index.ts';
+import type { RunPlan, SeatTurn } from '../core/index.ts';
+import { PERSON, USER_STOP, planRun } from '../core/index.ts';
 import type { ScriptedAnswer } from '../test/scriptedModels.ts';
 import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
 import { modelReply, queuedEngine } from '../test/scriptedModels.ts';
@@ -27,6 +27,37 @@ function turnAfter(store: Store, after = 0): Promise<SeatTurn> {
 }
 
 describe('play slice', () => {
+  it('plans a game with core planRun, as runs and the CLI do', async () => {
+    const plans: RunPlan[] = [];
+    const { store } = storeWithEngine(queuedEngine([]).engine, {
+      simulatePlay: (_model, plan) => {
+        plans.push(plan);
+        return Promise.resolve('done');
+      },
+    });
+    await withEndpointModels(store);
+    store.getState().setPlaySettings({ seat: 'user', scenario: 'late-refund' });
+    await store.getState().startPlay();
+    const [plan] = plans;
+    if (!plan) throw new Error('no game was planned');
+    const expected = planRun(store.getState().project, {
+      seed: 1,
+      trials: 1,
+      concurrency: 1,
+      maxTurns: 40,
+      timeLimitMs: 6 * 3_600_000,
+      scenarios: ['late-refund'],
+      agent: plan.agent,
+      user: plan.user,
+      externalAgent: false,
+      prices: store.getState().modelSettings.prices,
+      freeModels: [PERSON],
+      now: plan.now,
+    });
+    expect(expected.ok && expected.plan).toEqual(plan);
+    expect(plan.user.model).toBe(PERSON);
+  });
+
   it('says which model is missing instead of starting', async () => {
     const { store } = storeWith([]);
     await store.getState().boot({ example: 'mini' });

@@ -75,7 +75,7 @@ export interface PlaySlice {
 export const DEFAULT_PLAY_SETTINGS: PlaySettings = { seat: 'user', scenario: null, goal: '' };
 
 /** Play has no clock to race: a person may take their time. */
-const PLAY_LIMITS = { maxTurns: 40, timeLimitMs: 6 * 3_600_000, maxToolRounds: 8 };
+const PLAY_LIMITS = { maxTurns: 40, timeLimitMs: 6 * 3_600_000 };
 
 /** The scenario id of a free game. */
 export const FREE_PLAY = 'free-play';
