@@ -14,3 +14,15 @@ export async function useEndpoint(page: Page, url: string) {
   await dialog.getByLabel('Engine for Simulated user').selectOption({ label: 'Custom' });
   await page.keyboard.press('Escape');
 }
+
+/** Gives the endpoint's model a price in the Models dialog, in dollars per million tokens. */
+export async function priceModel(page: Page, input: string, output: string, model = 'sim-model') {
+  await page.getByRole('banner').getByRole('button', { name: 'Models' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Models' });
+  await dialog.getByRole('tab', { name: 'Prices' }).click();
+  await dialog.getByLabel('Model name to price').fill(model);
+  await dialog.getByRole('button', { name: 'Add a price' }).click();
+  await dialog.getByLabel(`Input price of ${model}`).fill(input);
+  await dialog.getByLabel(`Output price of ${model}`).fill(output);
+  await page.keyboard.press('Escape');
+}

@@ -1,11 +1,59 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { TestServer } from '../src/test/servers/http.ts';
 import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
-import { useEndpoint } from './endpoints.ts';
+import { priceModel, useEndpoint } from './endpoints.ts';
+import { KNOWN_OUTCOMES, openRefundDesk, refundDeskScript } from './refundDesk.ts';
 import { expect, test } from './fixtures.ts';
 
 test.describe.configure({ timeout: 180_000 });
+
+/** A log saved by PolicyLab before logs had a version: 2 passes, 2 failures, 4 errors. */
+const V1_LOG = JSON.parse(readFileSync('src/core/sim/testdata/log-v1.json', 'utf8')) as unknown[];
+
+/**
+ * Puts a run with `log` straight into the page's run store, under the project of the run saved
+ * there already, as an older (or newer) PolicyLab would have left it.
+ */
+function storeRun(page: Page, title: string, log: readonly unknown[]) {
+  return page.evaluate(
+    ({ title, log }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('policylab-runs');
+        open.onerror = () => {
+          reject(new Error('no run database'));
+        };
+        open.onsuccess = () => {
+          const db = open.result;
+          const read = db.transaction('runs').objectStore('runs').getAll();
+          read.onsuccess = () => {
+            const [existing] = read.result as { projectId: string }[];
+            if (!existing) {
+              reject(new Error('no run to take the project from'));
+              return;
+            }
+            const id = `run-${title}`;
+            const tx = db.transaction(['runs', 'events'], 'readwrite');
+            tx.objectStore('runs').put({
+              id,
+              projectId: existing.projectId,
+              createdAt: '2020-01-01T00:00:00.000Z',
+              title,
+            });
+            log.forEach((event, seq) => tx.objectStore('events').put({ run: id, seq, event }));
+            tx.oncomplete = () => {
+              resolve();
+            };
+            tx.onerror = () => {
+              reject(new Error('could not store the run'));
+            };
+          };
+        };
+      }),
+    { title, log },
+  );
+}
 
 /** The saved run's log, read straight from IndexedDB. */
 function storedLog(page: Page) {
@@ -35,65 +83,71 @@ test.describe('a simulation run', () => {
     await server.close();
   });
 
-  test('runs the airline scenarios twice each against an endpoint; the report matches the log', async ({
+  test('runs a project whose outcomes are known: the report says exactly them, and old logs still open', async ({
     workbench,
     page,
   }) => {
-    await workbench.openExample('airline');
-    const pane = workbench.pane('simulate');
-    await pane.getByRole('button', { name: 'Run scenarios' }).click();
-    await expect(pane.getByRole('alert')).toContainText('Choose models first');
+    const desk = await startOpenAIServer({ script: refundDeskScript });
+    try {
+      await openRefundDesk(page);
+      const pane = workbench.pane('simulate');
+      await pane.getByRole('button', { name: 'Run scenarios' }).click();
+      await expect(pane.getByRole('alert')).toContainText('Choose models first');
 
-    await useEndpoint(page, server.url);
-    const form = pane.getByRole('form', { name: 'Run settings' });
-    await form.getByLabel('Trials').fill('2');
-    await form.getByLabel('At once').fill('4');
-    await form.getByLabel('Max turns').fill('2');
-    await form.getByRole('button', { name: 'Run scenarios' }).click();
+      // A dollar budget cannot be kept for a model without a price: said, not ignored.
+      await useEndpoint(page, desk.url);
+      const form = pane.getByRole('form', { name: 'Run settings' });
+      await form.getByLabel('Trials').fill('2');
+      await form.getByRole('button', { name: 'Run scenarios' }).click();
+      await expect(pane.getByRole('alert')).toContainText(
+        'A dollar budget needs the price of every model it pays for, and "sim-model" has none.',
+      );
+      await priceModel(page, '0.5', '1.5');
+      await form.getByRole('button', { name: 'Run scenarios' }).click();
 
-    const report = pane.getByRole('region', { name: 'Run report' });
-    await expect(report).toContainText('Finished · 44 of 44 dialogues', { timeout: 120_000 });
-    await expect(pane.getByRole('list').filter({ hasText: '22 scenarios × 2' })).toBeVisible();
+      const report = pane.getByRole('region', { name: 'Run report' });
+      const { passes, fails, errors } = KNOWN_OUTCOMES;
+      await expect(report).toContainText('Finished · 6 of 6 dialogues', { timeout: 60_000 });
+      await expect(report.getByTestId('pass-rate')).toContainText(
+        `${passes * 2} passed, ${fails * 2} failed`,
+      );
+      await expect(report.getByTestId('pass-rate')).toContainText('50%');
+      await expect(report.getByTestId('errors')).toContainText(`${errors * 2} provider error`);
+      const dialogues = report.getByRole('table', { name: 'Dialogues' });
+      for (const [verdict, scenario] of [
+        ['pass', 'fresh-refund'],
+        ['fail', 'late-refund'],
+        ['error', 'lost-order'],
+      ] as const) {
+        const rows = dialogues
+          .getByRole('row')
+          .filter({ has: page.locator(`.verdict[data-verdict="${verdict}"]`) });
+        await expect(rows).toHaveCount(2);
+        await expect(rows.first()).toContainText(scenario);
+      }
+      const log = await storedLog(page);
+      expect(log[0]).toMatchObject({ type: 'run-started', version: 2 });
+      expect(log.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
 
-    // Every number on screen comes from the saved log: count the dialogues' endings there.
-    const log = await storedLog(page);
-    const ended = log.filter((e) => e.type === 'dialogue-ended');
-    expect(ended).toHaveLength(44);
-    expect(log.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
-    const errors = ended.filter(
-      (e) => e.reason !== 'user-done' && e.reason !== 'max-turns' && e.reason !== 'guard-end',
-    );
-    await expect(report.getByTestId('errors')).toContainText(String(errors.length));
-    const rows = report.getByRole('table', { name: 'Dialogues' }).getByRole('row');
-    await expect(rows).toHaveCount(45);
-    const passed = await rows
-      .filter({ has: page.locator('.verdict[data-verdict="pass"]') })
-      .count();
-    const failed = await rows
-      .filter({ has: page.locator('.verdict[data-verdict="fail"]') })
-      .count();
-    expect(passed + failed + errors.length).toBe(44);
-    await expect(report.getByTestId('pass-rate')).toContainText(
-      `${passed} passed, ${failed} failed`,
-    );
-    // Scenarios whose expectations hold even for an idle agent are pointed out.
-    const idle = log.filter(
-      (e) => e.type === 'scenario' && (e as { baseline?: { passes: boolean } }).baseline?.passes,
-    ).length;
-    if (idle > 0)
-      await expect(report.getByTestId('idle-warning')).toContainText(`${idle} scenario`);
-    else await expect(report.getByTestId('idle-warning')).toHaveCount(0);
-
-    // The run survives a reload, from the saved log.
-    await page.reload();
-    await pane
-      .getByRole('region', { name: 'Saved runs' })
-      .getByRole('button', { name: /^22 scenarios × 2/ })
-      .click();
-    await expect(pane.getByRole('region', { name: 'Run report' })).toContainText(
-      'Finished · 44 of 44 dialogues',
-    );
-    await expect(pane.getByTestId('pass-rate')).toContainText(`${passed} passed, ${failed} failed`);
+      // A run saved before logs had a version opens through its migration; a log from a newer
+      // PolicyLab is refused with a message, and the run on screen stays.
+      await storeRun(page, 'Saved before log versions', V1_LOG);
+      const [first, ...rest] = V1_LOG as Record<string, unknown>[];
+      await storeRun(page, 'From a newer PolicyLab', [{ ...first, version: 3 }, ...rest]);
+      await page.reload();
+      const saved = pane.getByRole('region', { name: 'Saved runs' });
+      await saved.getByRole('button', { name: /^Saved before log versions/ }).click();
+      await expect(report.getByTestId('pass-rate')).toContainText('2 passed, 2 failed');
+      await expect(report.getByTestId('errors')).toContainText('2 scenario cannot run');
+      await expect(report.getByTestId('errors')).toContainText('2 provider error');
+      await saved.getByRole('button', { name: /^From a newer PolicyLab/ }).click();
+      await expect(pane.getByRole('alert')).toContainText(
+        'This run was saved by a newer PolicyLab (log format 3',
+      );
+      await expect(report.getByTestId('pass-rate')).toContainText('2 passed, 2 failed');
+    } finally {
+      await desk.close();
+    }
   });
 
   test('a run cut off by a reload is resumed: judged dialogues stay, the rest run', async ({
@@ -106,6 +160,7 @@ test.describe('a simulation run', () => {
     try {
       await workbench.openExample('airline');
       await useEndpoint(page, slow.url);
+      await priceModel(page, '0.5', '1.5');
       const pane = workbench.pane('simulate');
       const form = pane.getByRole('form', { name: 'Run settings' });
       await form.getByLabel('Max turns').fill('2');
@@ -172,7 +227,12 @@ test.describe('a simulation run', () => {
     try {
       await workbench.openExample('airline');
       await useEndpoint(page, writer.url);
+      await priceModel(page, '0.5', '1.5');
       await page.getByRole('banner').getByRole('button', { name: 'Models' }).click();
+      await page
+        .getByRole('dialog', { name: 'Models' })
+        .getByRole('tab', { name: 'Roles' })
+        .click();
       await page.getByLabel('Engine for Generator').selectOption({ label: 'Custom' });
       await page.keyboard.press('Escape');
       const pane = workbench.pane('simulate');

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import type { RecordedRequest, ServerReply } from '../src/test/servers/http.ts';
+import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
+
+/*
+ * A refund desk whose run outcomes are known before it runs: the bundle's three scenarios
+ * against these scripted models give, per trial, one pass (fresh-refund), one failure
+ * (late-refund: the guard refuses a refund past the window) and one error (lost-order: the
+ * agent's provider refuses every request about order o9).
+ */
+
+const BUNDLE_PATH = '/e2e/refund-desk.policylab.json';
+
+/** Per trial of the bundle's scenarios: what the report must say. */
+export const KNOWN_OUTCOMES = { passes: 1, fails: 1, errors: 1 } as const;
+
+/** Opens the refund-desk bundle the way a link to a bundle file would. */
+export async function openRefundDesk(page: Page) {
+  const bundle = readFileSync('e2e/fixtures/refund-desk.policylab.json', 'utf8');
+  await page.route(
+    (url) => url.pathname === BUNDLE_PATH,
+    (route) => route.fulfill({ status: 200, contentType: 'application/json', body: bundle }),
+  );
+  await page.goto(`/?bundle=${BUNDLE_PATH}`);
+}
+
+const textOf = (content: unknown) =>
+  typeof content === 'string' ? content : JSON.stringify(content ?? '');
+
+/**
+ * The scripted models, as an OpenAI-protocol server script: the agent (called with tools) looks
+ * the customer up, refunds the order named, then reports; the simulated user states its goal
+ * and agrees, then says goodbye.
+ */
+export function refundDeskScript(request: RecordedRequest): ServerReply {
+  const body = request.body as OpenAIRequestBody;
+  const messages = body.messages ?? [];
+  if (body.tools) {
+    const asked = messages
+      .filter((m) => m.role === 'user')
+      .map((m) => textOf(m.content))
+      .join(' ');
+    if (asked.includes('o9')) return { status: 400 };
+    const order = /\bo\d\b/.exec(asked)?.[0] ?? 'o1';
+    const tools = messages.filter((m) => m.role === 'tool').length;
+    if (tools === 0)
+      return {
+        toolCalls: [{ name: 'get_user', arguments: { user_id: order === 'o1' ? 'u1' : 'u2' } }],
+      };
+    if (tools === 1)
+      return { toolCalls: [{ name: 'refund_order', arguments: { order_id: order } }] };
+    return { text: `All done with ${order}.` };
+  }
+  const goal = /What you want: (.*)/.exec(textOf(messages[0]?.content))?.[1] ?? '';
+  const spoken = messages.filter((m) => m.role === 'assistant').length;
+  return {
+    text: spoken === 0 ? `${goal} I am the account holder. Yes, go ahead.` : 'Thanks. ###STOP###',
+  };
+}
