@@ -113,6 +113,8 @@ test.describe('a simulation run', () => {
       );
       await expect(report.getByTestId('pass-rate')).toContainText('50%');
       await expect(report.getByTestId('errors')).toContainText(`${errors * 2} provider error`);
+      // Every call is counted, the failed ones too: lost-order's agent call fails once a trial.
+      await expect(report).toContainText('(2 failed, counted all the same)');
       const dialogues = report.getByRole('table', { name: 'Dialogues' });
       for (const [verdict, scenario] of [
         ['pass', 'fresh-refund'],

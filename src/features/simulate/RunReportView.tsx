@@ -32,6 +32,9 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             {state} · {done} of {progress.dialoguesExpected} dialogues
             {progress.running > 0 && ` · ${progress.running} running`}
             {' · '}
+            {usage.calls} model call{usage.calls === 1 ? '' : 's'}
+            {usage.failed > 0 && ` (${usage.failed} failed, counted all the same)`}
+            {' · '}
             {usage.inputTokens + usage.outputTokens} tokens
             {usage.cost === null
               ? ' · cost unknown (unpriced model)'
