@@ -1,10 +1,9 @@
 import type { ProjectModel, Row } from '../format/model.ts';
-import type { Cancellation, ChatEngine, ChatMessage } from '../models/chat.ts';
+import type { ChatEngine, ChatMessage } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
-import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
-import type { PriceTable } from '../models/usage.ts';
 import type { Player } from './dialogue.ts';
-import type { SimEvent, SimScenario } from './events.ts';
+import type { SimScenario } from './events.ts';
+import type { CallContext } from './modelCall.ts';
 import { loggedChat } from './modelCall.ts';
 import type { PromptTemplate } from './prompts.ts';
 import {
@@ -22,16 +21,8 @@ export interface ScenarioSample {
 }
 
 /** What generating scenarios needs: the generator model, time, money and where usage goes. */
-export interface GenerateDeps {
+export interface GenerateDeps extends CallContext {
   readonly generator: Player;
-  readonly runtime: RetryRuntime;
-  readonly retry?: RetryPolicy;
-  readonly signal?: Cancellation;
-  readonly prices: PriceTable;
-  /** Milliseconds since the run started (usage events carry it). */
-  readonly clock: () => number;
-  /** Receives a `usage` event (role `generator`) for every model call. */
-  readonly emit?: (event: SimEvent) => void;
   /** Follow-up turns asking to fix an invalid scenario; 2 unless given. */
   readonly maxRepairs?: number;
   /** Replaces `SCENARIO_GENERATOR_PROMPT` (a project's own version). */

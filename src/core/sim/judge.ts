@@ -1,10 +1,9 @@
 import type { ProjectModel } from '../format/model.ts';
-import type { Cancellation, ChatMessage } from '../models/chat.ts';
+import type { ChatMessage } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
-import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
-import type { PriceTable } from '../models/usage.ts';
 import type { Player } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
+import type { CallContext } from './modelCall.ts';
 import { loggedChat } from './modelCall.ts';
 import type { PromptTemplate } from './prompts.ts';
 import { JUDGE_ASKS, POLICY_JUDGE_PROMPT, judgeFix, renderPrompt } from './prompts.ts';
@@ -28,18 +27,10 @@ export interface JudgeVerdict {
 }
 
 /** What judging needs: the judge model, time, money, cancel, and where events go. */
-export interface JudgeDeps {
+export interface JudgeDeps extends CallContext {
   readonly judge: Player;
-  readonly runtime: RetryRuntime;
-  readonly retry?: RetryPolicy;
-  readonly signal?: Cancellation;
-  readonly prices: PriceTable;
-  /** Milliseconds since the run started (events carry it). */
-  readonly clock: () => number;
   /** Replaces `POLICY_JUDGE_PROMPT` (a project's own version). */
   readonly template?: PromptTemplate;
-  /** Receives each event as it happens; the same events are returned. */
-  readonly emit?: (event: SimEvent) => void;
   /** True once the run's budget is spent: the policies left are skipped. */
   readonly overBudget?: () => boolean;
 }

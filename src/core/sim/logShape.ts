@@ -1,5 +1,6 @@
 import { MODEL_ROLES } from '../models/chat.ts';
-import type { SimEventType } from './events.ts';
+import type { CallFailure, SimEventType } from './events.ts';
+import { ENDING_LABELS } from './events.ts';
 
 /*
  * The shape of every event of the current log format, as checks that say in words what is
@@ -106,32 +107,23 @@ const change = object({
   'before?': map(anything),
   'after?': map(anything),
 });
-const ENDINGS = [
-  'user-done',
-  'guard-end',
-  'max-turns',
-  'time-limit',
-  'provider-error',
-  'scenario-error',
-  'model-error',
-  'cancelled',
-  'budget',
-] as const;
-const FAILURES = [
-  'rate-limit',
-  'server',
-  'timeout',
-  'network',
-  'cors',
-  'auth',
-  'not-found',
-  'context-length',
-  'bad-request',
-  'aborted',
-  'malformed-output',
-  'schema-violation',
-  'unexpected',
-] as const;
+const ENDINGS = Object.keys(ENDING_LABELS);
+/** Every way a call can fail, typed so that a new kind cannot be left out of the check. */
+const FAILURES = Object.keys({
+  'rate-limit': true,
+  server: true,
+  timeout: true,
+  network: true,
+  cors: true,
+  auth: true,
+  'not-found': true,
+  'context-length': true,
+  'bad-request': true,
+  aborted: true,
+  'malformed-output': true,
+  'schema-violation': true,
+  unexpected: true,
+} satisfies Record<CallFailure, true>);
 const dialogue = { at: number, dialogue: text };
 
 /** The fields of each event type of the current format (`at` is on every one). */
