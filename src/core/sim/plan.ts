@@ -59,10 +59,17 @@ export interface RunRequest {
   readonly resuming?: readonly SimEvent[];
 }
 
-/** A plan ready to run with the project's model, or why the request cannot run. */
+/**
+ * A plan ready to run with the project's model, or why the request cannot run and what the
+ * person would change to fix it: the scenarios, the models, the prices, or the log resumed.
+ */
 export type PlannedRun =
   | { readonly ok: true; readonly plan: RunPlan; readonly model: ProjectModel }
-  | { readonly ok: false; readonly problem: string };
+  | {
+      readonly ok: false;
+      readonly problem: string;
+      readonly fix: 'scenarios' | 'models' | 'prices' | 'log';
+    };
 
 /**
  * Plans a run of `project`: which scenarios (scenarios.yaml's, chosen by id or all, and any the
@@ -75,7 +82,8 @@ export type PlannedRun =
 export function planRun(project: Project, request: RunRequest): PlannedRun {
   const model = parseProject(project).model;
   const started = request.resuming?.find((e) => e.type === 'run-started');
-  if (request.resuming && !started) return refuse('The run’s log has no start to go on from.');
+  if (request.resuming && !started)
+    return refuse('The run’s log has no start to go on from.', 'log');
   const written = handWrittenScenarios(model);
   let scenarios: readonly SimScenario[];
   if (started) scenarios = [];
@@ -85,7 +93,7 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
     const chosen: SimScenario[] = [];
     for (const id of request.scenarios) {
       const found = written.find((s) => s.id === id);
-      if (!found) return refuse(`scenarios.yaml has no scenario "${id}".`);
+      if (!found) return refuse(`scenarios.yaml has no scenario "${id}".`, 'scenarios');
       chosen.push(found);
     }
     scenarios = chosen;
@@ -94,7 +102,7 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
   let samples: RunPlan['samples'] = [];
   if (!started && request.generate && request.generate.count > 0) {
     if (!request.generator)
-      return refuse('Generating scenarios needs a model for the generator role.');
+      return refuse('Generating scenarios needs a model for the generator role.', 'models');
     const { levels, count } = request.generate;
     samples = sampleWithReport(buildGraph(model), {
       seed: request.seed,
@@ -104,11 +112,15 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
     if (samples.length === 0)
       return refuse(
         `No policy combination reaches levels ${formatLevelBand(levels)} in this graph.`,
+        'scenarios',
       );
   }
   const own = started ? [] : (request.ownScenarios ?? []);
   if (!started && scenarios.length + own.length + samples.length === 0)
-    return refuse('There is nothing to run: no scenarios in scenarios.yaml, and none to generate.');
+    return refuse(
+      'There is nothing to run: no scenarios in scenarios.yaml, and none to generate.',
+      'scenarios',
+    );
 
   const prices: Record<string, RunPlan['prices'][string]> = { ...request.prices };
   for (const name of request.freeModels ?? [])
@@ -126,6 +138,7 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
     if (unpriced.length > 0)
       return refuse(
         `A dollar budget needs the price of every model it pays for, and ${unpriced.map((m) => `"${m}"`).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} none. Add ${unpriced.length === 1 ? 'its price' : 'their prices'}, or run without a dollar budget.`,
+        'prices',
       );
   }
 
@@ -159,6 +172,6 @@ function priced(model: string, prices: PriceTable): boolean {
   return callCost(model, { inputTokens: 1, outputTokens: 1 }, prices) !== null;
 }
 
-function refuse(problem: string): PlannedRun {
-  return { ok: false, problem };
+function refuse(problem: string, fix: 'scenarios' | 'models' | 'prices' | 'log'): PlannedRun {
+  return { ok: false, problem, fix };
 }

@@ -79,6 +79,14 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = {
   levels: DEFAULT_LEVELS,
 };
 
+/** Where in the page a problem that stops a run is fixed, said after it. */
+const WHERE_TO_FIX: Readonly<Record<'scenarios' | 'models' | 'prices' | 'log', string>> = {
+  scenarios: '',
+  models: '(Models in the header.)',
+  prices: '(Prices are under Models in the header; the budget is in the form above.)',
+  log: '',
+};
+
 /** How often a running log is shown and saved: often enough to watch, seldom enough to be cheap. */
 const FLUSH_MS = 150;
 
@@ -134,7 +142,8 @@ export function createSimulationSlice(
         ...(resuming && { resuming }),
       });
       if (!planned.ok) {
-        set({ simulationMessage: `${planned.problem} (Models and prices: Models in the header.)` });
+        const where = WHERE_TO_FIX[planned.fix];
+        set({ simulationMessage: where ? `${planned.problem} ${where}` : planned.problem });
         return undefined;
       }
       return { ...planned, models };
