@@ -6,6 +6,8 @@
 // and 16 dialogues at once, the calls a second achieved over the ideal 16 / 0.1 s. The server
 // runs in a worker thread, as an endpoint runs in its own process: on the main thread its own
 // work (parsing, streaming, timers) would queue behind the engine's and be counted against it.
+// read_log_ms: reading back (checking every event of) the saved log of 300 such dialogues, the
+// work of opening a saved run; read_log_events: how many events that log holds.
 import { once } from 'node:events';
 import { modelReply } from '../../src/test/scriptedModels.ts';
 import { readFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import {
   USER_STOP,
   parseProject,
   projectFromFiles,
+  readLog,
   runSimulation,
 } from '../../src/core/index.ts';
 import type {
@@ -22,6 +25,7 @@ import type {
   ChatRequest,
   ProjectModel,
   RunPlan,
+  SimEvent,
   SimScenario,
 } from '../../src/core/index.ts';
 import { createRemoteEngine } from '../../src/adapters/models/remote.ts';
@@ -94,7 +98,12 @@ const instantAgent: ChatEngine = {
 };
 
 /** Runs the plan and times it, after checking that every dialogue ended as scripted. */
-async function timedRun(model: ProjectModel, plan: RunPlan, expectedCalls: number) {
+async function timedRun(
+  model: ProjectModel,
+  plan: RunPlan,
+  expectedCalls: number,
+  log?: SimEvent[],
+) {
   let calls = 0;
   const endings = new Map<string, number>();
   const start = performance.now();
@@ -102,6 +111,7 @@ async function timedRun(model: ProjectModel, plan: RunPlan, expectedCalls: numbe
     runtime: platformRuntime,
     clock: () => performance.now() - start,
     emit: (event) => {
+      log?.push(event);
       if (event.type === 'usage') calls++;
       if (event.type === 'dialogue-ended')
         endings.set(event.reason, (endings.get(event.reason) ?? 0) + 1);
@@ -243,14 +253,39 @@ async function concurrencyEfficiency(model: ProjectModel, scenario: SimScenario)
   }
 }
 
-/** Both simulation figures (see the top of this file). */
+/**
+ * Milliseconds to read back (validate, and migrate when old) the saved log of a 300-dialogue run,
+ * as opening a saved run does; the log goes through JSON first, as storage hands it back.
+ */
+async function readLogMs(model: ProjectModel, scenario: SimScenario) {
+  const calls = USER_TURNS + 1 + USER_TURNS + USER_TURNS / 2;
+  const log: SimEvent[] = [];
+  const engines = { agent: instantAgent, user: instantUser };
+  await timedRun(model, plan(scenario, ENGINE_DIALOGUES, ENGINE_CONCURRENCY, engines), calls, log);
+  const stored = JSON.parse(JSON.stringify(log)) as unknown;
+  const times: number[] = [];
+  for (let run = 0; run < ENGINE_RUNS + 1; run++) {
+    const start = performance.now();
+    const read = readLog(stored);
+    times.push(performance.now() - start);
+    if (!read.ok) throw new Error(`The benchmark log could not be read back: ${read.error}`);
+  }
+  return { ms: Math.round(median(times.slice(1)) * 10) / 10, events: log.length };
+}
+
+/** The simulation figures (see the top of this file). */
 export async function simFigures(): Promise<{
   engine_dialogues_per_s: number;
   concurrency_efficiency: number;
+  read_log_ms: number;
+  read_log_events: number;
 }> {
   const { model, scenario } = airline();
+  const read = await readLogMs(model, scenario);
   return {
     engine_dialogues_per_s: await engineDialoguesPerS(model, scenario),
     concurrency_efficiency: await concurrencyEfficiency(model, scenario),
+    read_log_ms: read.ms,
+    read_log_events: read.events,
   };
 }

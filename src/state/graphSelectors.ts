@@ -1,10 +1,11 @@
 import type { PolicyGraph, PolicySpan } from '../core/index.ts';
 import { buildGraph, policySpans, sameGraph } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
+import { perStore } from './perStore.ts';
 
 const EMPTY_GRAPH: PolicyGraph = { nodes: [], edges: [], categories: [] };
 
-/** The graph's memoised selectors, made once per store by `createSelectors`. */
+/** The graph's memoised selectors, made once per store (`graphSelectors(store)`). */
 export function createGraphSelectors() {
   let graphCache: { model: unknown; graph: PolicyGraph } | undefined;
   let spansCache: { text: string; spans: readonly PolicySpan[] } | undefined;
@@ -35,3 +36,6 @@ export function createGraphSelectors() {
 
   return { selectPolicyGraph, selectPolicySpans };
 }
+
+/** This store's graph selectors: `graphSelectors(store).select...`. */
+export const graphSelectors = perStore(createGraphSelectors);

@@ -3,6 +3,7 @@ import { analyzeProject, buildGraph, setRelation } from '../core/index.ts';
 import { miniProject } from '../core/testing/miniProject.ts';
 import { testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
+import { graphSelectors } from './graphSelectors.ts';
 
 function storeWithMini() {
   return createAppStore(testServices(), { project: miniProject() });
@@ -53,7 +54,7 @@ describe('graph slice', () => {
         check();
       });
     await analysed();
-    const first = store.selectors.selectPolicyGraph(store.getState());
+    const first = graphSelectors(store).selectPolicyGraph(store.getState());
     expect(first.nodes.length).toBeGreaterThan(0);
     const model = store.getState().analysis?.model;
 
@@ -62,11 +63,11 @@ describe('graph slice', () => {
       .setFileText('rules.yaml', `${store.getState().project.files['rules.yaml']}# note\n`);
     await analysed();
     expect(store.getState().analysis?.model).not.toBe(model);
-    expect(store.selectors.selectPolicyGraph(store.getState())).toBe(first);
+    expect(graphSelectors(store).selectPolicyGraph(store.getState())).toBe(first);
 
     const policies = store.getState().project.files['policies.yaml'];
     store.getState().setFileText('policies.yaml', policies.replace('challenge: 2', 'challenge: 4'));
     await analysed();
-    expect(store.selectors.selectPolicyGraph(store.getState())).not.toBe(first);
+    expect(graphSelectors(store).selectPolicyGraph(store.getState())).not.toBe(first);
   });
 });

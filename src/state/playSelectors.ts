@@ -2,6 +2,7 @@ import type { Check, Finding, SimEvent, Transcript } from '../core/index.ts';
 import { guardFindings, runChecks, transcriptOf } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
 import type { PlaySession } from './slices/playSlice.ts';
+import { perStore } from './perStore.ts';
 
 /** A finding as play shows it: broken, kept, or (while the game goes on) not decided yet. */
 export interface LiveFinding extends Finding {
@@ -21,7 +22,7 @@ export interface PlayView {
 /** Checks that a later turn can still satisfy: failing them mid-game says nothing yet. */
 const UNTIL_THE_END: ReadonlySet<Check['kind']> = new Set(['must_say']);
 
-/** Play's memoised selector, made once per store by `createSelectors`. */
+/** Play's memoised selector, made once per store (`playSelectors(store)`). */
 export function createPlaySelectors() {
   let lastEvents: readonly SimEvent[] | undefined;
   let lastView: PlayView | null = null;
@@ -84,3 +85,6 @@ function playView(play: PlaySession): PlayView {
     ],
   };
 }
+
+/** This store's play selectors: `playSelectors(store).select...`. */
+export const playSelectors = perStore(createPlaySelectors);

@@ -5,6 +5,7 @@ import type { ScriptedAnswer } from '../test/scriptedModels.ts';
 import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
 import { modelReply, queuedEngine } from '../test/scriptedModels.ts';
 import type { createAppStore } from './createAppStore.ts';
+import { playSelectors } from './playSelectors.ts';
 
 type Store = ReturnType<typeof createAppStore>;
 
@@ -88,7 +89,7 @@ describe('play slice', () => {
 
     // The guard refuses the call and asks the customer (the person) first.
     const asked = await turnAfter(store, first.id);
-    const live = store.selectors.selectPlayView(store.getState());
+    const live = playSelectors(store).selectPlayView(store.getState());
     expect(live?.final).toBe(false);
     expect(live?.findings).toContainEqual(
       expect.objectContaining({ source: 'guard', state: 'broken', policy: 'verify-identity' }),
@@ -105,7 +106,7 @@ describe('play slice', () => {
     expect(play?.live).toBe(false);
     expect(streamed).toEqual(['Sure, refunding now.', 'Done, your refund is on its way.']);
     expect(play?.streaming).toBeNull();
-    const judged = store.selectors.selectPlayView(store.getState());
+    const judged = playSelectors(store).selectPlayView(store.getState());
     expect(judged?.final).toBe(true);
     expect(judged?.transcript.messages.map((m) => `${m.speaker}: ${m.text}`)).toEqual([
       'user: Refund order o2 please.',
@@ -149,7 +150,7 @@ describe('play slice', () => {
       toolCalls: [{ name: 'get_user', arguments: '{"user_id": "u1"}' }],
     });
     await turnAfter(store, turn.id);
-    const view = store.selectors.selectPlayView(store.getState());
+    const view = playSelectors(store).selectPlayView(store.getState());
     expect(view?.transcript.calls[0]).toMatchObject({
       tool: 'get_user',
       guard: { allowed: true },
@@ -158,7 +159,7 @@ describe('play slice', () => {
 
     store.getState().stopPlay();
     await playing;
-    expect(store.selectors.selectPlayView(store.getState())?.transcript.ending?.reason).toBe(
+    expect(playSelectors(store).selectPlayView(store.getState())?.transcript.ending?.reason).toBe(
       'cancelled',
     );
     store.getState().closePlay();

@@ -1,6 +1,7 @@
 import type { PromptInfo, PromptOverride, PromptTemplate } from '../core/index.ts';
 import { PROMPT_TEMPLATES, projectPrompts } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
+import { perStore } from './perStore.ts';
 
 /** One prompt as the prompts panel shows it. */
 export interface PromptView {
@@ -14,7 +15,7 @@ export interface PromptView {
 
 const NONE: readonly PromptOverride[] = [];
 
-/** The prompts panel's memoised selector, made once per store by `createSelectors`. */
+/** The prompts panel's memoised selector, made once per store (`promptsSelectors(store)`). */
 export function createPromptsSelectors() {
   let lastOverrides: readonly PromptOverride[] | undefined;
   let lastViews: readonly PromptView[] = [];
@@ -39,3 +40,6 @@ export function createPromptsSelectors() {
 
   return { selectPrompts };
 }
+
+/** This store's prompts selectors: `promptsSelectors(store).select...`. */
+export const promptsSelectors = perStore(createPromptsSelectors);

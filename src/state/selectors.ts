@@ -1,26 +1,18 @@
 import type { ProjectFileName } from '../core/index.ts';
 import { PROJECT_FILES } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
-import { createGraphSelectors } from './graphSelectors.ts';
 import type { PaneId, PaneLayout } from './paneLayout.ts';
 import { hiddenPanesFrom } from './paneLayout.ts';
-import { createPlaySelectors } from './playSelectors.ts';
-import { createPromptsSelectors } from './promptsSelectors.ts';
-import { createRunSelectors } from './simulationSelectors.ts';
 
 /**
- * The memoised selectors of one store, made once by `createAppStore` and read through
+ * The shell's memoised selectors of one store, made once by `createAppStore` and read through
  * `useSelectors()` or `store.selectors`. Each remembers its last answer for its own store only,
- * so two stores (two tests, two workbenches) never recompute each other's.
+ * so two stores (two tests, two workbenches) never recompute each other's. The features' own
+ * (graph, run report, play, prompts) are made per store the same way, by `perStore`, in their
+ * modules, so they load with the feature.
  */
 export function createSelectors() {
-  return {
-    ...createWorkbenchSelectors(),
-    ...createGraphSelectors(),
-    ...createRunSelectors(),
-    ...createPlaySelectors(),
-    ...createPromptsSelectors(),
-  };
+  return createWorkbenchSelectors();
 }
 
 export type Selectors = ReturnType<typeof createSelectors>;

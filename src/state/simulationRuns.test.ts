@@ -18,6 +18,7 @@ import { M_PRICE, storeWithEngine, withEndpointModels } from '../test/modelStore
 import { modelReply } from '../test/scriptedModels.ts';
 import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
+import { runSelectors } from './simulationSelectors.ts';
 
 /** The agent says one thing; the simulated user says goodbye. */
 const engine: ChatEngine = {
@@ -231,7 +232,7 @@ describe('opening a saved run', () => {
     expect(store.getState().simulationMessage).toBeNull();
     expect(run?.savedVersion).toBe(1);
     expect(run?.events[0]).toMatchObject({ type: 'run-started', version: LOG_VERSION });
-    const report = store.selectors.selectRunReport(store.getState());
+    const report = runSelectors(store).selectRunReport(store.getState());
     expect(report?.overall).toMatchObject({ passes: 2, fails: 2 });
     expect(report?.errors.byReason).toEqual([
       { reason: 'provider-error', count: 2 },

@@ -1,8 +1,9 @@
 import type { PolicyFacts, RunReport, SimEvent } from '../core/index.ts';
 import { reportOf } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
+import { perStore } from './perStore.ts';
 
-/** The run report's memoised selector, made once per store by `createSelectors`. */
+/** The run report's memoised selector, made once per store (`runSelectors(store)`). */
 export function createRunSelectors() {
   let lastEvents: readonly SimEvent[] | undefined;
   let lastPolicies: unknown;
@@ -25,3 +26,6 @@ export function createRunSelectors() {
 
   return { selectRunReport };
 }
+
+/** This store's run selectors: `runSelectors(store).select...`. */
+export const runSelectors = perStore(createRunSelectors);

@@ -3,6 +3,7 @@ import type { ChatEngine, ChatRequest } from '../core/index.ts';
 import { USER_STOP } from '../core/index.ts';
 import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
 import { modelReply } from '../test/scriptedModels.ts';
+import { runSelectors } from './simulationSelectors.ts';
 
 const say = (content: string) => modelReply(content);
 
@@ -46,7 +47,7 @@ describe('simulation slice', () => {
     const saved = await runs.events(run?.id ?? '');
     expect(saved).toEqual(run?.events);
     expect(store.getState().runList.map((r) => r.title)).toEqual(['1 scenario × 2 · m']);
-    const report = store.selectors.selectRunReport(store.getState());
+    const report = runSelectors(store).selectRunReport(store.getState());
     expect(report?.progress).toMatchObject({ dialoguesEnded: 2, ended: 'done' });
 
     store.setState({ currentRun: null });
@@ -82,7 +83,7 @@ describe('simulation slice', () => {
     expect(store.getState().currentRun?.live).toBe(true);
     store.getState().cancelRun();
     await running;
-    const report = store.selectors.selectRunReport(store.getState());
+    const report = runSelectors(store).selectRunReport(store.getState());
     expect(report?.progress.ended).toBe('cancelled');
     expect(report?.dialogues.map((d) => d.ending)).toEqual(['user-done', 'user-done', 'cancelled']);
   });
@@ -122,7 +123,7 @@ describe('an endpoint that is the user’s own agent', () => {
     const events = store.getState().currentRun?.events ?? [];
     expect(events[0]).toMatchObject({ type: 'run-started', externalAgent: true });
     expect(seen.filter((r) => r.model === 'bot').every((r) => r.tools === undefined)).toBe(true);
-    expect(store.selectors.selectRunReport(store.getState())?.run?.externalAgent).toBe(true);
+    expect(runSelectors(store).selectRunReport(store.getState())?.run?.externalAgent).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { Diagnostic, ProjectFileName } from '../../core/index.ts';
 import { PROJECT_FILES, diffText, policyAtOffset } from '../../core/index.ts';
 import type { EditMeta } from '../../state/slices/projectSlice.ts';
+import { graphSelectors } from '../../state/graphSelectors.ts';
 import { selectActiveFile, selectEffectiveTheme } from '../../state/selectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { fileUri, registerLanguageFeatures } from './monaco/languageFeatures.ts';
@@ -86,7 +87,7 @@ export function MonacoEditor() {
       if (!model || model.uri.toString() !== fileUri(monaco, 'policies.yaml').toString()) return;
       const state = store.getState();
       const id = policyAtOffset(
-        store.selectors.selectPolicySpans(state),
+        graphSelectors(store).selectPolicySpans(state),
         model.getOffsetAt(event.position),
       );
       if (id !== undefined && state.selectedPolicy?.id !== id)

@@ -9,7 +9,8 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useMemo, useRef } from 'react';
 import { selectEffectiveTheme } from '../../state/selectors.ts';
-import { useAppStore, useSelectors } from '../../state/useAppStore.ts';
+import { graphSelectors } from '../../state/graphSelectors.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { GraphEmpty } from './GraphEmpty.tsx';
 import { GraphLegend } from './GraphLegend.tsx';
 import { GraphPicture } from './GraphPicture.tsx';
@@ -42,7 +43,7 @@ export function GraphCanvas() {
 
 function GraphView() {
   const theme = useAppStore(selectEffectiveTheme);
-  const graph = useAppStore(useSelectors().selectPolicyGraph);
+  const graph = useAppStore(graphSelectors(useAppStoreApi()).selectPolicyGraph);
   const selected = useAppStore((s) => s.selectedPolicy);
   const analysed = useAppStore((s) => s.analysis !== null);
   const root = useRef<HTMLDivElement>(null);

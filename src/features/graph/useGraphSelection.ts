@@ -3,6 +3,7 @@ import { useReactFlow } from '@xyflow/react';
 import type { MouseEvent } from 'react';
 import { useCallback, useState } from 'react';
 import { useAppStoreApi } from '../../state/useAppStore.ts';
+import { graphSelectors } from '../../state/graphSelectors.ts';
 import { policyNear } from './GraphPicture.tsx';
 import type { PolicyFlowNode } from './PolicyNode.tsx';
 
@@ -18,7 +19,9 @@ export function useGraphSelection(pictured: readonly PolicyFlowNode[] | null) {
 
   const showInEditor = useCallback(
     (id: string) => {
-      const span = store.selectors.selectPolicySpans(store.getState()).find((s) => s.id === id);
+      const span = graphSelectors(store)
+        .selectPolicySpans(store.getState())
+        .find((s) => s.id === id);
       if (!span) return;
       const text = store.getState().project.files['policies.yaml'];
       const before = text.slice(0, span.idAt);

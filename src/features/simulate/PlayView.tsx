@@ -3,7 +3,8 @@ import { seatQuestion } from '../../core/index.ts';
 import { FREE_PLAY } from '../../state/slices/playSlice.ts';
 import type { LiveFinding } from '../../state/playSelectors.ts';
 import type { Seat } from '../../state/slices/playSlice.ts';
-import { useAppStore, useSelectors } from '../../state/useAppStore.ts';
+import { playSelectors } from '../../state/playSelectors.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { PlayComposer } from './PlayComposer.tsx';
 import { PlayDialogue } from './PlayDialogue.tsx';
 import { PlaySetup } from './PlaySetup.tsx';
@@ -12,7 +13,7 @@ import './play.css';
 /** Play: set a game up, or play the one on screen. */
 export function PlayView() {
   const play = useAppStore((s) => s.play);
-  const view = useAppStore(useSelectors().selectPlayView);
+  const view = useAppStore(playSelectors(useAppStoreApi()).selectPlayView);
   const message = useAppStore((s) => s.simulationMessage);
   const stopPlay = useAppStore((s) => s.stopPlay);
   const closePlay = useAppStore((s) => s.closePlay);

@@ -7,7 +7,8 @@ import {
   setPromptOverride,
 } from '../../core/index.ts';
 import type { PromptView } from '../../state/promptsSelectors.ts';
-import { useAppStore, useAppStoreApi, useSelectors } from '../../state/useAppStore.ts';
+import { promptsSelectors } from '../../state/promptsSelectors.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 
 /**
  * Every prompt the simulation sends, readable in full: what it is for, the places it fills in,
@@ -15,7 +16,7 @@ import { useAppStore, useAppStoreApi, useSelectors } from '../../state/useAppSto
  * a button to copy a built-in one there to edit, or to go back to the built-in one.
  */
 export function PromptsPanel() {
-  const prompts = useAppStore(useSelectors().selectPrompts);
+  const prompts = useAppStore(promptsSelectors(useAppStoreApi()).selectPrompts);
   const store = useAppStoreApi();
   const [message, setMessage] = useState<string | null>(null);
   const own = prompts.filter((p) => p.template.source === 'project').length;

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { useAppStore, useSelectors } from '../../state/useAppStore.ts';
+import { runSelectors } from '../../state/simulationSelectors.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { PromptsPanel } from './PromptsPanel.tsx';
 import { RunForm } from './RunForm.tsx';
@@ -12,7 +13,7 @@ export function SimulateView() {
   const projectId = useAppStore((s) => s.projectId);
   const message = useAppStore((s) => s.simulationMessage);
   const run = useAppStore((s) => s.currentRun);
-  const report = useAppStore(useSelectors().selectRunReport);
+  const report = useAppStore(runSelectors(useAppStoreApi()).selectRunReport);
 
   useEffect(() => {
     void refreshRuns();
