@@ -84,7 +84,14 @@ export interface ToolGuards extends Located {
 }
 
 export type CheckKind =
-  'must_say' | 'must_not_say' | 'tool_order' | 'confirm_before' | 'never_call' | 'max_calls';
+  | 'must_say'
+  | 'must_not_say'
+  | 'tool_order'
+  | 'confirm_before'
+  | 'never_call'
+  | 'max_calls'
+  | 'max_calls_per_turn'
+  | 'say_before_call';
 
 export interface Check extends Located {
   readonly id: string;

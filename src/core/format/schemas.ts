@@ -166,7 +166,23 @@ export const CHECK_KINDS = [
   'confirm_before',
   'never_call',
   'max_calls',
+  'max_calls_per_turn',
+  'say_before_call',
 ] as const;
+
+/** What each kind of check verifies, in the fields it reads; the editor shows it on completion. */
+export const CHECK_KIND_HELP: Record<(typeof CHECK_KINDS)[number], string> = {
+  must_say: 'Some agent message matches `pattern` (a regular expression).',
+  must_not_say: 'No agent message matches `pattern` (a regular expression).',
+  tool_order: 'An allowed call to `first` comes before any call to `then`.',
+  confirm_before: 'The user agrees in the message before each turn that calls `tool`.',
+  never_call: 'The agent never calls `tool`.',
+  max_calls: 'The agent calls `tool` at most `max` times in the dialogue.',
+  max_calls_per_turn:
+    'No agent turn makes more than `max` tool calls (only calls to `tool`, when given).',
+  say_before_call:
+    'Before each call to `tool`, an agent message (or the calling turn) matches `pattern`.',
+};
 
 export const RULES_SCHEMA = {
   $id: 'policylab:rules.yaml',

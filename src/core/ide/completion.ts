@@ -1,7 +1,7 @@
 import { CEL_VARIABLES } from '../cel.ts';
 import type { CelContext } from '../cel.ts';
 import type { ProjectModel } from '../format/model.ts';
-import { CHECK_KINDS } from '../format/schemas.ts';
+import { CHECK_KIND_HELP, CHECK_KINDS } from '../format/schemas.ts';
 import type { ProjectFileName } from '../project.ts';
 import { promptCompletions } from './promptPlaces.ts';
 
@@ -122,8 +122,14 @@ export function completionsAt(
 
   const enumField = /(?:^|\s|-\s)(\w+)\s*:\s*\w*$/.exec(before)?.[1];
   if (enumField === 'kind') {
-    const values =
-      file === 'tools.yaml' ? ['read', 'write'] : file === 'rules.yaml' ? [...CHECK_KINDS] : [];
+    if (file === 'rules.yaml')
+      return CHECK_KINDS.map((v) => ({
+        label: v,
+        kind: 'value',
+        detail: 'check kind',
+        documentation: CHECK_KIND_HELP[v],
+      }));
+    const values = file === 'tools.yaml' ? ['read', 'write'] : [];
     return values.map((v) => ({ label: v, kind: 'value', detail: 'kind' }));
   }
   if (enumField !== undefined && ENUM_FIELDS[enumField]) {

@@ -141,6 +141,15 @@ describe('completionsAt', () => {
       'forbid',
     ]);
     expect(labels('rules.yaml', 'checks:\n  - kind: ')).toContain('confirm_before');
+    const kinds = completionsAt(parsed.model, 'rules.yaml', 'checks:\n  - kind: ', 18);
+    expect(kinds.find((c) => c.label === 'say_before_call')).toEqual({
+      label: 'say_before_call',
+      kind: 'value',
+      detail: 'check kind',
+      documentation:
+        'Before each call to `tool`, an agent message (or the calling turn) matches `pattern`.',
+    });
+    expect(kinds.map((c) => c.label)).toContain('max_calls_per_turn');
     expect(labels('tools.yaml', 'tools:\n  - kind: ')).toEqual(['read', 'write']);
   });
 

@@ -1,5 +1,6 @@
 import { compileCel, isCelProblem } from '../cel.ts';
 import type { Check } from '../format/model.ts';
+import { callsPerTurn, saidBeforeCall } from './callChecks.ts';
 import type { Database, Finding, RowChange, SimScenario, TerminationReason } from './events.ts';
 import { describeChange, toPlain } from './database.ts';
 import { ERROR_ENDINGS } from './events.ts';
@@ -86,6 +87,16 @@ function judgeCheck(check: Check, transcript: Transcript): Verdict {
         `The agent called ${check.tool} ${times(attempts.length)}, more than the ${check.max} allowed; call ${check.max + 1} was at turn ${over.turn}.${refusedNote(attempts)}`,
         over.turn,
       );
+    }
+    case 'max_calls_per_turn':
+      if (check.max === undefined) return skip('the check has no "max".');
+      return callsPerTurn(calls, check.max, check.tool);
+    case 'say_before_call': {
+      if (check.pattern === undefined || check.tool === undefined)
+        return skip('the check needs "pattern" and "tool".');
+      const pattern = regex(check.pattern);
+      if (typeof pattern === 'string') return skip(pattern);
+      return saidBeforeCall(transcript, pattern, check.tool);
     }
   }
 }

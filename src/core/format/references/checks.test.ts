@@ -30,6 +30,35 @@ describe('checkChecks', () => {
     ]);
   });
 
+  it('knows what the turn checks need: max for max_calls_per_turn, pattern and tool to say before a call', () => {
+    const perTurn = miniWith(
+      'rules.yaml',
+      'kind: confirm_before\n    tool: refund_order',
+      'kind: max_calls_per_turn',
+    );
+    expect(runChecker(checkChecks, perTurn)).toEqual([
+      'rules.yaml:18:11 "max_calls_per_turn" error missing-field: A max_calls_per_turn check needs "max".',
+    ]);
+    const withMax = miniWith(
+      'rules.yaml',
+      'kind: confirm_before\n    tool: refund_order',
+      'kind: max_calls_per_turn\n    max: 1',
+    );
+    expect(runChecker(checkChecks, withMax)).toEqual([]);
+    const sayBefore = miniWith('rules.yaml', 'kind: confirm_before', 'kind: say_before_call');
+    expect(runChecker(checkChecks, sayBefore)).toEqual([
+      'rules.yaml:18:11 "say_before_call" error missing-field: A say_before_call check needs "pattern".',
+    ]);
+    const unknownTool = miniWith(
+      'rules.yaml',
+      'kind: confirm_before\n    tool: refund_order',
+      'kind: say_before_call\n    pattern: refund\n    tool: refund',
+    );
+    expect(runChecker(checkChecks, unknownTool)).toEqual([
+      'rules.yaml:20:11 "refund" error unknown-tool: Unknown tool "refund".',
+    ]);
+  });
+
   it('points at a tool that tools.yaml does not define', () => {
     const project = miniWith('rules.yaml', '    tool: refund_order', '    tool: refund');
     expect(runChecker(checkChecks, project)).toEqual([

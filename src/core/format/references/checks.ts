@@ -11,6 +11,8 @@ const NEEDS: Record<Check['kind'], readonly ('pattern' | 'tool' | 'first' | 'the
   confirm_before: ['tool'],
   never_call: ['tool'],
   max_calls: ['tool', 'max'],
+  max_calls_per_turn: ['max'],
+  say_before_call: ['pattern', 'tool'],
 };
 
 /**
