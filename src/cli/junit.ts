@@ -15,12 +15,17 @@ export function junitOf(report: RunReport, project: string): string {
         )
         .join('\n');
       const first = d.breaches[0];
-      const message = first ? `broke ${first.policy ?? first.id}` : 'failed';
+      const message = first
+        ? first.policy === undefined
+          ? `failed (unattributed: ${first.source === 'ending' ? 'its own broken output' : first.id})`
+          : `broke ${first.policy}`
+        : 'failed';
       return `    <testcase ${name}>\n      <failure message="${xml(message)}">${xml(breaches)}</failure>\n    </testcase>`;
     }
     if (d.verdict === 'error' || d.verdict === 'running') {
-      const reason = d.ending ?? 'unfinished';
-      return `    <testcase ${name}>\n      <error message="${xml(reason)}">${xml(d.endingDetail)}</error>\n    </testcase>`;
+      const reason = d.errorReason ?? 'unfinished';
+      const detail = d.errorReason === d.ending ? d.endingDetail : d.scenarioFaults.join(' ');
+      return `    <testcase ${name}>\n      <error message="${xml(reason)}">${xml(detail)}</error>\n    </testcase>`;
     }
     return `    <testcase ${name}/>`;
   });

@@ -295,6 +295,18 @@ out: ${path.join(dir, 'out')}
     expect(summary.usage).toMatchObject({ cost: tokens * 2, failed: 2 });
   });
 
+  it('counts the agent’s broken output as its failure, unattributed, and fails the gate', async () => {
+    const dir = project();
+    const { io: cli, out } = io();
+    const code = await runRun([dir, '--config', run(dir, 'threshold: 0.5')], cli, {});
+    expect(out.join('')).toContain('0 passed, 2 failed, 0 errors · pass rate 0.0%');
+    expect(out.join('')).toContain('2 failed dialogues name no policy (unattributed)');
+    expect(code).toBe(1);
+    const junit = readFileSync(path.join(dir, 'out', 'junit.xml'), 'utf8');
+    expect(junit).toContain('failures="2" errors="0"');
+    expect(junit).toContain('failed (unattributed: its own broken output)');
+  });
+
   it('stops with "budget" once a failed call has spent it', async () => {
     const dir = project();
     const { io: cli, err } = io();
@@ -302,6 +314,56 @@ out: ${path.join(dir, 'out')}
     const events = eventsOf(dir);
     expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'budget' });
     expect(events.filter((e) => e.type === 'dialogue-started')).toHaveLength(1);
-    expect(err.join('')).toMatch(/\[1\/2\] late-refund#1: model-error/);
+    expect(err.join('')).toMatch(/\[1\/2\] late-refund#1: agent-error/);
+  });
+});
+
+describe('policylab run: a run of errors cannot pass', () => {
+  /** Every other dialogue's simulated user is refused by its provider; the rest go well. */
+  let server: TestServer;
+  let dialogues = 0;
+  beforeAll(async () => {
+    server = await startOpenAIServer({
+      script: (request) => {
+        const body = request.body as { tools?: unknown; messages?: unknown[] };
+        if (body.tools) return { text: 'Your refund is not possible, sorry.' };
+        if ((body.messages?.length ?? 0) > 2) return { text: 'Thanks. ###STOP###' };
+        dialogues++;
+        return dialogues % 2 === 0 ? { status: 401 } : { text: 'Refund order o2 please.' };
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  function config(dir: string, extra: string) {
+    const file = path.join(dir, 'run.yaml');
+    writeFileSync(
+      file,
+      `models:\n  agent: { provider: openai, base_url: ${server.url}, model: m }\ntrials: 4\nconcurrency: 1\nthreshold: 0\nout: ${path.join(dir, 'out')}\n${extra}`,
+    );
+    return file;
+  }
+
+  it('fails the gate when errors pass max_error_rate, whatever the pass rate, and says why', async () => {
+    const dir = project();
+    const { io: cli, out, err } = io();
+    dialogues = 0;
+    expect(await runRun([dir, '--config', config(dir, '')], cli, {})).toBe(1);
+    expect(out.join('')).toContain('errors (2 provider error)');
+    expect(err.join('')).toContain(
+      '50.0% of the dialogues ended in errors, more than max_error_rate (10%)',
+    );
+    const summary = JSON.parse(readFileSync(path.join(dir, 'out', 'summary.json'), 'utf8')) as {
+      passed: boolean;
+      errorRate: number;
+    };
+    expect(summary).toMatchObject({ passed: false, errorRate: 0.5 });
+    dialogues = 0;
+    const lenient = io();
+    expect(
+      await runRun([dir, '--config', config(dir, 'max_error_rate: 0.5')], lenient.io, {}),
+    ).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import type { LevelBand, ModelPrice, Player, PriceTable, RunReport } from '../co
 import {
   DEFAULT_LEVELS,
   DEFAULT_PRICES,
+  ENDING_LABELS,
   checkBaseUrl,
   createRecorder,
   formatLevelBand,
@@ -49,6 +50,7 @@ run.yaml:
   prices:                # $ per million tokens, added to (or overriding) the built-in table of
     my-model: { input: 0.5, output: 1.5 }     # well-known models; failed calls are paid for too
   threshold: 0.8         # exit 1 when the pass rate is below it
+  max_error_rate: 0.1    # exit 1 when more dialogues than this end in errors (default 0.1)
   out: policylab-run     # writes events.jsonl, summary.json and junit.xml there
 
 The prompts written under "prompts:" in the project's scenarios.yaml replace the built-in ones;
@@ -185,7 +187,7 @@ export async function runRun(
   const report = reportOf(events, facts);
   writeFileSync(
     path.join(config.out, 'summary.json'),
-    `${JSON.stringify(summaryOf(report, config.threshold), null, 2)}\n`,
+    `${JSON.stringify(summaryOf(report, config), null, 2)}\n`,
   );
   writeFileSync(path.join(config.out, 'junit.xml'), junitOf(report, loaded.project.name));
   const { overall, errors, generation } = report;
@@ -195,19 +197,24 @@ export async function runRun(
   const rate = Number.isFinite(overall.rate)
     ? `${(overall.rate * 100).toFixed(1)}%`
     : 'nothing judged';
+  const byReason = errors.byReason.map((e) => `${e.count} ${ENDING_LABELS[e.reason].short}`);
+  const unattributed = new Set(report.unattributed.map((u) => u.dialogue)).size;
   io.out(
-    `${overall.passes} passed, ${overall.fails} failed, ${errors.total} errors · pass rate ${rate}` +
+    `${overall.passes} passed, ${overall.fails} failed, ${errors.total} errors` +
+      (byReason.length > 0 ? ` (${byReason.join(', ')})` : '') +
+      ` · pass rate ${rate}` +
       (Number.isFinite(overall.rate)
         ? ` (95% CI ${(overall.low * 100).toFixed(1)}–${(overall.high * 100).toFixed(1)}%)`
         : '') +
+      (unattributed > 0
+        ? `\n${unattributed} failed dialogue${unattributed === 1 ? '' : 's'} name no policy (unattributed); see summary.json.`
+        : '') +
       `\nWrote ${path.join(config.out, 'events.jsonl')}, summary.json and junit.xml.\n`,
   );
-  if (!Number.isFinite(overall.rate)) return CODE.failed;
-  if (config.threshold !== undefined && overall.rate < config.threshold) {
-    io.err(`policylab: the pass rate is below the threshold of ${config.threshold * 100}%.\n`);
-    return CODE.failed;
-  }
-  return CODE.ok;
+  const problem = gateProblem(report, config);
+  if (problem === undefined) return CODE.ok;
+  io.err(`policylab: ${problem}\n`);
+  return CODE.failed;
 }
 
 /** "2 of 5 sampled combinations got no valid scenario", with each one's policies and error. */
@@ -218,12 +225,43 @@ function generationLine(generation: NonNullable<RunReport['generation']>): strin
 }
 
 /** The summary written to summary.json: the report's figures, NaN written as null. */
-function summaryOf(report: RunReport, threshold: number | undefined) {
+/**
+ * The summary written to summary.json: the gate's settings and verdict, then the report's figures
+ * (NaN written as null). `passed` is what the exit code says.
+ */
+function summaryOf(report: RunReport, gate: Gate) {
   return {
-    threshold: threshold ?? null,
-    passed: threshold === undefined ? null : report.overall.rate >= threshold,
+    threshold: gate.threshold ?? null,
+    maxErrorRate: gate.maxErrorRate,
+    errorRate: errorRateOf(report),
+    passed: gateProblem(report, gate) === undefined,
     ...report,
   };
+}
+
+/** What a run must meet to pass: a pass rate, and a share of errors it may not exceed. */
+interface Gate {
+  readonly threshold: number | undefined;
+  readonly maxErrorRate: number;
+}
+
+/** The share of finished dialogues that ended in errors. */
+function errorRateOf(report: RunReport): number {
+  const { passes, fails } = report.overall;
+  const settled = passes + fails + report.errors.total;
+  return settled === 0 ? 0 : report.errors.total / settled;
+}
+
+/** Why the run does not pass its gate, in words; undefined when it does. */
+function gateProblem(report: RunReport, gate: Gate): string | undefined {
+  const { rate } = report.overall;
+  if (!Number.isFinite(rate)) return 'no dialogue could be judged.';
+  const errorRate = errorRateOf(report);
+  if (errorRate > gate.maxErrorRate)
+    return `${(errorRate * 100).toFixed(1)}% of the dialogues ended in errors, more than max_error_rate (${gate.maxErrorRate * 100}%); the pass rate cannot be trusted.`;
+  if (gate.threshold !== undefined && rate < gate.threshold)
+    return `the pass rate is below the threshold of ${gate.threshold * 100}%.`;
+  return undefined;
 }
 
 function usage(io: CliIO, message: string): number {
@@ -243,8 +281,15 @@ const SETTINGS = [
   'budget',
   'prices',
   'threshold',
+  'max_error_rate',
   'out',
 ];
+
+/**
+ * The share of dialogues that may end in errors before a run fails whatever its pass rate: a
+ * run of errors says nothing about the agent, so it cannot pass.
+ */
+const DEFAULT_MAX_ERROR_RATE = 0.1;
 
 /** Reads run.yaml, saying exactly what is wrong with it. */
 function readConfig(raw: unknown, env: Readonly<Record<string, string | undefined>>) {
@@ -284,10 +329,8 @@ function readConfig(raw: unknown, env: Readonly<Record<string, string | undefine
       throw new Error('"sample" needs a model to write scenarios: add models.generator.');
   }
   const budget = config.budget === undefined ? undefined : record(config.budget, '"budget"');
-  const threshold = config.threshold === undefined ? undefined : Number(config.threshold);
-  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) {
-    throw new Error('"threshold" must be a number from 0 to 1.');
-  }
+  const threshold =
+    config.threshold === undefined ? undefined : rate(config.threshold, 'threshold');
   return {
     agent,
     user,
@@ -306,6 +349,7 @@ function readConfig(raw: unknown, env: Readonly<Record<string, string | undefine
       }),
     },
     threshold,
+    maxErrorRate: rate(config.max_error_rate ?? DEFAULT_MAX_ERROR_RATE, 'max_error_rate'),
     prices: readPrices(config.prices),
     out: typeof config.out === 'string' ? config.out : 'policylab-run',
   };
@@ -327,6 +371,13 @@ function readPrices(raw: unknown): PriceTable {
     };
   }
   return prices;
+}
+
+/** A share from 0 to 1, read from run.yaml. */
+function rate(value: unknown, name: string): number {
+  const n = Number(value);
+  if (!(n >= 0 && n <= 1)) throw new Error(`"${name}" must be a number from 0 to 1.`);
+  return n;
 }
 
 function positive(value: unknown, name: string): number {

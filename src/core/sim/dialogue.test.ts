@@ -259,7 +259,34 @@ describe('runDialogue', () => {
     });
   });
 
-  it('calls provider failures and broken model output errors, never policy outcomes', async () => {
+  it('ends as the simulated user’s error when it leaves before the agent spoke, or says nothing', async () => {
+    const quits = run([say('Hello!')], [say(`Never mind. ${USER_STOP}`)]);
+    expect(await quits.running).toMatchObject({
+      ending: 'user-error',
+      detail: 'The simulated user ended the conversation before the agent could say anything.',
+    });
+    expect(quits.agent.requests).toHaveLength(0);
+    expect(quits.events.at(-1)).toMatchObject({ role: 'user' });
+    const mute = run([say('Hello!')], [say('   ')]);
+    expect(await mute.running).toMatchObject({
+      ending: 'user-error',
+      detail: 'The simulated user sent an empty message.',
+    });
+    // Leaving after the agent has answered is a normal ending.
+    const done = run([say('Hello!')], [say('Hi'), say(`Thanks. ${USER_STOP}`)]);
+    expect((await done.running).ending).toBe('user-done');
+  });
+
+  it('names the role whose provider failed', async () => {
+    const userDown = run(
+      [say('Hello!')],
+      [new ModelError('auth', 'The provider refused the API key (401).', { status: 401 })],
+    );
+    expect(await userDown.running).toMatchObject({ ending: 'provider-error' });
+    expect(userDown.events.at(-1)).toMatchObject({ type: 'dialogue-ended', role: 'user' });
+  });
+
+  it('calls provider failures errors and the agent’s broken output its failure, never a policy’s', async () => {
     const down = run(
       [new ModelError('server', 'The provider failed (500).', { status: 500 })],
       [say('Hi')],
@@ -275,7 +302,9 @@ describe('runDialogue', () => {
       message: { ...bad.message, toolCalls: [{ id: 'b', name: 'get_user', arguments: '{oops' }] },
     };
     const garbled = run([broken, broken], [say('Hi')]);
-    expect((await garbled.running).ending).toBe('model-error');
+    // The agent under test answering badly twice is its own failure, and the ending says whose.
+    expect((await garbled.running).ending).toBe('agent-error');
+    expect(garbled.events.at(-1)).toMatchObject({ type: 'dialogue-ended', role: 'agent' });
 
     // A fault in an adapter (not a ModelError) ends this dialogue, not the run.
     const faulty = run([], [say('Hi')], {

@@ -82,14 +82,27 @@ export interface DialogueResult {
   readonly finalDb: Database;
 }
 
-/** Thrown inside a dialogue to end it for a reason. */
+/** Thrown inside a dialogue to end it for a reason (and the role whose call failed, if one did). */
 class Ending extends Error {
   readonly reason: TerminationReason;
   readonly detail: string;
-  constructor(reason: TerminationReason, detail: string) {
+  readonly role: ModelRole | undefined;
+  constructor(reason: TerminationReason, detail: string, role?: ModelRole) {
     super(detail);
     this.reason = reason;
     this.detail = detail;
+    this.role = role;
+  }
+}
+
+/** A model call of the dialogue failed; `role` says whose. */
+class FailedCall extends Error {
+  readonly role: 'agent' | 'user';
+  readonly failure: unknown;
+  constructor(role: 'agent' | 'user', failure: unknown) {
+    super(failure instanceof Error ? failure.message : String(failure));
+    this.role = role;
+    this.failure = failure;
   }
 }
 
@@ -183,7 +196,9 @@ export async function runDialogue(
       { ...request, messages: [...request.messages] },
       deps,
       { dialogue, signal: stop.signal, ...(onDelta && { onDelta }) },
-    );
+    ).catch((failure: unknown) => {
+      throw new FailedCall(role, failure);
+    });
   };
 
   /** The simulated user's next message, and whether it said it is done. */
@@ -249,6 +264,14 @@ export async function runDialogue(
       if (userTurns >= limits.maxTurns)
         throw new Ending('max-turns', `The user spoke ${limits.maxTurns} times.`);
       const user = await userSpeaks(userView);
+      if (user.text === '' && !user.done)
+        throw new Ending('user-error', 'The simulated user sent an empty message.', 'user');
+      if (user.done && turn === 0)
+        throw new Ending(
+          'user-error',
+          'The simulated user ended the conversation before the agent could say anything.',
+          'user',
+        );
       if (user.text !== '') {
         say('user', user.text);
         userView.push({ role: 'assistant', content: user.text });
@@ -268,6 +291,7 @@ export async function runDialogue(
     dialogue,
     reason: ending.reason,
     detail: ending.detail,
+    ...(ending.role && { role: ending.role }),
   });
   return { ending: ending.reason, detail: ending.detail, startDb, finalDb: db };
 }
@@ -278,15 +302,22 @@ export async function runDialogue(
  */
 function endingOf(thrown: unknown, timedOut: boolean, signal: Cancellation | undefined): Ending {
   if (thrown instanceof Ending) return thrown;
-  if (!(thrown instanceof ModelError)) {
+  const role = thrown instanceof FailedCall ? thrown.role : undefined;
+  const error = thrown instanceof FailedCall ? thrown.failure : thrown;
+  if (!(error instanceof ModelError)) {
     if (signal?.aborted) return new Ending('cancelled', 'The run was stopped.');
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
-    return new Ending('provider-error', `The engine failed unexpectedly: ${message}`);
+    const message = error instanceof Error ? error.message : String(error);
+    return new Ending('provider-error', `The engine failed unexpectedly: ${message}`, role);
   }
-  if (thrown.kind === 'aborted' || timedOut) {
+  if (error.kind === 'aborted' || timedOut) {
     if (timedOut) return new Ending('time-limit', 'The dialogue ran past its time limit.');
     if (signal?.aborted) return new Ending('cancelled', 'The run was stopped.');
   }
-  if (thrown.modelFault) return new Ending('model-error', thrown.message);
-  return new Ending('provider-error', thrown.message);
+  if (error.modelFault) {
+    // The agent under test answering badly is its failure; the simulated user's is an error.
+    return role === 'agent'
+      ? new Ending('agent-error', error.message, 'agent')
+      : new Ending('user-error', error.message, role);
+  }
+  return new Ending('provider-error', error.message, role);
 }

@@ -31,8 +31,10 @@ export type Database = Readonly<Record<string, readonly Row[]>>;
 export type Speaker = 'user' | 'agent';
 
 /**
- * Why a dialogue ended. The first three are normal endings; the rest are outside reasons, which
- * make the dialogue an error (never a policy failure).
+ * Why a dialogue ended. The first three are normal endings, and so is `agent-error`: the agent
+ * under test answering badly is its own failure (as tau2-bench counts it). The rest are outside
+ * reasons, which make the dialogue an error (never a policy failure); `dialogue-ended` names the
+ * role whose call failed.
  */
 export type TerminationReason =
   /** The simulated user said it was done (its stop signal). */
@@ -47,8 +49,16 @@ export type TerminationReason =
   | 'provider-error'
   /** The scenario itself cannot be run (its starting rows do not fit the tables): its fault. */
   | 'scenario-error'
-  /** A model answered badly even after its repair turn (malformed tool call, broken JSON). */
-  | 'model-error'
+  /**
+   * The agent under test answered badly even after its repair turn (a malformed or unknown tool
+   * call): the agent's failure, not an error.
+   */
+  | 'agent-error'
+  /**
+   * The simulated user broke the dialogue: an empty message, or leaving before the agent could
+   * say anything. An error of the simulation, never charged to the agent.
+   */
+  | 'user-error'
   /** The person stopped the run. */
   | 'cancelled'
   /** The run's token or money budget was spent. */
@@ -65,7 +75,7 @@ export const ERROR_ENDINGS: ReadonlySet<TerminationReason> = new Set([
   'time-limit',
   'provider-error',
   'scenario-error',
-  'model-error',
+  'user-error',
   'cancelled',
   'budget',
 ]);
@@ -86,7 +96,14 @@ export const ENDING_LABELS: Readonly<
     short: 'scenario cannot run',
     sentence: 'The scenario cannot run as written (a fault of the scenario, not the agent).',
   },
-  'model-error': { short: 'bad model output', sentence: 'The model answered badly twice.' },
+  'agent-error': {
+    short: 'the agent answered badly',
+    sentence: 'The agent under test answered badly twice (its own failure).',
+  },
+  'user-error': {
+    short: 'the simulated user erred',
+    sentence: 'The simulated user broke the conversation (an error of the simulation).',
+  },
   cancelled: { short: 'stopped', sentence: 'Stopped.' },
   budget: { short: 'budget spent', sentence: 'The budget was spent.' },
 };
@@ -102,6 +119,13 @@ export interface Finding {
   readonly turn?: number;
   /** Why, in words a person understands. */
   readonly detail: string;
+  /**
+   * The finding could not be judged because the scenario is at fault (an expectation that cannot
+   * be evaluated): the dialogue is then a scenario error, never the agent's failure.
+   */
+  readonly fault?: 'scenario';
+  /** Not settled by reading alone (a reply neither yes nor no); a person or the judge decides. */
+  readonly unclear?: true;
 }
 
 /** Which prompt a run sent: its id, the version of the built-in, and whose text it was. */
@@ -244,6 +268,8 @@ export type SimEvent =
       readonly dialogue: string;
       readonly reason: TerminationReason;
       readonly detail: string;
+      /** Whose model call failed, for endings caused by one (a provider error, broken output). */
+      readonly role?: ModelRole;
     }
   | {
       readonly type: 'checks';

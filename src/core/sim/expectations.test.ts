@@ -204,11 +204,18 @@ describe('dialogueVerdict', () => {
     for (const ending of [
       'time-limit',
       'provider-error',
-      'model-error',
+      'scenario-error',
+      'user-error',
       'cancelled',
       'budget',
     ] as const)
       expect(dialogueVerdict([failed], ending)).toBe('error');
+  });
+
+  it('fails the agent for its own broken output, and makes a scenario’s fault an error', () => {
+    expect(dialogueVerdict([passed], 'agent-error')).toBe('fail');
+    expect(dialogueVerdict([failed, { ...failed, fault: 'scenario' }], 'user-done')).toBe('error');
+    expect(dialogueVerdict([passed, { ...failed, unclear: true }], 'user-done')).toBe('pass');
   });
 
   it('fails on any failed finding after a normal ending, and passes otherwise', () => {

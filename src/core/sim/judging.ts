@@ -39,6 +39,8 @@ interface Verdict {
   readonly passed: boolean;
   readonly detail: string;
   readonly turn?: number;
+  /** The scenario, not the agent, is why it could not be judged. */
+  readonly fault?: 'scenario';
 }
 
 function finding(id: string, policy: string | undefined, verdict: Verdict): Finding {
@@ -221,7 +223,11 @@ function assertion(
   const held = evaluate(source, finalDb);
   if (held === true) return pass(`Holds at the end: ${source}`);
   if (typeof held === 'string')
-    return fail(`${held} This is a fault of the scenario, not the agent.`);
+    return {
+      passed: false,
+      detail: `${held} This is a fault of the scenario, not the agent.`,
+      fault: 'scenario',
+    };
   const tables = tablesRead(source) ?? Object.keys(finalDb);
   const relevant = netChanges(changes).filter((c) => tables.includes(c.table));
   const atStart = evaluate(source, startDb);
@@ -361,15 +367,18 @@ function refusedNote(attempts: readonly TranscriptCall[]): string {
 }
 
 /**
- * The dialogue's verdict: an outside ending (time limit, provider, model, cancel, budget) is an
- * error whatever the findings say; otherwise any failed finding fails it.
+ * The dialogue's verdict, as the report gives it: an outside ending (time limit, provider, the
+ * simulated user, cancel, budget) or a finding the scenario is at fault for is an error whatever
+ * the rest says; otherwise the agent's broken output or any failed finding fails it, an unclear
+ * one aside.
  */
 export function dialogueVerdict(
   findings: readonly Finding[],
   ending: TerminationReason,
 ): 'pass' | 'fail' | 'error' {
-  if (ERROR_ENDINGS.has(ending)) return 'error';
-  return findings.some((f) => !f.passed) ? 'fail' : 'pass';
+  if (ERROR_ENDINGS.has(ending) || findings.some((f) => f.fault === 'scenario')) return 'error';
+  if (ending === 'agent-error') return 'fail';
+  return findings.some((f) => !f.passed && !f.unclear) ? 'fail' : 'pass';
 }
 
 /**

@@ -55,7 +55,7 @@ describe('reading a log', () => {
     expect(read.events.filter((e) => e.type === 'usage').every((e) => e.ms === 0)).toBe(true);
   });
 
-  it('leaves a model error that is the model’s alone', () => {
+  it('turns a version 1 model error that was the model’s into the agent’s failure', () => {
     const log = V1_LOG.map((e) =>
       e.type === 'dialogue-ended' && e.reason === 'provider-error'
         ? { ...e, reason: 'model-error', detail: 'The model answered badly twice.' }
@@ -64,7 +64,10 @@ describe('reading a log', () => {
     const read = readLog(log);
     if (!read.ok) throw new Error(read.error);
     const reasons = read.events.flatMap((e) => (e.type === 'dialogue-ended' ? [e.reason] : []));
-    expect(reasons.filter((r) => r === 'model-error')).toHaveLength(2);
+    expect(reasons.filter((r) => r === 'agent-error')).toHaveLength(2);
+    const report = reportOf(read.events, NO_FACTS);
+    expect(report.overall).toMatchObject({ passes: 2, fails: 4 });
+    expect(report.unattributed.filter((b) => b.source === 'ending')).toHaveLength(2);
   });
 
   it('refuses a log from a newer PolicyLab, saying which format it is', () => {

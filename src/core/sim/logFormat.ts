@@ -29,7 +29,7 @@ export const LOG_MIGRATIONS: readonly LogMigration[] = [
   {
     from: 1,
     change:
-      'run-started records the format version and always lists its prompts; a usage event always has its duration; a dialogue ended by its scenario’s invalid rows ends as scenario-error, not model-error.',
+      'run-started records the format version and always lists its prompts; a usage event always has its duration; model-error is split by role: the agent’s broken output is agent-error (its failure), a scenario’s invalid rows scenario-error.',
     migrate: (events) =>
       events.map((e) => {
         switch (e.type) {
@@ -38,11 +38,11 @@ export const LOG_MIGRATIONS: readonly LogMigration[] = [
           case 'usage':
             return { ...e, ms: e.ms ?? 0 };
           case 'dialogue-ended':
-            return e.reason === 'model-error' &&
-              typeof e.detail === 'string' &&
-              e.detail.startsWith(V1_SCENARIO_ROWS)
+            if (e.reason !== 'model-error') return e;
+            // Only the agent had tools or a schema to break in a version 1 dialogue.
+            return typeof e.detail === 'string' && e.detail.startsWith(V1_SCENARIO_ROWS)
               ? { ...e, reason: 'scenario-error' }
-              : e;
+              : { ...e, reason: 'agent-error', role: 'agent' };
           default:
             return e;
         }

@@ -99,6 +99,8 @@ const finding = object({
   passed: flag,
   'turn?': count,
   detail: text,
+  'fault?': oneOf('scenario'),
+  'unclear?': oneOf(true),
 });
 const change = object({
   table: text,
@@ -163,7 +165,12 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     reason: text,
   },
   'tool-result': { ...dialogue, call: text, ok: flag, result: text, changes: list(change) },
-  'dialogue-ended': { ...dialogue, reason: oneOf(...ENDINGS), detail: text },
+  'dialogue-ended': {
+    ...dialogue,
+    reason: oneOf(...ENDINGS),
+    detail: text,
+    'role?': oneOf(...MODEL_ROLES),
+  },
   checks: { ...dialogue, findings: list(finding) },
   judge: {
     ...dialogue,

@@ -1,171 +1,40 @@
 import type { ModelRole } from '../models/chat.ts';
 import type { UsageLedger } from '../models/usage.ts';
 import { EMPTY_LEDGER } from '../models/usage.ts';
-import type { SimEvent, SimScenario, TerminationReason } from './events.ts';
+import type { Finding, SimEvent, SimScenario, TerminationReason } from './events.ts';
 import { ERROR_ENDINGS } from './events.ts';
-import type { GenerationReport } from './generationReport.ts';
 import { generationOf } from './generationReport.ts';
 import type { PassRate } from './metrics.ts';
 import { passHatK, passRate } from './metrics.ts';
+import type {
+  Breach,
+  DialogueReport,
+  PolicyBreach,
+  PolicyFacts,
+  Progress,
+  RunReport,
+  ScenarioSummary,
+  UnclearFinding,
+  Verdict,
+} from './reportTypes.ts';
 
-/** What the report needs to know of each policy in the project. */
-export type PolicyFacts = ReadonlyMap<
-  string,
-  { readonly category: string; readonly challenge: number }
->;
-
-/**
- * A dialogue's outcome from the deterministic judging only: an outside ending is an `error`
- * (never a failure); `running` until its `dialogue-ended` arrives.
- */
-export type Verdict = 'pass' | 'fail' | 'error' | 'running';
-
-/** One deterministic reason a dialogue failed: a failed check or expectation, or a guard refusal. */
-export interface Breach {
-  readonly source: 'check' | 'guard';
-  /** The finding's id, or the id of the guard rule that refused the call. */
-  readonly id: string;
-  /** The policy broken; undefined for a scenario expectation not tied to one. */
-  readonly policy: string | undefined;
-  /** The message index where it happened, when known. */
-  readonly turn: number | undefined;
-  readonly detail: string;
-}
-
-/** A judge model's opinion that a policy was violated: labelled as opinion, never a verdict. */
-export interface JudgeViolation {
-  readonly policy: string;
-  readonly turn: number | undefined;
-  readonly reason: string;
-  readonly evidence: string;
-}
-
-/** One trial of one scenario. */
-export interface DialogueReport {
-  readonly dialogue: string;
-  readonly scenario: string;
-  readonly trial: number;
-  /** Why it ended; null while it runs. */
-  readonly ending: TerminationReason | null;
-  readonly endingDetail: string;
-  readonly verdict: Verdict;
-  /** Whether its `checks` arrived; a `pass` without them may still turn into a `fail`. */
-  readonly checked: boolean;
-  /** Sorted by turn, then id. Kept for errors too, though they never make an error a failure. */
-  readonly breaches: readonly Breach[];
-  readonly judgeViolations: readonly JudgeViolation[];
-}
-
-/** A breach as the per-policy view lists it: where and when the agent broke the policy. */
-export interface PolicyBreach extends Breach {
-  readonly dialogue: string;
-  readonly scenario: string;
-  readonly trial: number;
-  /** Whether the scenario was testing this policy. */
-  readonly inPlay: boolean;
-}
-
-/** A policy's pass rate over the finished dialogues that had it in play, and every breach. */
-export interface PolicyReport extends PassRate {
-  readonly policy: string;
-  /** From the project; null for a policy id the project no longer has. */
-  readonly category: string | null;
-  /** Breaches in failed dialogues, in play or not, by scenario, trial and turn. */
-  readonly breaches: readonly PolicyBreach[];
-  /** Failed dialogues that broke it without having it in play. */
-  readonly outOfPlay: number;
-}
-
-/** Pass rate of the scenarios at one challenge level (null: unknown policies, no level). */
-export interface LevelReport extends PassRate {
-  readonly level: number | null;
-}
-
-/**
- * Pass rate of a category over finished dialogues with one of its policies in play; a dialogue
- * fails the category when it broke any policy of that category.
- */
-export interface CategoryReport extends PassRate {
-  readonly category: string;
-}
-
-/** One scenario and how its trials went. */
-export interface ScenarioSummary {
-  readonly id: string;
-  /** Null when dialogues name a scenario the log never announced. */
-  readonly source: 'hand-written' | 'generated' | null;
-  readonly level: number | null;
-  readonly policies: readonly string[];
-  readonly passes: number;
-  readonly fails: number;
-  readonly errors: number;
-  readonly running: number;
-  /** Why it passes even when the agent does nothing (so its passes prove little); null if not. */
-  readonly passesIdle: string | null;
-}
-
-/** pass^k for one k, over the `scenarios` that had at least k finished trials. */
-export interface PassHatK {
-  readonly k: number;
-  readonly value: number;
-  readonly scenarios: number;
-}
-
-/** A judge model's opinion over the finished dialogues (errors left out), never in the verdicts. */
-export interface JudgeOpinion {
-  readonly dialoguesJudged: number;
-  readonly byPolicy: readonly {
-    readonly policy: string;
-    readonly judged: number;
-    readonly violated: number;
-  }[];
-}
-
-/** How far the run got. `unfinished`: no `run-ended` (still going or interrupted). */
-export interface Progress {
-  readonly scenarios: number;
-  readonly dialoguesStarted: number;
-  readonly dialoguesEnded: number;
-  readonly dialoguesExpected: number;
-  readonly running: number;
-  readonly ended: 'done' | 'cancelled' | 'budget' | 'unfinished';
-}
-
-/** Everything the report shows, folded from the event log alone. */
-export interface RunReport {
-  readonly run: {
-    readonly seed: number;
-    readonly projectHash: string;
-    readonly models: Readonly<Partial<Record<ModelRole, string>>>;
-    readonly trials: number;
-    /** The agent was the user's own endpoint: no tool call or database change was seen. */
-    readonly externalAgent: boolean;
-  } | null;
-  readonly progress: Progress;
-  /** Null when the run wrote no scenarios from samples. */
-  readonly generation: GenerationReport | null;
-  /** Over finished dialogues, errors left out of the denominator. */
-  readonly overall: PassRate;
-  readonly errors: {
-    readonly total: number;
-    readonly byReason: readonly { readonly reason: TerminationReason; readonly count: number }[];
-  };
-  readonly byLevel: readonly LevelReport[];
-  readonly byPolicy: readonly PolicyReport[];
-  readonly byCategory: readonly CategoryReport[];
-  /** k = 1 .. the run's trials. */
-  readonly passHatK: readonly PassHatK[];
-  readonly scenarios: readonly ScenarioSummary[];
-  /** By scenario id, then trial. */
-  readonly dialogues: readonly DialogueReport[];
-  readonly judgeOpinion: JudgeOpinion;
-  /** Tokens and dollars, in total and per role; cost null once any call was unpriced. */
-  readonly usage: UsageLedger;
-  /** From the first event to the last, on the run's clock. */
-  readonly wallMs: number;
-  /** Milliseconds spent waiting on each role's model, retries and repairs included. */
-  readonly msByRole: Readonly<Partial<Record<ModelRole, number>>>;
-}
+export type {
+  Breach,
+  CategoryReport,
+  DialogueReport,
+  JudgeOpinion,
+  JudgeViolation,
+  LevelReport,
+  PassHatK,
+  PolicyBreach,
+  PolicyFacts,
+  PolicyReport,
+  Progress,
+  RunReport,
+  ScenarioSummary,
+  UnclearFinding,
+  Verdict,
+} from './reportTypes.ts';
 
 type DialogueEvent = Extract<SimEvent, { dialogue: string }>;
 type UsageEvent = Extract<SimEvent, { type: 'usage' }>;
@@ -176,12 +45,18 @@ interface DialogueAcc {
   end: Extract<SimEvent, { type: 'dialogue-ended' }> | null;
   checked: boolean;
   readonly breaches: (Breach & { readonly call?: string })[];
+  readonly examined: Set<string>;
+  readonly unclear: UnclearFinding[];
+  readonly scenarioFaults: string[];
   readonly turnOfCall: Map<string, number>;
   readonly judged: Extract<SimEvent, { type: 'judge' }>[];
 }
 
 const text = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const late = (turn: number | undefined): number => turn ?? Number.POSITIVE_INFINITY;
+
+/** A check that could not judge (lint reports why) examined nothing. */
+const skipped = (f: Finding): boolean => f.passed && f.detail.startsWith('Skipped:');
 
 function spend(entry: Spent, e: UsageEvent): Spent {
   return {
@@ -203,6 +78,7 @@ function record(d: DialogueAcc, e: DialogueEvent): void {
       d.turnOfCall.set(e.call, e.turn);
       break;
     case 'guard':
+      if (e.policy !== undefined) d.examined.add(e.policy);
       if (!e.allowed && e.rule !== undefined) {
         const { rule: id, policy, reason: detail, call } = e;
         d.breaches.push({ source: 'guard', id, policy, turn: undefined, detail, call });
@@ -211,10 +87,12 @@ function record(d: DialogueAcc, e: DialogueEvent): void {
     case 'checks':
       d.checked = true;
       for (const f of e.findings) {
-        if (!f.passed) {
-          const { id, policy, detail } = f;
-          d.breaches.push({ source: 'check', id, policy, turn: f.turn, detail });
-        }
+        const { id, policy, detail } = f;
+        if (f.fault === 'scenario') d.scenarioFaults.push(detail);
+        else if (f.unclear) d.unclear.push({ id, policy, turn: f.turn, detail });
+        else if (!f.passed) d.breaches.push({ source: 'check', id, policy, turn: f.turn, detail });
+        if (policy !== undefined && !f.unclear && f.fault === undefined && !skipped(f))
+          d.examined.add(policy);
       }
       break;
     case 'judge':
@@ -222,6 +100,15 @@ function record(d: DialogueAcc, e: DialogueEvent): void {
       break;
     case 'dialogue-ended':
       d.end = e;
+      // The agent's broken output is its own failure, one no policy is named for.
+      if (e.reason === 'agent-error')
+        d.breaches.push({
+          source: 'ending',
+          id: e.reason,
+          policy: undefined,
+          turn: undefined,
+          detail: e.detail,
+        });
       break;
     case 'message':
     case 'tool-result':
@@ -236,14 +123,14 @@ function finish(d: DialogueAcc): DialogueReport {
     .map(({ call, ...b }) => (call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) }))
     .sort((a, b) => late(a.turn) - late(b.turn) || text(a.id, b.id));
   const reason = d.end?.reason ?? null;
+  const errorReason =
+    reason !== null && ERROR_ENDINGS.has(reason)
+      ? reason
+      : d.scenarioFaults.length > 0
+        ? 'scenario-error'
+        : null;
   const verdict: Verdict =
-    reason === null
-      ? 'running'
-      : ERROR_ENDINGS.has(reason)
-        ? 'error'
-        : breaches.length > 0
-          ? 'fail'
-          : 'pass';
+    reason === null ? 'running' : errorReason ? 'error' : breaches.length > 0 ? 'fail' : 'pass';
   return {
     dialogue: d.start.dialogue,
     scenario: d.start.scenario,
@@ -253,6 +140,10 @@ function finish(d: DialogueAcc): DialogueReport {
     verdict,
     checked: d.checked,
     breaches,
+    examined: [...d.examined].sort(text),
+    unclear: d.unclear,
+    errorReason,
+    scenarioFaults: d.scenarioFaults,
     judgeViolations: d.judged
       .filter((j) => j.violated)
       .map(({ policy, turn, reason: why, evidence }) => ({ policy, turn, reason: why, evidence }))
@@ -328,6 +219,9 @@ function read(events: readonly SimEvent[]) {
           end: null,
           checked: false,
           breaches: [],
+          examined: new Set(),
+          unclear: [],
+          scenarioFaults: [],
           turnOfCall: new Map(),
           judged: [],
         });
@@ -371,11 +265,13 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
   const inPlay: Tally<string> = new Map();
   const categories: Tally<string> = new Map();
   const judged: Tally<string> = new Map();
+  const notChecked = new Map<string, number>();
   const breachesOf = new Map<string, PolicyBreach[]>();
+  const unattributed: RunReport['unattributed'][number][] = [];
   const errors = new Map<TerminationReason, number>();
   let dialoguesJudged = 0;
   for (const d of dialogues) {
-    if (d.verdict === 'error' && d.ending) errors.set(d.ending, (errors.get(d.ending) ?? 0) + 1);
+    if (d.errorReason) errors.set(d.errorReason, (errors.get(d.errorReason) ?? 0) + 1);
     if (d.verdict !== 'pass' && d.verdict !== 'fail') continue;
     const judgements = open.get(d.dialogue)?.judged ?? [];
     if (judgements.length > 0) dialoguesJudged++;
@@ -383,17 +279,27 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     tally(levels, levelOfId(d.scenario), d.verdict === 'pass');
     const playing = announced.get(d.scenario)?.scenario.policies ?? [];
     const broken = new Set<string>();
+    const { dialogue, scenario, trial } = d;
     for (const b of d.breaches) {
-      if (b.policy === undefined) continue;
+      if (b.policy === undefined) {
+        unattributed.push({ ...b, dialogue, scenario, trial });
+        continue;
+      }
       broken.add(b.policy);
       const list = breachesOf.get(b.policy) ?? [];
-      const { dialogue, scenario, trial } = d;
       list.push({ ...b, dialogue, scenario, trial, inPlay: playing.includes(b.policy) });
       breachesOf.set(b.policy, list);
     }
-    for (const p of playing) tally(inPlay, p, !broken.has(p));
+    // A policy counts where something examined it (a breach is an examination too); a policy
+    // in play that nothing looked at was not checked there, which is never a pass.
+    const examined = new Set([...d.examined, ...broken]);
+    const looked = playing.filter((p) => examined.has(p));
+    for (const p of playing) {
+      if (examined.has(p)) tally(inPlay, p, !broken.has(p));
+      else notChecked.set(p, (notChecked.get(p) ?? 0) + 1);
+    }
     const brokenCategories = new Set([...broken].map((p) => policies.get(p)?.category));
-    for (const category of new Set(playing.map((p) => policies.get(p)?.category))) {
+    for (const category of new Set(looked.map((p) => policies.get(p)?.category))) {
       if (category !== undefined) tally(categories, category, !brokenCategories.has(category));
     }
   }
@@ -427,7 +333,9 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
   const trials = run?.trials ?? 0;
   const finished = scenarios.map((s) => ({ passes: s.passes, trials: s.passes + s.fails }));
   const running = count(dialogues, 'running');
-  const policyIds = [...new Set([...inPlay.keys(), ...breachesOf.keys()])].sort(text);
+  const policyIds = [
+    ...new Set([...inPlay.keys(), ...notChecked.keys(), ...breachesOf.keys()]),
+  ].sort(text);
 
   return {
     run,
@@ -441,6 +349,9 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     },
     generation: generationOf(events),
     overall: passRate(count(dialogues, 'pass'), count(dialogues, 'fail')),
+    unattributed: unattributed.sort(
+      (a, b) => text(a.scenario, b.scenario) || a.trial - b.trial || late(a.turn) - late(b.turn),
+    ),
     errors: {
       total: count(dialogues, 'error'),
       byReason: [...errors]
@@ -458,6 +369,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
         policy,
         category: policies.get(policy)?.category ?? null,
         ...passRate(p, f),
+        notChecked: notChecked.get(policy) ?? 0,
         breaches,
         outOfPlay: new Set(breaches.filter((b) => !b.inPlay).map((b) => b.dialogue)).size,
       };

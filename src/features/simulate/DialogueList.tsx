@@ -26,14 +26,21 @@ export function DialogueList({ report }: { report: RunReport }) {
             <td className="simulate-faint">{d.ending ? ENDING_LABELS[d.ending].short : '…'}</td>
             <td className="simulate-faint">
               {d.verdict === 'error'
-                ? d.endingDetail
+                ? d.errorReason === d.ending
+                  ? d.endingDetail
+                  : `The scenario is at fault: ${d.scenarioFaults.join(' ')}`
                 : d.breaches.map((b, i) => (
                     <span key={`${b.id}-${String(i)}`} title={b.detail}>
                       {i > 0 && ', '}
-                      {b.policy ?? b.id}
+                      {b.policy ??
+                        (b.source === 'ending'
+                          ? 'unattributed: its own output'
+                          : `unattributed: ${b.id}`)}
                       {b.turn !== undefined && ` (turn ${b.turn})`}
                     </span>
                   ))}
+              {d.unclear.length > 0 &&
+                ` · unclear, for a person to read: ${d.unclear.map((u) => u.policy ?? u.id).join(', ')}`}
               {d.judgeViolations.length > 0 &&
                 ` · judge’s opinion: ${d.judgeViolations.map((j) => j.policy).join(', ')}`}
             </td>

@@ -27,7 +27,7 @@ export function PolicyTable({ report }: { report: RunReport }) {
             <td>
               {policy.passes + policy.fails === 0 ? (
                 <span className="simulate-faint">
-                  no scenario here tests it
+                  {policy.notChecked > 0 ? 'not checked' : 'no scenario here tests it'}
                   {policy.outOfPlay > 0 &&
                     `; broken in ${policy.outOfPlay} dialogue${policy.outOfPlay === 1 ? '' : 's'} anyway`}
                 </span>
@@ -38,6 +38,12 @@ export function PolicyTable({ report }: { report: RunReport }) {
                     {policy.passes}/{policy.passes + policy.fails} · {rateWithInterval(policy)}
                   </span>
                 </>
+              )}
+              {policy.notChecked > 0 && (
+                <div className="simulate-faint" data-testid="not-checked">
+                  not checked in {policy.notChecked} dialogue{policy.notChecked === 1 ? '' : 's'}{' '}
+                  that had it in play (nothing deterministic looked at it there)
+                </div>
               )}
             </td>
             <td>

@@ -3,6 +3,7 @@ import { ENDING_LABELS, PERSON } from '../../core/index.ts';
 import type { CurrentRun } from '../../state/slices/simulationSlice.ts';
 import { DialogueList } from './DialogueList.tsx';
 import { PolicyTable } from './PolicyTable.tsx';
+import { UnattributedList } from './UnattributedList.tsx';
 import { percent, rateWithInterval } from './format.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 
@@ -95,6 +96,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
       </div>
       <GenerationFailures report={report} />
       <IdleWarning report={report} />
+      <UnattributedList report={report} />
       <PolicyTable report={report} />
       {report.byLevel.length > 0 && (
         <p className="simulate-faint" data-testid="by-level">
