@@ -20,11 +20,17 @@ import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
 import { runSelectors } from './simulationSelectors.ts';
 
-/** The agent says one thing; the simulated user says goodbye. */
+/** The agent says one thing; the simulated user asks, then says goodbye. */
 const engine: ChatEngine = {
   chat: (request) =>
     Promise.resolve(
-      modelReply(request.tools ? 'I can help with that.' : `Thanks, bye. ${USER_STOP}`),
+      modelReply(
+        request.tools
+          ? 'I can help with that.'
+          : request.messages.some((m) => m.role === 'assistant')
+            ? `Thanks, bye. ${USER_STOP}`
+            : 'Hello, I need a refund.',
+      ),
     ),
 };
 

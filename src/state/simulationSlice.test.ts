@@ -7,11 +7,17 @@ import { runSelectors } from './simulationSelectors.ts';
 
 const say = (content: string) => modelReply(content);
 
-/** Answers every call: the agent politely, the simulated user by saying goodbye. */
+/** Answers every call: the agent politely, the simulated user asking once, then saying goodbye. */
 const engine: ChatEngine = {
   chat: (request) =>
     Promise.resolve(
-      request.tools ? say('I can help with that.') : say(`Thanks, bye. ${USER_STOP}`),
+      request.tools
+        ? say('I can help with that.')
+        : say(
+            request.messages.some((m) => m.role === 'assistant')
+              ? `Thanks, bye. ${USER_STOP}`
+              : 'Hello, I need a refund.',
+          ),
     ),
 };
 
@@ -57,7 +63,8 @@ describe('simulation slice', () => {
 
   it('stops a run on cancel, keeping what finished', async () => {
     let calls = 0;
-    // Held until the third call is made: the run is then surely in its third dialogue.
+    // Each dialogue makes three calls (the user, the agent, the user's goodbye): the seventh is
+    // the third dialogue's first, held until cancelled.
     let third: () => void = () => undefined;
     const hung = new Promise<void>((resolve) => {
       third = resolve;
@@ -65,7 +72,7 @@ describe('simulation slice', () => {
     const { store } = storeWithEngine({
       chat: (request, options) => {
         calls++;
-        if (calls > 2) {
+        if (calls > 6) {
           third();
           return new Promise((_, reject) => {
             options?.signal?.addEventListener('abort', () => {
