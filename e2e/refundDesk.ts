@@ -4,16 +4,17 @@ import type { RecordedRequest, ServerReply } from '../src/test/servers/http.ts';
 import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 
 /*
- * A refund desk whose run outcomes are known before it runs: the bundle's three scenarios
- * against these scripted models give, per trial, one pass (fresh-refund), one failure
- * (late-refund: the guard refuses a refund past the window) and one error (lost-order: the
- * agent's provider refuses every request about order o9).
+ * A refund desk whose run outcomes are known before it runs: the bundle's four scenarios
+ * against these scripted models give, per trial, one pass (fresh-refund), two failures
+ * (late-refund: the guard refuses a refund past the window, charged to refund-window;
+ * polite-refund: a phrase never said, which its expectation ties to no policy) and one error
+ * (lost-order: the agent's provider refuses every request about order o9).
  */
 
 const BUNDLE_PATH = '/e2e/refund-desk.policylab.json';
 
 /** Per trial of the bundle's scenarios: what the report must say. */
-export const KNOWN_OUTCOMES = { passes: 1, fails: 1, errors: 1 } as const;
+export const KNOWN_OUTCOMES = { passes: 1, fails: 2, errors: 1, unattributed: 1 } as const;
 
 /** Opens the refund-desk bundle the way a link to a bundle file would. */
 export async function openRefundDesk(page: Page) {

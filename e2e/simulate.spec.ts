@@ -106,26 +106,37 @@ test.describe('a simulation run', () => {
       await form.getByRole('button', { name: 'Run scenarios' }).click();
 
       const report = pane.getByRole('region', { name: 'Run report' });
-      const { passes, fails, errors } = KNOWN_OUTCOMES;
-      await expect(report).toContainText('Finished · 6 of 6 dialogues', { timeout: 60_000 });
+      const { passes, fails, errors, unattributed } = KNOWN_OUTCOMES;
+      await expect(report).toContainText('Finished · 8 of 8 dialogues', { timeout: 60_000 });
       await expect(report.getByTestId('pass-rate')).toContainText(
         `${passes * 2} passed, ${fails * 2} failed`,
       );
-      await expect(report.getByTestId('pass-rate')).toContainText('50%');
+      await expect(report.getByTestId('pass-rate')).toContainText('33%');
+      // polite-refund's failure names no policy: listed apart, charged to none.
+      await expect(report.getByTestId('unattributed')).toContainText(
+        `${unattributed * 2} failures in ${unattributed * 2} dialogues name no policy`,
+      );
+      // Nothing deterministic examines verify-identity in these dialogues: not checked, no pass.
+      const policies = report.getByRole('table', { name: 'Policies' });
+      const identity = policies.getByRole('row').filter({ hasText: 'verify-identity' });
+      await expect(identity).toContainText('not checked');
+      await expect(identity).not.toContainText('%');
+      await expect(identity.getByTestId('not-checked')).toContainText('not checked in 6 dialogues');
       await expect(report.getByTestId('errors')).toContainText(`${errors * 2} provider error`);
       // Every call is counted, the failed ones too: lost-order's agent call fails once a trial.
       await expect(report).toContainText('(2 failed, counted all the same)');
       const dialogues = report.getByRole('table', { name: 'Dialogues' });
-      for (const [verdict, scenario] of [
-        ['pass', 'fresh-refund'],
-        ['fail', 'late-refund'],
-        ['error', 'lost-order'],
+      for (const [verdict, scenarios] of [
+        ['pass', ['fresh-refund']],
+        ['fail', ['late-refund', 'polite-refund']],
+        ['error', ['lost-order']],
       ] as const) {
         const rows = dialogues
           .getByRole('row')
           .filter({ has: page.locator(`.verdict[data-verdict="${verdict}"]`) });
-        await expect(rows).toHaveCount(2);
-        await expect(rows.first()).toContainText(scenario);
+        await expect(rows).toHaveCount(2 * scenarios.length);
+        for (const scenario of scenarios)
+          await expect(rows.filter({ hasText: scenario })).toHaveCount(2);
       }
       const log = await storedLog(page);
       expect(log[0]).toMatchObject({ type: 'run-started', version: 2 });
