@@ -63,10 +63,20 @@ describe('policylab check and extract', { timeout: PROCESS_TIMEOUT_MS }, () => {
   const run = (args: string[]) =>
     promisify(execFile)(process.execPath, ['bin/policylab.js', ...args]);
 
-  it('finds no problems in the examples and exits 0', async () => {
+  it('finds no problems in the examples, notes the policies only a judge can report on, and exits 0', async () => {
     for (const example of ['airline', 'store']) {
       const { stdout } = await run(['check', `public/examples/${example}`]);
-      expect(stdout.trim()).toBe('No problems found.');
+      const lines = stdout.trimEnd().split('\n');
+      const notes = lines.slice(0, -2);
+      expect(notes.length, example).toBeGreaterThan(0);
+      for (const line of notes)
+        expect(line).toMatch(
+          / {2}info {5}Only a judge model can report on "[a-z0-9-]+": .*\[judge-only-policy\]$/,
+        );
+      expect(lines.slice(-2)).toEqual([
+        `0 errors, 0 warnings, ${notes.length} info.`,
+        `${notes.length} of ${example === 'airline' ? 58 : 48} policies can only be reported by a judge model.`,
+      ]);
     }
   });
 
@@ -85,24 +95,41 @@ describe('policylab check and extract', { timeout: PROCESS_TIMEOUT_MS }, () => {
     expect(failed.stdout).toContain(
       `${dir}/rules.yaml:5:17  error    Unknown policy "verify-identiti". Did you mean "verify-identity"?  [unknown-policy]`,
     );
-    expect(failed.stdout).toMatch(/1 error, 0 warnings, 0 info\.\n$/);
+    // The misspelt policy leaves verify-identity with no rule, so only a judge can report on it.
+    expect(failed.stdout).toContain(
+      `${dir}/policies.yaml:3:9  info     Only a judge model can report on "verify-identity"`,
+    );
+    expect(failed.stdout).toMatch(
+      /1 error, 0 warnings, 1 info\.\n1 of 2 policies can only be reported by a judge model\.\n$/,
+    );
 
     const json = await run(['check', dir, '--json']).catch(
       (error: unknown) => error as { stdout: string },
     );
     const report = JSON.parse(json.stdout) as {
       counts: { error: number };
+      coverage: unknown;
       diagnostics: { code: string; line: number }[];
     };
     expect(report.counts.error).toBe(1);
-    expect(report.diagnostics[0]).toMatchObject({ code: 'unknown-policy', line: 5 });
+    expect(report.coverage).toEqual({
+      policies: 2,
+      judgeOnly: 1,
+      byPolicy: { 'verify-identity': [], 'refund-window': ['guard', 'check'] },
+    });
+    expect(report.diagnostics.map((d) => [d.code, d.line])).toEqual([
+      ['judge-only-policy', 3],
+      ['unknown-policy', 5],
+    ]);
   });
 
   it('reads bundles, and says what is wrong with a path or a file that is not a project', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'policylab-'));
     const bundle = path.join(dir, 'mini.policylab.json');
     writeFileSync(bundle, toBundle({ name: 'Mini', files: MINI_FILES }));
-    expect((await run(['check', bundle])).stdout.trim()).toBe('No problems found.');
+    expect((await run(['check', bundle])).stdout).toBe(
+      'No problems found.\n0 of 2 policies can only be reported by a judge model.\n',
+    );
     writeFileSync(bundle, '{"format": "other"}');
     const bad = await run(['check', bundle]).catch(
       (error: unknown) => error as { code: number; stderr: string },

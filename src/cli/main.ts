@@ -5,6 +5,7 @@ import type { Diagnostic, PolicyGraph, ProjectModel } from '../core/index.ts';
 import {
   DEFAULT_LEVELS,
   formatLevelBand,
+  judgeOnlyPolicies,
   parseLevelBand,
   PROJECT_FILES,
   analyzeProject,
@@ -12,6 +13,7 @@ import {
   countBySeverity,
   extractPolicies,
   parseProject,
+  policyCoverage,
   projectFromFiles,
   sampleWithReport,
 } from '../core/index.ts';
@@ -36,6 +38,8 @@ export function helpText(): string {
 
 Usage:
   policylab check <folder|bundle> [--json]   Report every problem in a project; exit 1 on errors.
+                                             Counts the policies only a judge model can
+                                             report on (no guard rule, check or expectation).
   policylab extract <agent.md> [--tools <tools.yaml>]
                                              Propose atomic policies from a prompt, as YAML.
   policylab graph <folder|bundle> [--json|--dot]
@@ -161,16 +165,23 @@ function check(target: string, json: boolean, io: CliIO): number {
     io.err(`policylab: ${loaded.error}\n`);
     return EXIT.usage;
   }
-  const { diagnostics } = analyzeProject(loaded.project);
+  const { diagnostics, model } = analyzeProject(loaded.project);
   const counts = countBySeverity(diagnostics);
+  const coverage = policyCoverage(model);
+  const judgeOnly = judgeOnlyPolicies(coverage);
   if (json) {
+    const byPolicy = Object.fromEntries(coverage);
     io.out(
-      `${JSON.stringify({ project: loaded.project.name, notes: loaded.notes, counts, diagnostics }, null, 2)}\n`,
+      `${JSON.stringify({ project: loaded.project.name, notes: loaded.notes, counts, coverage: { policies: coverage.size, judgeOnly: judgeOnly.length, byPolicy }, diagnostics }, null, 2)}\n`,
     );
   } else {
     for (const note of loaded.notes) io.err(`note: ${note.message}\n`);
     for (const d of diagnostics) io.out(`${formatDiagnostic(target, d)}\n`);
     io.out(`${summary(counts)}\n`);
+    if (coverage.size > 0)
+      io.out(
+        `${judgeOnly.length} of ${coverage.size} ${coverage.size === 1 ? 'policy' : 'policies'} can only be reported by a judge model.\n`,
+      );
   }
   return counts.error > 0 ? EXIT.problems : EXIT.ok;
 }

@@ -13,6 +13,8 @@ export type * from './format/model.ts';
 export type { ParsedProject } from './format/parseProject.ts';
 export { parseProject } from './format/parseProject.ts';
 export { lintProject } from './lint/lint.ts';
+export type { PolicyCoverage } from './lint/coverage.ts';
+export { judgeOnlyPolicies, policyCoverage } from './lint/coverage.ts';
 export type {
   ExampleInfo,
   ExampleLibrary,

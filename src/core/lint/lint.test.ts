@@ -25,6 +25,18 @@ describe('lintProject', () => {
     expect(found[0]?.message).toMatch(/No rule, check or scenario tests "be-polite"/);
   });
 
+  it('notes, on its id, a policy that only a judge model can report on', () => {
+    // verify-identity stays in the scenario but loses its guard rule to refund-window.
+    const project = miniWith('rules.yaml', 'policy: verify-identity', 'policy: refund-window');
+    const found = lintProject(parseProject(project));
+    expect(found.map((d) => `${d.severity} ${d.code}@${d.file}:${d.line}:${d.column}`)).toEqual([
+      'info judge-only-policy@policies.yaml:3:9',
+    ]);
+    expect(found[0]?.message).toBe(
+      'Only a judge model can report on "verify-identity": no guard rule, transcript check or scenario expectation names it.',
+    );
+  });
+
   it('flags a policy written twice in other words', () => {
     const project = miniWith(
       'policies.yaml',

@@ -5,6 +5,7 @@ import type { PastCall } from '../rules/guards.ts';
 import { evaluateRule, guardVariables } from '../rules/guards.ts';
 import { seedDatabase } from '../sim/database.ts';
 import { words } from '../text.ts';
+import { expectsSomething, policyCoverage } from './coverage.ts';
 import { similarPairs } from './similar.ts';
 
 /** Two policies whose word sets overlap at least this much read as one policy written twice. */
@@ -24,8 +25,9 @@ const SEARCH_ROWS_PER_TABLE = 4;
 const LINT_NOW = '2026-01-01T00:00:00Z';
 
 /**
- * Finds what parses but will mislead: untestable policies, rules that never decide or that
- * contradict each other, scenarios that pass on their own, unguarded writes, duplicated policies.
+ * Finds what parses but will mislead: untestable policies (and, as notes, those only a judge
+ * model can report on), rules that never decide or that contradict each other, scenarios that
+ * pass on their own, unguarded writes, duplicated policies.
  */
 export function lintProject(parsed: ParsedProject): Diagnostic[] {
   const { model, files } = parsed;
@@ -33,12 +35,14 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
   const policies = files['policies.yaml'];
   const rules = files['rules.yaml'];
 
-  // Policies that nothing can test.
+  // Policies that nothing can test (a warning), and those only a judge model can report on (a
+  // note: for a policy about tone or judgement, a judge may be all there can be).
   const tested = new Set<string>([
     ...model.guards.flatMap((g) => g.rules.map((r) => r.policy)),
     ...model.checks.map((c) => c.policy),
     ...model.scenarios.flatMap((s) => s.policies),
   ]);
+  const coverage = policyCoverage(model);
   for (const policy of model.policies) {
     if (!tested.has(policy.id)) {
       out.push(
@@ -47,6 +51,15 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
           'warning',
           'untestable-policy',
           `No rule, check or scenario tests "${policy.id}", so no run can tell whether it holds.`,
+        ),
+      );
+    } else if (coverage.get(policy.id)?.length === 0) {
+      out.push(
+        policies.at(
+          [...policy.path, 'id'],
+          'info',
+          'judge-only-policy',
+          `Only a judge model can report on "${policy.id}": no guard rule, transcript check or scenario expectation names it.`,
         ),
       );
     }
@@ -112,14 +125,7 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
   // Scenarios that expect nothing pass on their own.
   const scenarioFile = files['scenarios.yaml'];
   for (const scenario of model.scenarios) {
-    const e = scenario.expected;
-    const count =
-      e.database.length +
-      e.requiredActions.length +
-      e.forbiddenActions.length +
-      e.mustSay.length +
-      e.mustNotSay.length;
-    if (count === 0) {
+    if (!expectsSomething(scenario.expected)) {
       out.push(
         scenarioFile.at(
           [...scenario.path, 'id'],

@@ -7,13 +7,40 @@ import { Icon } from '../../ui/Icon.tsx';
 const NO_DIAGNOSTICS: readonly Diagnostic[] = [];
 const SEVERITY_ICON = { error: 'alert', warning: 'alert', info: 'info' } as const;
 
-/** Every diagnostic of the project, in file and line order; clicking one shows it in the editor. */
+/**
+ * Every diagnostic of the project, in file and line order; clicking one shows it in the editor.
+ * Errors and warnings come first; notes (such as each policy only a judge model can report on)
+ * follow, folded under one line until opened, so they never push a problem out of sight.
+ */
 export function ProblemsPanel() {
   const diagnostics = useAppStore((s) => s.analysis?.diagnostics ?? NO_DIAGNOSTICS);
   const analysisError = useAppStore((s) => s.analysisError);
   const revealAt = useAppStore((s) => s.revealAt);
   const [open, setOpen] = useState(true);
+  const [notesOpen, setNotesOpen] = useState(false);
   const counts = countBySeverity(diagnostics);
+  const problems = diagnostics.filter((d) => d.severity !== 'info');
+  const notes = diagnostics.filter((d) => d.severity === 'info');
+  const row = (d: Diagnostic) => (
+    <li key={`${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`}>
+      <button
+        type="button"
+        className="problem"
+        data-severity={d.severity}
+        onClick={() => {
+          revealAt(d.file, d.line, d.column);
+        }}
+      >
+        <span className="problem-icon" data-severity={d.severity}>
+          <Icon name={SEVERITY_ICON[d.severity]} size={13} />
+        </span>
+        <span className="problem-message">{d.message}</span>
+        <span className="problem-where">
+          {d.file}:{d.line}:{d.column}
+        </span>
+      </button>
+    </li>
+  );
 
   return (
     <section className="problems" aria-label="Problems" data-open={open}>
@@ -43,29 +70,31 @@ export function ProblemsPanel() {
               The project could not be checked: {analysisError}
             </li>
           )}
-          {diagnostics.length === 0 && analysisError === null && (
+          {problems.length === 0 && analysisError === null && (
             <li className="problems-empty">No problems in this project.</li>
           )}
-          {diagnostics.map((d) => (
-            <li key={`${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`}>
+          {problems.map(row)}
+          {notes.length > 0 && (
+            <li>
               <button
                 type="button"
-                className="problem"
-                data-severity={d.severity}
+                className="problem problems-notes"
+                aria-expanded={notesOpen}
                 onClick={() => {
-                  revealAt(d.file, d.line, d.column);
+                  setNotesOpen(!notesOpen);
                 }}
               >
-                <span className="problem-icon" data-severity={d.severity}>
-                  <Icon name={SEVERITY_ICON[d.severity]} size={13} />
+                <span className="problem-icon" data-severity="info">
+                  <Icon name="info" size={13} />
                 </span>
-                <span className="problem-message">{d.message}</span>
-                <span className="problem-where">
-                  {d.file}:{d.line}:{d.column}
+                <span className="problem-message">
+                  {notesOpen ? 'Hide' : 'Show'} {notes.length}{' '}
+                  {notes.length === 1 ? 'note' : 'notes'}
                 </span>
               </button>
             </li>
-          ))}
+          )}
+          {notesOpen && notes.map(row)}
         </ul>
       )}
     </section>

@@ -1,0 +1,53 @@
+import type { ProjectModel } from '../format/model.ts';
+
+/**
+ * What can report on a policy without a judge model: a guard rule naming it, a transcript check
+ * naming it, or an expectation of a scenario that tests only this policy (the only way
+ * `checkExpectations` ties an expectation to a policy).
+ */
+export type PolicyCoverage = 'guard' | 'check' | 'expectation';
+
+/**
+ * Each policy of policies.yaml, in order, with what reports on it deterministically. An empty
+ * list means only a judge model can say whether a dialogue kept it.
+ */
+export function policyCoverage(model: ProjectModel): Map<string, PolicyCoverage[]> {
+  const guarded = new Set(model.guards.flatMap((g) => g.rules.map((r) => r.policy)));
+  const checked = new Set(model.checks.map((c) => c.policy));
+  const expected = new Set(
+    model.scenarios.flatMap((s) => {
+      const [only] = s.policies;
+      return s.policies.length === 1 && only !== undefined && expectsSomething(s.expected)
+        ? [only]
+        : [];
+    }),
+  );
+  return new Map(
+    model.policies.map((p) => {
+      const by: PolicyCoverage[] = [];
+      if (guarded.has(p.id)) by.push('guard');
+      if (checked.has(p.id)) by.push('check');
+      if (expected.has(p.id)) by.push('expectation');
+      return [p.id, by];
+    }),
+  );
+}
+
+/** The ids of the policies only a judge model can report on, in policies.yaml's order. */
+export function judgeOnlyPolicies(
+  coverage: ReadonlyMap<string, readonly PolicyCoverage[]>,
+): string[] {
+  return [...coverage].flatMap(([id, by]) => (by.length === 0 ? [id] : []));
+}
+
+/** Whether a scenario's `expected` holds at least one assertion, action or phrase. */
+export function expectsSomething(e: ProjectModel['scenarios'][number]['expected']): boolean {
+  return (
+    e.database.length +
+      e.requiredActions.length +
+      e.forbiddenActions.length +
+      e.mustSay.length +
+      e.mustNotSay.length >
+    0
+  );
+}
