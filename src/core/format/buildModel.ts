@@ -12,6 +12,7 @@ import type {
   Relation,
   Row,
   Scenario,
+  ScenarioExpectations,
   Table,
   Tool,
   ToolGuards,
@@ -258,16 +259,37 @@ export function buildScenarios(value: unknown): Scenario[] {
           list(tableRows).filter(isObj) as Row[],
         ]),
       ),
-      expected: {
-        database: strings(expected.database),
-        requiredActions: strings(expected.required_actions),
-        forbiddenActions: strings(expected.forbidden_actions),
-        mustSay: strings(expected.must_say),
-        mustNotSay: strings(expected.must_not_say),
-      },
+      expected: expectationsOf(expected),
     });
   });
   return scenarios;
+}
+
+/**
+ * A scenario's expectations: each list's values, whether written alone or as a mapping with
+ * the policy they hold the agent to, and those policies by finding id.
+ */
+function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations {
+  const attributions: Record<string, string> = {};
+  const group = (name: string, key: string): string[] => {
+    const values: string[] = [];
+    for (const item of list(expected[name])) {
+      const value = typeof item === 'string' ? item : isObj(item) ? str(item[key]) : undefined;
+      if (value === undefined) continue;
+      const policy = isObj(item) ? str(item.policy) : undefined;
+      if (policy !== undefined) attributions[`expected.${name}[${values.length}]`] = policy;
+      values.push(value);
+    }
+    return values;
+  };
+  return {
+    database: group('database', 'assert'),
+    requiredActions: group('required_actions', 'tool'),
+    forbiddenActions: group('forbidden_actions', 'tool'),
+    mustSay: group('must_say', 'phrase'),
+    mustNotSay: group('must_not_say', 'phrase'),
+    ...(Object.keys(attributions).length > 0 && { attributions }),
+  };
 }
 
 /** Builds the project's own prompts from the value of scenarios.yaml (`prompts:`), known keys only. */

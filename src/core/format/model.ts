@@ -110,6 +110,11 @@ export interface ScenarioExpectations {
   readonly forbiddenActions: readonly string[];
   readonly mustSay: readonly string[];
   readonly mustNotSay: readonly string[];
+  /**
+   * The policy each expectation holds the agent to, where scenarios.yaml names one, by the id of
+   * its finding (`expected.database[0]`, `expected.forbidden_actions[1]`, ...).
+   */
+  readonly attributions?: Readonly<Record<string, string>>;
 }
 
 export interface Scenario extends Located {

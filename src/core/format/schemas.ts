@@ -9,6 +9,21 @@ const NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
 const CEL = { type: 'string', minLength: 1 } as const;
 const TEXT = { type: 'string', minLength: 1 } as const;
 
+/**
+ * A scenario expectation: the value alone (`- get_user`), or a mapping that also names the
+ * policy it holds the agent to (`- { tool: get_user, policy: verify-identity }`), so a failure
+ * is charged to that policy. Written as one schema with both types, so an error reads plainly.
+ */
+function attributed(key: string, value: { readonly type: 'string' }) {
+  return {
+    ...value,
+    type: ['string', 'object'],
+    properties: { [key]: value, policy: POLICY_ID },
+    required: [key],
+    additionalProperties: false,
+  } as const;
+}
+
 export const POLICIES_SCHEMA = {
   $id: 'policylab:policies.yaml',
   type: 'object',
@@ -249,11 +264,11 @@ export const SCENARIOS_SCHEMA = {
             type: 'object',
             additionalProperties: false,
             properties: {
-              database: { type: 'array', items: CEL },
-              required_actions: { type: 'array', items: NAME },
-              forbidden_actions: { type: 'array', items: NAME },
-              must_say: { type: 'array', items: TEXT },
-              must_not_say: { type: 'array', items: TEXT },
+              database: { type: 'array', items: attributed('assert', CEL) },
+              required_actions: { type: 'array', items: attributed('tool', NAME) },
+              forbidden_actions: { type: 'array', items: attributed('tool', NAME) },
+              must_say: { type: 'array', items: attributed('phrase', TEXT) },
+              must_not_say: { type: 'array', items: attributed('phrase', TEXT) },
             },
           },
         },

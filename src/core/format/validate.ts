@@ -93,8 +93,10 @@ function toDiagnostic(file: YamlFile, error: ErrorObject): Diagnostic {
           : '';
       return fail(`Unknown field "${field}".${hint}`, [...path, field], true);
     }
-    case 'type':
-      return fail(`${label} must be ${TYPE_WORDS[String(params.type)] ?? String(params.type)}.`);
+    case 'type': {
+      const types = String(params.type).split(',');
+      return fail(`${label} must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}.`);
+    }
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String);
       const guess = typeof error.data === 'string' ? closest(error.data, allowed) : undefined;

@@ -65,7 +65,9 @@ describe('symbols', () => {
       'refund-within-30-days',
     );
     if ('error' in result) throw new Error(result.error);
-    expect(result.count).toBe(5);
+    // Three in policies.yaml and rules.yaml, one in the scenario's policies, two in the
+    // expectations that name it.
+    expect(result.count).toBe(7);
     const renamed = miniProject(result.files);
     expect(Object.values(renamed.files).join('\n')).not.toMatch(/\brefund-window\b/);
     expect(analyzeProject(renamed).diagnostics).toEqual([]);

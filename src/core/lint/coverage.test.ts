@@ -25,12 +25,12 @@ describe('policyCoverage', () => {
     const coverage = policyCoverage(parseProject(miniProject()).model);
     expect([...coverage]).toEqual([
       ['verify-identity', ['guard']],
-      ['refund-window', ['guard', 'check']],
+      ['refund-window', ['guard', 'check', 'expectation']],
     ]);
     expect(judgeOnlyPolicies(coverage)).toEqual([]);
   });
 
-  it('counts an expectation only from a scenario that tests that policy alone', () => {
+  it('counts an expectation that names the policy, or any of a scenario that tests it alone', () => {
     const alone = withPolite(
       `scenarios:\n${scenario('be-polite', '    expected:\n      must_say: [hello]\n')}`,
     );
@@ -43,6 +43,12 @@ describe('policyCoverage', () => {
     );
     expect(policyCoverage(shared).get('be-polite')).toEqual([]);
     expect(policyCoverage(shared).get('refund-window')).toEqual(['guard', 'check']);
+
+    // Unless the expectation names it.
+    const named = withPolite(
+      `scenarios:\n${scenario('be-polite, refund-window', '    expected:\n      must_say:\n        - { phrase: hello, policy: be-polite }\n')}`,
+    );
+    expect(policyCoverage(named).get('be-polite')).toEqual(['expectation']);
 
     // A scenario of its own that expects nothing ties nothing to it either.
     const empty = withPolite(`scenarios:\n${scenario('be-polite', '')}`);

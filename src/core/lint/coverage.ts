@@ -2,8 +2,8 @@ import type { ProjectModel } from '../format/model.ts';
 
 /**
  * What can report on a policy without a judge model: a guard rule naming it, a transcript check
- * naming it, or an expectation of a scenario that tests only this policy (the only way
- * `checkExpectations` ties an expectation to a policy).
+ * naming it, or a scenario expectation tied to it (one that names it, or any of a scenario that
+ * tests only this policy: the ways `checkExpectations` ties an expectation to a policy).
  */
 export type PolicyCoverage = 'guard' | 'check' | 'expectation';
 
@@ -17,9 +17,10 @@ export function policyCoverage(model: ProjectModel): Map<string, PolicyCoverage[
   const expected = new Set(
     model.scenarios.flatMap((s) => {
       const [only] = s.policies;
+      const named = Object.values(s.expected.attributions ?? {});
       return s.policies.length === 1 && only !== undefined && expectsSomething(s.expected)
-        ? [only]
-        : [];
+        ? [only, ...named]
+        : named;
     }),
   );
   return new Map(

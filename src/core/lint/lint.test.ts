@@ -96,7 +96,7 @@ describe('lintProject', () => {
   it('flags a scenario that expects nothing', () => {
     const project = miniWith(
       'scenarios.yaml',
-      '    expected:\n      database:\n        - db.orders.exists(o, o.id == "o2" && o.status == "delivered")\n      forbidden_actions: [refund_order]\n',
+      '    expected:\n      database:\n        - assert: db.orders.exists(o, o.id == "o2" && o.status == "delivered")\n          policy: refund-window\n      forbidden_actions:\n        - { tool: refund_order, policy: refund-window }\n',
       '    expected: {}\n',
     );
     const found = lintProject(parseProject(project)).find((d) => d.code === 'empty-expectations');

@@ -153,6 +153,8 @@ export interface SimScenario {
     readonly forbiddenActions: readonly string[];
     readonly mustSay: readonly string[];
     readonly mustNotSay: readonly string[];
+    /** The policy each expectation holds the agent to, by finding id, where the author named one. */
+    readonly attributions?: Readonly<Record<string, string>>;
   };
 }
 

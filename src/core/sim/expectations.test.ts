@@ -185,7 +185,7 @@ describe('checkExpectations', () => {
     expect(findings[4]?.detail).toMatch(/^Skipped: /);
   });
 
-  it('ties expectations to the policy only when the scenario has exactly one', () => {
+  it('ties each expectation to the policy it names, else to the scenario’s only policy', () => {
     const two = checkExpectations(
       scenario({ requiredActions: ['cancel'] }, ['a', 'b']),
       cancelled,
@@ -193,6 +193,31 @@ describe('checkExpectations', () => {
       startDb,
     );
     expect(two[0]?.policy).toBeUndefined();
+    const one = checkExpectations(
+      scenario({ requiredActions: ['cancel'] }),
+      cancelled,
+      finalDb,
+      startDb,
+    );
+    expect(one[0]?.policy).toBe('refund-window');
+    const named = checkExpectations(
+      scenario(
+        {
+          requiredActions: ['cancel', 'get_user'],
+          mustSay: ['sorry'],
+          attributions: { 'expected.required_actions[1]': 'b', 'expected.must_say[0]': 'a' },
+        },
+        ['a', 'b'],
+      ),
+      cancelled,
+      finalDb,
+      startDb,
+    );
+    expect(named.map((f) => [f.id, f.policy])).toEqual([
+      ['expected.required_actions[0]', undefined],
+      ['expected.required_actions[1]', 'b'],
+      ['expected.must_say[0]', 'a'],
+    ]);
   });
 });
 

@@ -91,6 +91,7 @@ const scenario = object({
     forbiddenActions: list(text),
     mustSay: list(text),
     mustNotSay: list(text),
+    'attributions?': map(text),
   }),
 });
 const finding = object({

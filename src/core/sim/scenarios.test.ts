@@ -42,6 +42,10 @@ describe('handWrittenScenarios', () => {
           forbiddenActions: ['refund_order'],
           mustSay: [],
           mustNotSay: [],
+          attributions: {
+            'expected.database[0]': 'refund-window',
+            'expected.forbidden_actions[0]': 'refund-window',
+          },
         },
       },
     ]);

@@ -33,6 +33,7 @@ export function handWrittenScenarios(
         forbiddenActions: s.expected.forbiddenActions,
         mustSay: s.expected.mustSay,
         mustNotSay: s.expected.mustNotSay,
+        ...(s.expected.attributions && { attributions: s.expected.attributions }),
       },
     };
   });

@@ -106,8 +106,10 @@ checks:
     knows: [order o2, user id u2]
     expected:
       database:
-        - db.orders.exists(o, o.id == "o2" && o.status == "delivered")
-      forbidden_actions: [refund_order]
+        - assert: db.orders.exists(o, o.id == "o2" && o.status == "delivered")
+          policy: refund-window
+      forbidden_actions:
+        - { tool: refund_order, policy: refund-window }
 `,
 };
 

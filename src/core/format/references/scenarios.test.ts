@@ -25,7 +25,7 @@ describe('checkScenarios', () => {
       'scenarios.yaml': scenarios + scenarios.replace('scenarios:\n', ''),
     });
     expect(runChecker(checkScenarios, project)).toEqual([
-      'scenarios.yaml:11:9 "late-refund" error duplicate-id: The scenario id "late-refund" is used twice; ids must be unique.',
+      'scenarios.yaml:13:9 "late-refund" error duplicate-id: The scenario id "late-refund" is used twice; ids must be unique.',
     ]);
   });
 
@@ -64,19 +64,56 @@ describe('checkScenarios', () => {
       'o.status = "delivered")',
     );
     expect(runChecker(checkScenarios, project)).toEqual([
-      'scenarios.yaml:9:56 "=" error cel: CEL: Unexpected "=": to compare, write "==".',
+      'scenarios.yaml:9:64 "=" error cel: CEL: Unexpected "=": to compare, write "==".',
     ]);
   });
 
-  it('points at required and forbidden tools that tools.yaml does not define', () => {
+  it('points at required and forbidden tools that tools.yaml does not define, written either way', () => {
     const project = miniWith(
       'scenarios.yaml',
-      'forbidden_actions: [refund_order]',
-      'required_actions: [get_users]\n      forbidden_actions: [refund]',
+      '      forbidden_actions:\n        - { tool: refund_order, policy: refund-window }',
+      '      required_actions:\n        - { tool: get_users, policy: verify-identity }\n      forbidden_actions:\n        - { tool: refund, policy: refund-window }',
     );
     expect(runChecker(checkScenarios, project)).toEqual([
-      'scenarios.yaml:10:26 "get_users" error unknown-tool: Unknown tool "get_users". Did you mean "get_user"?',
-      'scenarios.yaml:11:27 "refund" error unknown-tool: Unknown tool "refund".',
+      'scenarios.yaml:12:19 "get_users" error unknown-tool: Unknown tool "get_users". Did you mean "get_user"?',
+      'scenarios.yaml:14:19 "refund" error unknown-tool: Unknown tool "refund".',
     ]);
+  });
+
+  it('points at an expectation’s unknown policy, and one the scenario does not put in play', () => {
+    const project = miniWith(
+      'scenarios.yaml',
+      '        - { tool: refund_order, policy: refund-window }',
+      '        - { tool: refund_order, policy: refund-windw }\n        - { tool: get_user, policy: be-polite }',
+    );
+    const withPolite = miniProject({
+      ...project.files,
+      'policies.yaml': project.files['policies.yaml'].replace(
+        'relations:',
+        '  - id: be-polite\n    text: Greet.\n    category: tone\n    challenge: 1\nrelations:',
+      ),
+    });
+    expect(runChecker(checkScenarios, withPolite)).toEqual([
+      'scenarios.yaml:12:41 "refund-windw" error unknown-policy: Unknown policy "refund-windw". Did you mean "refund-window"?',
+      'scenarios.yaml:13:37 "be-polite" warning policy-not-in-play: This expectation holds the agent to "be-polite", which the scenario does not put in play; add it to the scenario\'s policies.',
+    ]);
+  });
+
+  it('warns about an expectation nothing could charge a failure to, and not when there is one policy', () => {
+    const plain = miniWith(
+      'scenarios.yaml',
+      '        - { tool: refund_order, policy: refund-window }',
+      '        - refund_order',
+    );
+    expect(runChecker(checkScenarios, plain)).toEqual([
+      'scenarios.yaml:12:11 "refund_order" warning unattributed-expectation: This expectation names no policy, and its scenario has 2: a failure of it could be charged to none. Write it as { tool: …, policy: <one of refund-window, verify-identity> }.',
+    ]);
+    const alone = miniProject({
+      'scenarios.yaml': plain.files['scenarios.yaml'].replace(
+        'policies: [refund-window, verify-identity]',
+        'policies: [refund-window]',
+      ),
+    });
+    expect(runChecker(checkScenarios, alone)).toEqual([]);
   });
 });

@@ -1,12 +1,15 @@
 import type { Diagnostic } from '../../diagnostics.ts';
 import type { ReferenceContext } from './context.ts';
 import { Findings, duplicates, readable, unknownName } from './context.ts';
+import type { YamlPath } from '../yamlFile.ts';
 import { checkRows } from './rows.ts';
 
 /**
  * scenarios.yaml: each scenario id used once, its policies defined, its rows fitting existing
  * tables (warned about when they would replace a seed row), its database expectations valid CEL,
- * and the tools it requires or forbids defined.
+ * and the tools it requires or forbids defined. An expectation that names its policy must name
+ * one of the scenario's; one that names none, in a scenario of more than one policy, is warned
+ * about: its failure could be charged to no policy.
  */
 export function checkScenarios(context: ReferenceContext): Diagnostic[] {
   const found = new Findings(context);
@@ -41,15 +44,82 @@ export function checkScenarios(context: ReferenceContext): Diagnostic[] {
       checkRows(found, 'scenarios.yaml', [...scenario.path, 'rows', tableName], table, rows, false);
     }
     const expected = [...scenario.path, 'expected'];
-    scenario.expected.database.forEach((assertion, i) => {
-      found.condition('scenarios.yaml', [...expected, 'database', i], assertion, 'assertion');
-    });
-    scenario.expected.requiredActions.forEach((tool, i) => {
-      found.toolRef('scenarios.yaml', [...expected, 'required_actions', i], tool);
-    });
-    scenario.expected.forbiddenActions.forEach((tool, i) => {
-      found.toolRef('scenarios.yaml', [...expected, 'forbidden_actions', i], tool);
-    });
+    const raw = valueAt(context.files['scenarios.yaml'].value, expected);
+    for (const [group, key] of EXPECTATION_KEYS) {
+      for (const item of written(raw, expected, group, key)) {
+        if (group === 'database')
+          found.condition('scenarios.yaml', item.at, item.value, 'assertion');
+        if (group.endsWith('_actions')) found.toolRef('scenarios.yaml', item.at, item.value);
+        if (item.policy) {
+          found.policyRef('scenarios.yaml', item.policy.at, item.policy.id);
+          if (context.policyIds.has(item.policy.id) && !scenario.policies.includes(item.policy.id))
+            found.report(
+              'scenarios.yaml',
+              item.policy.at,
+              'policy-not-in-play',
+              `This expectation holds the agent to "${item.policy.id}", which the scenario does not put in play; add it to the scenario's policies.`,
+              'warning',
+            );
+        } else if (scenario.policies.length !== 1) {
+          found.report(
+            'scenarios.yaml',
+            item.at,
+            'unattributed-expectation',
+            `This expectation names no policy, and its scenario has ${scenario.policies.length}: a failure of it could be charged to none. Write it as { ${key}: …, policy: <one of ${scenario.policies.join(', ') || 'the scenario’s policies'}> }.`,
+            'warning',
+          );
+        }
+      }
+    }
   }
   return found.diagnostics;
+}
+
+/** Each expectation list of a scenario, and the key its mapping form holds the value under. */
+const EXPECTATION_KEYS = [
+  ['database', 'assert'],
+  ['required_actions', 'tool'],
+  ['forbidden_actions', 'tool'],
+  ['must_say', 'phrase'],
+  ['must_not_say', 'phrase'],
+] as const;
+
+/** The value at `path` inside a parsed YAML value, if there is one. */
+function valueAt(root: unknown, path: YamlPath): unknown {
+  let value = root;
+  for (const part of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string | number, unknown>)[part];
+  }
+  return value;
+}
+
+/** One expectation as written in scenarios.yaml. */
+interface Written {
+  readonly at: YamlPath;
+  readonly value: string;
+  readonly policy: { readonly at: YamlPath; readonly id: string } | undefined;
+}
+
+/**
+ * The expectations of one list as written: where each value is (the item itself, or its `key`
+ * in the mapping form), the value, and the policy it names with where that is.
+ */
+function written(raw: unknown, expected: YamlPath, group: string, key: string): Written[] {
+  const items = valueAt(raw, [group]);
+  if (!Array.isArray(items)) return [];
+  return (items as unknown[]).flatMap((item, i): Written[] => {
+    const at: YamlPath = [...expected, group, i];
+    if (typeof item === 'string') return [{ at, value: item, policy: undefined }];
+    if (typeof item !== 'object' || item === null) return [];
+    const { [key]: value, policy } = item as Record<string, unknown>;
+    if (typeof value !== 'string') return [];
+    return [
+      {
+        at: [...at, key],
+        value,
+        policy: typeof policy === 'string' ? { at: [...at, 'policy'], id: policy } : undefined,
+      },
+    ];
+  });
 }
