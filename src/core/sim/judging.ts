@@ -1,18 +1,13 @@
 import { compileCel, isCelProblem } from '../cel.ts';
 import type { Check } from '../format/model.ts';
 import { callsPerTurn, saidBeforeCall } from './callChecks.ts';
+import type { Confirmations } from './confirmations.ts';
+import { confirmBefore, confirmationsOf } from './confirmations.ts';
 import type { Database, Finding, RowChange, SimScenario, TerminationReason } from './events.ts';
 import { describeChange, toPlain } from './database.ts';
 import { ERROR_ENDINGS } from './events.ts';
 import type { Transcript, TranscriptCall } from './transcript.ts';
-import {
-  agentMessages,
-  describeCall,
-  netChanges,
-  readAgreement,
-  succeeded,
-  wasRefused,
-} from './transcript.ts';
+import { agentMessages, describeCall, netChanges, succeeded, wasRefused } from './transcript.ts';
 
 /*
  * Deterministic judging of one dialogue (DESIGN.md, "Judging, in order of trust", 1 and 2).
@@ -25,12 +20,15 @@ import {
  * Runs every transcript check of rules.yaml over the dialogue, whatever policies the scenario
  * puts in play (the report compares each finding's policy with them): one finding per check.
  * Patterns are matched against agent messages only. `confirm_before` reads the nearest user
- * message before the calling turn with `readAgreement`; one agreement covers the calls of one
- * agent turn, so a later turn calling the tool again needs a new one.
+ * message before the calling turn with `readAgreement`; one agreement covers one write across
+ * all `confirm_before` checks (the calls of one agent turn to the same tool share it), so a
+ * later turn or another guarded tool needs a new one (confirmations.ts). A reply that reads as
+ * unclear gives a finding marked `unclear`, not a failure of the agent.
  */
 export function runChecks(checks: readonly Check[], transcript: Transcript): Finding[] {
+  const confirmations = confirmationsOf(checks, transcript);
   return checks.map((check) => {
-    const verdict = judgeCheck(check, transcript);
+    const verdict = judgeCheck(check, transcript, confirmations);
     return finding(check.id, check.policy, verdict);
   });
 }
@@ -41,6 +39,8 @@ interface Verdict {
   readonly turn?: number;
   /** The scenario, not the agent, is why it could not be judged. */
   readonly fault?: 'scenario';
+  /** Reading alone could not settle it (confirm_before after an unclear reply). */
+  readonly unclear?: true;
 }
 
 function finding(id: string, policy: string | undefined, verdict: Verdict): Finding {
@@ -52,7 +52,7 @@ const fail = (detail: string, turn?: number): Verdict =>
   turn === undefined ? { passed: false, detail } : { passed: false, detail, turn };
 const skip = (why: string): Verdict => pass(`Skipped: ${why}`);
 
-function judgeCheck(check: Check, transcript: Transcript): Verdict {
+function judgeCheck(check: Check, transcript: Transcript, confirmations: Confirmations): Verdict {
   const { calls } = transcript;
   switch (check.kind) {
     case 'must_say':
@@ -65,7 +65,7 @@ function judgeCheck(check: Check, transcript: Transcript): Verdict {
       return toolOrder(calls, check.first, check.then);
     case 'confirm_before':
       if (check.tool === undefined) return skip('the check has no "tool".');
-      return confirmBefore(transcript, check.tool);
+      return confirmBefore(confirmations, check.tool);
     case 'never_call': {
       if (check.tool === undefined) return skip('the check has no "tool".');
       const attempts = calls.filter((c) => c.tool === check.tool);
@@ -118,47 +118,6 @@ function toolOrder(calls: readonly TranscriptCall[], first: string, then: string
   }
   if (!calls.some((c) => c.tool === then)) return pass(`The agent never called ${then}.`);
   return pass(`${first} (turn ${calls[firstAt]?.turn ?? '?'}) came before every call to ${then}.`);
-}
-
-function confirmBefore(transcript: Transcript, tool: string): Verdict {
-  const attempts = transcript.calls.filter((c) => c.tool === tool);
-  if (attempts.length === 0) return pass(`The agent never called ${tool}.`);
-  // One agreement covers the calls of one agent turn; a later turn needs a new one.
-  const usedBy = new Map<number, number>();
-  const problems: { turn: number; detail: string }[] = [];
-  for (const call of attempts) {
-    const answer = transcript.messages.findLast((m) => m.speaker === 'user' && m.turn < call.turn);
-    const at = `At turn ${call.turn} the agent called ${describeCall(call)}`;
-    if (!answer) {
-      problems.push({ turn: call.turn, detail: `${at} before the user had said anything.` });
-      continue;
-    }
-    const quoted = `the user's message before it (turn ${answer.turn}: "${clip(answer.text)}")`;
-    const reading = readAgreement(answer.text);
-    const earlier = usedBy.get(answer.turn);
-    if (!reading.agrees) {
-      const why =
-        reading.cue === undefined
-          ? 'has no yes, ok, go ahead or the like'
-          : `reads as a refusal ("${reading.cue}")`;
-      problems.push({ turn: call.turn, detail: `${at}, but ${quoted} ${why}.` });
-    } else if (earlier !== undefined && earlier !== call.turn) {
-      problems.push({
-        turn: call.turn,
-        detail: `${at}, but the user's agreement at turn ${answer.turn} was already used by the call at turn ${earlier}.`,
-      });
-    } else {
-      usedBy.set(answer.turn, call.turn);
-    }
-  }
-  const [firstProblem] = problems;
-  if (!firstProblem) {
-    const turns = [...usedBy.keys()].join(', ');
-    return pass(`The user agreed (turn ${turns}) before every call to ${tool}.`);
-  }
-  const more =
-    problems.length > 1 ? ` ${problems.length - 1} more call(s) had the same problem.` : '';
-  return fail(`${firstProblem.detail}${more}`, firstProblem.turn);
 }
 
 /** Every call a guard rule refused: the agent tried what that rule's policy forbids. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RowChange, SimEvent } from './events.ts';
-import { netChanges, readAgreement, succeeded, transcriptOf, wasRefused } from './transcript.ts';
+import { netChanges, succeeded, transcriptOf, wasRefused } from './transcript.ts';
 
 const activeRow = { id: 'ABC123', status: 'active' };
 const cancelledRow = { id: 'ABC123', status: 'cancelled' };
@@ -127,70 +127,5 @@ describe('netChanges', () => {
     const after = { id: 'ABC123', status: 'rebooked' };
     const rebooked: RowChange = { ...cancelled, before: cancelledRow, after };
     expect(netChanges([cancelled, rebooked])).toEqual([{ ...cancelled, after }]);
-  });
-});
-
-describe('readAgreement', () => {
-  const agrees = [
-    'yes',
-    'Yes please',
-    'yes, please cancel it',
-    'Go ahead.',
-    'Sure, do it',
-    'OK',
-    "That's correct, proceed.",
-    'Yes, I don’t need it anymore.',
-    'Yes, no problem.',
-    'No problem, go ahead',
-    "Yep, I can't wait to get my money back",
-    'Absolutely!',
-    'I confirm.',
-    'Sure, and could you email me the receipt?',
-    'Yes please, can you also send a receipt?',
-    'Sure thing! Go ahead and cancel ABC123.',
-    'please do',
-    "I don't mind, go on",
-    'Ok, no rush.',
-  ];
-  const refuses = [
-    "No, don't cancel",
-    'no',
-    'Nope.',
-    'Not yet',
-    'not now, thanks',
-    "I'm not sure",
-    "Don't do it",
-    'Please don’t go ahead',
-    'Wait, let me check first',
-    'Hold on a second.',
-    'Yes. Actually no, wait.',
-    "Ok, on second thought, don't.",
-    'Never mind.',
-    "That's not correct.",
-    "I don't think so.",
-    'Stop, I changed my mind.',
-  ];
-  const neither = [
-    'Is that ok?',
-    'Are you sure that is the only option?',
-    'Can you confirm the amount first?',
-    'Please cancel my reservation ABC123',
-    'I want to cancel reservation ABC123.',
-    '',
-    'Why would you do it?',
-  ];
-
-  it.each(agrees)('"%s" agrees', (text) => {
-    expect(readAgreement(text).agrees).toBe(true);
-  });
-  it.each([...refuses, ...neither])('"%s" does not agree', (text) => {
-    expect(readAgreement(text).agrees).toBe(false);
-  });
-
-  it('names the words that decided', () => {
-    expect(readAgreement("No, don't cancel")).toEqual({ agrees: false, cue: 'no' });
-    expect(readAgreement('I am not sure.')).toEqual({ agrees: false, cue: 'not sure' });
-    expect(readAgreement('Sure, do it')).toEqual({ agrees: true, cue: 'sure' });
-    expect(readAgreement('Please cancel ABC123')).toEqual({ agrees: false });
   });
 });
