@@ -143,7 +143,9 @@ export function guardFindings(transcript: Transcript): Finding[] {
  * forbidden actions (a call a guard refused is no failure here: the guard did its job and its
  * rule reports the attempt), and phrases. A phrase is case-insensitive text found in an agent
  * message (any run of spaces matches any other), or a regular expression when written
- * `/like this/` (flags `iu`, as for rules.yaml patterns).
+ * `/like this/` (flags `iu`, as for rules.yaml patterns). Each finding names the policy its
+ * expectation holds the agent to: the one scenarios.yaml names for it, or the scenario's only
+ * policy; otherwise none, and its failure is unattributed.
  */
 export function checkExpectations(
   scenario: SimScenario,
@@ -151,8 +153,11 @@ export function checkExpectations(
   finalDb: Database,
   startDb: Database,
 ): Finding[] {
-  const policy = scenario.policies.length === 1 ? scenario.policies[0] : undefined;
+  // The policy the author named for the expectation; else the scenario's one policy, if it has
+  // only one; else none, and a failure of it is unattributed.
+  const only = scenario.policies.length === 1 ? scenario.policies[0] : undefined;
   const { expected } = scenario;
+  const policyOf = (id: string) => expected.attributions?.[id] ?? only;
   const groups: [string, readonly string[], (item: string) => Verdict][] = [
     ['database', expected.database, (cel) => assertion(cel, transcript.changes, finalDb, startDb)],
     ['required_actions', expected.requiredActions, (tool) => required(transcript.calls, tool)],
@@ -169,7 +174,10 @@ export function checkExpectations(
     ],
   ];
   return groups.flatMap(([key, items, judge]) =>
-    items.map((item, i) => finding(`expected.${key}[${i}]`, policy, judge(item))),
+    items.map((item, i) => {
+      const id = `expected.${key}[${i}]`;
+      return finding(id, policyOf(id), judge(item));
+    }),
   );
 }
 
