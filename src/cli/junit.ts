@@ -22,6 +22,10 @@ export function junitOf(report: RunReport, project: string): string {
         : 'failed';
       return `    <testcase ${name}>\n      <failure message="${xml(message)}">${xml(breaches)}</failure>\n    </testcase>`;
     }
+    if (d.verdict === 'suspect') {
+      const why = `simulator suspect, awaiting review: ${d.suspect.join(' ')}`;
+      return `    <testcase ${name}>\n      <skipped message="${xml(why)}"/>\n    </testcase>`;
+    }
     if (d.verdict === 'error' || d.verdict === 'running') {
       const reason = d.errorReason ?? 'unfinished';
       const detail = d.errorReason === d.ending ? d.endingDetail : d.scenarioFaults.join(' ');
@@ -33,10 +37,11 @@ export function junitOf(report: RunReport, project: string): string {
   const errors = report.dialogues.filter(
     (d) => d.verdict === 'error' || d.verdict === 'running',
   ).length;
+  const skipped = report.suspect;
   const seconds = (report.wallMs / 1000).toFixed(3);
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="policylab" tests="${report.dialogues.length}" failures="${failures}" errors="${errors}" time="${seconds}">
-  <testsuite name="${xml(project)}" tests="${report.dialogues.length}" failures="${failures}" errors="${errors}" time="${seconds}">
+<testsuites name="policylab" tests="${report.dialogues.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}">
+  <testsuite name="${xml(project)}" tests="${report.dialogues.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}">
 ${cases.join('\n')}
   </testsuite>
 </testsuites>

@@ -115,7 +115,7 @@ describe('policylab check and extract', { timeout: PROCESS_TIMEOUT_MS }, () => {
     expect(report.coverage).toEqual({
       policies: 2,
       judgeOnly: 1,
-      byPolicy: { 'verify-identity': [], 'refund-window': ['guard', 'check'] },
+      byPolicy: { 'verify-identity': [], 'refund-window': ['guard', 'check', 'expectation'] },
     });
     expect(report.diagnostics.map((d) => [d.code, d.line])).toEqual([
       ['judge-only-policy', 3],

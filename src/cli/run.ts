@@ -202,6 +202,9 @@ export async function runRun(
   io.out(
     `${overall.passes} passed, ${overall.fails} failed, ${errors.total} errors` +
       (byReason.length > 0 ? ` (${byReason.join(', ')})` : '') +
+      (report.suspect > 0
+        ? `, ${report.suspect} simulator suspect (not counted; review them)`
+        : '') +
       ` · pass rate ${rate}` +
       (Number.isFinite(overall.rate)
         ? ` (95% CI ${(overall.low * 100).toFixed(1)}–${(overall.high * 100).toFixed(1)}%)`

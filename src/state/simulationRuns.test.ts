@@ -288,3 +288,42 @@ describe('opening a saved run', () => {
     expect(store.getState().currentRun?.events.at(-1)).toMatchObject({ type: 'run-ended' });
   });
 });
+
+describe('reviewing a simulator-suspect dialogue', () => {
+  it('appends the review to the saved log, and the report counts the dialogue again', async () => {
+    // A customer that states an id its brief never gave it: every dialogue is suspect.
+    const inventive: ChatEngine = {
+      chat: (request) =>
+        Promise.resolve(
+          modelReply(
+            request.tools
+              ? 'I cannot find that order.'
+              : request.messages.some((m) => m.role === 'assistant')
+                ? `Thanks. ${USER_STOP}`
+                : 'Refund order o2, my membership is GOLD77.',
+          ),
+        ),
+    };
+    const { store, runs } = storeWithEngine(inventive);
+    await withEndpointModels(store);
+    await store.getState().startRun();
+    const report = () => runSelectors(store).selectRunReport(store.getState());
+    expect(report()?.dialogues[0]).toMatchObject({ verdict: 'suspect', review: null });
+    expect(report()?.dialogues[0]?.suspect[0]).toContain('"GOLD77"');
+    expect(report()?.overall).toMatchObject({ passes: 0, fails: 0 });
+
+    const id = store.getState().currentRun?.id ?? '';
+    await store.getState().reviewDialogue('late-refund#1', 'counts');
+    expect(report()?.dialogues[0]).toMatchObject({ review: 'counts', verdict: 'pass' });
+    const saved = readLog(await runs.events(id));
+    expect(saved.ok && saved.events.at(-1)).toMatchObject({
+      type: 'review',
+      dialogue: 'late-refund#1',
+      decision: 'counts',
+    });
+    // The saved log opens to the same report.
+    store.setState({ currentRun: null });
+    await store.getState().openRun(id);
+    expect(report()?.dialogues[0]).toMatchObject({ review: 'counts', verdict: 'pass' });
+  });
+});

@@ -49,9 +49,12 @@ export const goalUser: ChatEngine = {
   },
 };
 
-/** A customer after a refund of `goal`, expecting `database` to hold at the end. */
+/**
+ * A customer after a refund of `goal`, expecting `database` to hold at the end. Its brief gives
+ * it the user id it states (else the simulated user would be making it up: suspect).
+ */
 export const refundScenario = (id: string, goal: string, database: string[]): SimScenario =>
-  testScenario({ id, goal, expected: { database } });
+  testScenario({ id, goal, knows: ['user id u1'], expected: { database } });
 
 /** A refund the agent may make: o1 was delivered recently. */
 export const FRESH_REFUND = refundScenario('fresh', 'Refund order o1.', [

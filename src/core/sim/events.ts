@@ -281,6 +281,27 @@ export type SimEvent =
       readonly findings: readonly Finding[];
     }
   | {
+      /**
+       * The simulated user probably erred in this dialogue (sim/suspect.ts): it is kept out of
+       * the pass rate until a person reviews it.
+       */
+      readonly type: 'suspect';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      readonly reasons: readonly string[];
+    }
+  | {
+      /**
+       * A person's review of a dialogue flagged as simulator suspect: it `counts` as judged, or
+       * is `discarded` as the simulation's error. The latest review of a dialogue stands.
+       */
+      readonly type: 'review';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      readonly decision: 'counts' | 'discarded';
+      readonly note?: string;
+    }
+  | {
       readonly type: 'judge';
       readonly at: RunMs;
       readonly dialogue: string;

@@ -173,6 +173,8 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     'role?': oneOf(...MODEL_ROLES),
   },
   checks: { ...dialogue, findings: list(finding) },
+  suspect: { ...dialogue, reasons: list(text) },
+  review: { ...dialogue, decision: oneOf('counts', 'discarded'), 'note?': text },
   judge: {
     ...dialogue,
     policy: text,

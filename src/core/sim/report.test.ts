@@ -334,6 +334,37 @@ describe('reportOf', () => {
 const OUTCOMES = ['pass', 'check', 'guard', 'unrelated', 'error', 'running', 'absent'] as const;
 const POOL = ['ask-consent', 'confirm-cancel', 'privacy', 'refund-window'];
 
+describe('simulator suspect dialogues', () => {
+  const flagged = (id: string, review?: 'counts' | 'discarded'): Draft[] => [
+    ...dialogue(id, 's1', 0, { end: 'user-done', findings: [broke('c', 'privacy')] }),
+    { type: 'suspect', dialogue: id, reasons: ['The simulated user left early.'] },
+    ...(review ? [{ type: 'review', dialogue: id, decision: review } as Draft] : []),
+  ];
+  const head: Draft[] = [start, scenario('s1', ['privacy'])];
+
+  it('keeps a suspect dialogue out of the pass rate and the policy rates until reviewed', () => {
+    const r = reportOf(stamp([...head, ...flagged('d1')]), POLICIES);
+    expect(r.dialogues[0]).toMatchObject({
+      verdict: 'suspect',
+      suspect: ['The simulated user left early.'],
+      review: null,
+    });
+    expect(r.overall).toMatchObject({ passes: 0, fails: 0 });
+    expect(r.suspect).toBe(1);
+    expect(r.byPolicy.filter((p) => p.passes + p.fails > 0)).toEqual([]);
+    expect(r.progress.dialoguesEnded).toBe(1);
+  });
+
+  it('counts it as judged once a person says so, or as an error once discarded', () => {
+    const counted = reportOf(stamp([...head, ...flagged('d1', 'counts')]), POLICIES);
+    expect(counted.dialogues[0]?.verdict).toBe('fail');
+    expect(counted.overall).toMatchObject({ passes: 0, fails: 1 });
+    const discarded = reportOf(stamp([...head, ...flagged('d1', 'discarded')]), POLICIES);
+    expect(discarded.dialogues[0]).toMatchObject({ verdict: 'error', errorReason: 'user-error' });
+    expect(discarded.errors.byReason).toEqual([{ reason: 'user-error', count: 1 }]);
+  });
+});
+
 describe('the generation part of the report', () => {
   const usage = (role: 'generator' | 'agent'): Draft => ({
     type: 'usage',

@@ -48,6 +48,8 @@ interface DialogueAcc {
   readonly examined: Set<string>;
   readonly unclear: UnclearFinding[];
   readonly scenarioFaults: string[];
+  readonly suspect: string[];
+  review: 'counts' | 'discarded' | null;
   readonly turnOfCall: Map<string, number>;
   readonly judged: Extract<SimEvent, { type: 'judge' }>[];
 }
@@ -98,6 +100,12 @@ function record(d: DialogueAcc, e: DialogueEvent): void {
     case 'judge':
       d.judged.push(e);
       break;
+    case 'suspect':
+      d.suspect.push(...e.reasons);
+      break;
+    case 'review':
+      d.review = e.decision;
+      break;
     case 'dialogue-ended':
       d.end = e;
       // The agent's broken output is its own failure, one no policy is named for.
@@ -123,14 +131,25 @@ function finish(d: DialogueAcc): DialogueReport {
     .map(({ call, ...b }) => (call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) }))
     .sort((a, b) => late(a.turn) - late(b.turn) || text(a.id, b.id));
   const reason = d.end?.reason ?? null;
+  const suspect = d.suspect.length > 0;
   const errorReason =
     reason !== null && ERROR_ENDINGS.has(reason)
       ? reason
       : d.scenarioFaults.length > 0
         ? 'scenario-error'
-        : null;
+        : suspect && d.review === 'discarded'
+          ? 'user-error'
+          : null;
   const verdict: Verdict =
-    reason === null ? 'running' : errorReason ? 'error' : breaches.length > 0 ? 'fail' : 'pass';
+    reason === null
+      ? 'running'
+      : errorReason
+        ? 'error'
+        : suspect && d.review === null
+          ? 'suspect'
+          : breaches.length > 0
+            ? 'fail'
+            : 'pass';
   return {
     dialogue: d.start.dialogue,
     scenario: d.start.scenario,
@@ -144,6 +163,8 @@ function finish(d: DialogueAcc): DialogueReport {
     unclear: d.unclear,
     errorReason,
     scenarioFaults: d.scenarioFaults,
+    suspect: d.suspect,
+    review: d.review,
     judgeViolations: d.judged
       .filter((j) => j.violated)
       .map(({ policy, turn, reason: why, evidence }) => ({ policy, turn, reason: why, evidence }))
@@ -222,6 +243,8 @@ function read(events: readonly SimEvent[]) {
           examined: new Set(),
           unclear: [],
           scenarioFaults: [],
+          suspect: [],
+          review: null,
           turnOfCall: new Map(),
           judged: [],
         });
@@ -324,6 +347,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
         passes: count(ds, 'pass'),
         fails: count(ds, 'fail'),
         errors: count(ds, 'error'),
+        suspect: count(ds, 'suspect'),
         running: count(ds, 'running'),
         passesIdle: announced.get(id)?.baseline?.passes
           ? (announced.get(id)?.baseline?.detail ?? null)
@@ -349,6 +373,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     },
     generation: generationOf(events),
     overall: passRate(count(dialogues, 'pass'), count(dialogues, 'fail')),
+    suspect: count(dialogues, 'suspect'),
     unattributed: unattributed.sort(
       (a, b) => text(a.scenario, b.scenario) || a.trial - b.trial || late(a.turn) - late(b.turn),
     ),

@@ -16,9 +16,10 @@ export type PolicyFacts = ReadonlyMap<
 
 /**
  * A dialogue's outcome from the deterministic judging only: an outside ending is an `error`
- * (never a failure); `running` until its `dialogue-ended` arrives.
+ * (never a failure); `suspect` while the simulated user probably erred and no person has
+ * reviewed it (kept out of the pass rate); `running` until its `dialogue-ended` arrives.
  */
-export type Verdict = 'pass' | 'fail' | 'error' | 'running';
+export type Verdict = 'pass' | 'fail' | 'error' | 'suspect' | 'running';
 
 /**
  * One deterministic reason a dialogue failed: a failed check or expectation, a guard refusal,
@@ -76,6 +77,10 @@ export interface DialogueReport {
   readonly errorReason: TerminationReason | null;
   /** What the scenario got wrong, from findings it could not judge because of it. */
   readonly scenarioFaults: readonly string[];
+  /** Why the simulated user probably erred here; empty when nothing points to it. */
+  readonly suspect: readonly string[];
+  /** A person's review of a suspect dialogue, if one was made. */
+  readonly review: 'counts' | 'discarded' | null;
   readonly judgeViolations: readonly JudgeViolation[];
 }
 
@@ -127,6 +132,8 @@ export interface ScenarioSummary {
   readonly passes: number;
   readonly fails: number;
   readonly errors: number;
+  /** Kept out of its pass rate until reviewed: the simulated user probably erred. */
+  readonly suspect: number;
   readonly running: number;
   /** Why it passes even when the agent does nothing (so its passes prove little); null if not. */
   readonly passesIdle: string | null;
@@ -178,6 +185,8 @@ export interface RunReport {
     readonly total: number;
     readonly byReason: readonly { readonly reason: TerminationReason; readonly count: number }[];
   };
+  /** Dialogues the simulated user probably spoiled, waiting for a person's review. */
+  readonly suspect: number;
   /** Failures no finding ties to a policy, by dialogue: never charged to any policy. */
   readonly unattributed: readonly (Breach & {
     readonly dialogue: string;

@@ -11,6 +11,7 @@ import { generateScenarios } from './generate.ts';
 import { judgeDialogue } from './judge.ts';
 import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
 import { seedDatabase } from './database.ts';
+import { simulatorSuspicion } from './suspect.ts';
 import type { PromptTemplate, RunPrompts } from './prompts.ts';
 import {
   ASK_USER_PROMPT,
@@ -254,15 +255,17 @@ export async function runSimulation(
       );
       const transcript = transcriptOf(logs.get(dialogue) ?? [], dialogue);
       logs.delete(dialogue);
-      emit({
-        type: 'checks',
-        at: deps.clock(),
-        dialogue,
-        findings: [
-          ...runChecks(model.checks, transcript),
-          ...checkExpectations(job.scenario, transcript, result.finalDb, result.startDb),
-        ],
-      });
+      const findings = [
+        ...runChecks(model.checks, transcript),
+        ...checkExpectations(job.scenario, transcript, result.finalDb, result.startDb),
+      ];
+      emit({ type: 'checks', at: deps.clock(), dialogue, findings });
+      if (!ERROR_ENDINGS.has(result.ending)) {
+        const failed =
+          result.ending === 'agent-error' || findings.some((f) => !f.passed && !f.unclear);
+        const reasons = simulatorSuspicion(job.scenario, transcript, failed);
+        if (reasons.length > 0) emit({ type: 'suspect', at: deps.clock(), dialogue, reasons });
+      }
       if (plan.judge && !ERROR_ENDINGS.has(result.ending)) {
         await judgeDialogue(model, job.scenario, transcript, {
           judge: plan.judge,

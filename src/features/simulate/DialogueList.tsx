@@ -1,8 +1,12 @@
-import type { RunReport } from '../../core/index.ts';
+import type { DialogueReport, RunReport } from '../../core/index.ts';
 import { ENDING_LABELS } from '../../core/index.ts';
+import { useAppStore } from '../../state/useAppStore.ts';
 
-/** Every dialogue of the run: its verdict, how it ended, and what broke. */
-export function DialogueList({ report }: { report: RunReport }) {
+/**
+ * Every dialogue of the run: its verdict, how it ended, and what broke. A dialogue the simulated
+ * user probably spoiled waits for a person's review (unless the run is still going).
+ */
+export function DialogueList({ report, live }: { report: RunReport; live: boolean }) {
   if (report.dialogues.length === 0) return null;
   return (
     <table className="run-table" aria-label="Dialogues">
@@ -25,20 +29,23 @@ export function DialogueList({ report }: { report: RunReport }) {
             </td>
             <td className="simulate-faint">{d.ending ? ENDING_LABELS[d.ending].short : '…'}</td>
             <td className="simulate-faint">
-              {d.verdict === 'error'
-                ? d.errorReason === d.ending
-                  ? d.endingDetail
-                  : `The scenario is at fault: ${d.scenarioFaults.join(' ')}`
-                : d.breaches.map((b, i) => (
-                    <span key={`${b.id}-${String(i)}`} title={b.detail}>
-                      {i > 0 && ', '}
-                      {b.policy ??
-                        (b.source === 'ending'
-                          ? 'unattributed: its own output'
-                          : `unattributed: ${b.id}`)}
-                      {b.turn !== undefined && ` (turn ${b.turn})`}
-                    </span>
-                  ))}
+              {d.suspect.length > 0 && <Suspicion dialogue={d} live={live} />}
+              {d.verdict === 'suspect'
+                ? null
+                : d.verdict === 'error'
+                  ? d.errorReason === d.ending
+                    ? d.endingDetail
+                    : `The scenario is at fault: ${d.scenarioFaults.join(' ')}`
+                  : d.breaches.map((b, i) => (
+                      <span key={`${b.id}-${String(i)}`} title={b.detail}>
+                        {i > 0 && ', '}
+                        {b.policy ??
+                          (b.source === 'ending'
+                            ? 'unattributed: its own output'
+                            : `unattributed: ${b.id}`)}
+                        {b.turn !== undefined && ` (turn ${b.turn})`}
+                      </span>
+                    ))}
               {d.unclear.length > 0 &&
                 ` · unclear, for a person to read: ${d.unclear.map((u) => u.policy ?? u.id).join(', ')}`}
               {d.judgeViolations.length > 0 &&
@@ -48,5 +55,40 @@ export function DialogueList({ report }: { report: RunReport }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Why the simulated user is suspect here, and the person's review (or the buttons to make it). */
+function Suspicion({ dialogue, live }: { dialogue: DialogueReport; live: boolean }) {
+  const review = useAppStore((s) => s.reviewDialogue);
+  return (
+    <div className="suspicion" data-testid="suspect">
+      <span>Simulator suspect: {dialogue.suspect.join(' ')}</span>
+      {dialogue.review === null ? (
+        !live && (
+          <span className="suspicion-actions">
+            <button
+              type="button"
+              className="button button-quiet"
+              onClick={() => void review(dialogue.dialogue, 'counts')}
+            >
+              Count it
+            </button>
+            <button
+              type="button"
+              className="button button-quiet"
+              onClick={() => void review(dialogue.dialogue, 'discarded')}
+            >
+              Discard as the simulator’s error
+            </button>
+          </span>
+        )
+      ) : (
+        <span>
+          {' '}
+          Reviewed: {dialogue.review === 'counts' ? 'counts as judged' : 'discarded (an error)'}.
+        </span>
+      )}
+    </div>
   );
 }

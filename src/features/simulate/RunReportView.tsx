@@ -85,6 +85,13 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
                   .join(', ')}
           </div>
         </div>
+        {report.suspect > 0 && (
+          <div className="run-card" data-testid="suspect-count">
+            <div className="run-card-label">Simulator suspect</div>
+            <div className="run-card-value">{report.suspect}</div>
+            <div className="simulate-faint">not in the pass rate until you review them below</div>
+          </div>
+        )}
         {report.passHatK.length > 1 && (
           <div className="run-card">
             <div className="run-card-label">pass^k</div>
@@ -106,7 +113,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             .join(' · ')}
         </p>
       )}
-      <DialogueList report={report} />
+      <DialogueList report={report} live={run.live} />
     </section>
   );
 }

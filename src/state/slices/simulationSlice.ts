@@ -66,6 +66,11 @@ export interface SimulationSlice {
   resumeRun: () => Promise<void>;
   cancelRun: () => void;
   openRun: (id: string) => Promise<void>;
+  /**
+   * A person's review of a dialogue flagged as simulator suspect in the run on screen: it counts
+   * as judged, or is discarded as the simulation's error. Appended to the run's log and saved.
+   */
+  reviewDialogue: (dialogue: string, decision: 'counts' | 'discarded') => Promise<void>;
   deleteRun: (id: string) => Promise<void>;
 }
 
@@ -291,6 +296,29 @@ export function createSimulationSlice(
           },
           simulationMessage: null,
         });
+      },
+      reviewDialogue: async (dialogue, decision) => {
+        const current = get().currentRun;
+        if (!current || current.live) return;
+        const at = current.events.reduce((latest, e) => Math.max(latest, e.at), 0);
+        const review: SimEvent = { type: 'review', at, dialogue, decision };
+        const from = current.events.length;
+        set({ currentRun: { ...current, events: [...current.events, review] } });
+        try {
+          if (runs) {
+            // A log read from an older format is written back whole, in the current one.
+            if (current.savedVersion < LOG_VERSION)
+              await runs.append(current.id, 0, current.events);
+            await runs.append(current.id, from, [review]);
+            const saved = get().currentRun;
+            if (saved?.id === current.id)
+              set({ currentRun: { ...saved, savedVersion: LOG_VERSION } });
+          }
+        } catch (error) {
+          set({
+            simulationMessage: `Your review could not be saved on this device (${messageOf(error)}); it shows here until you reload.`,
+          });
+        }
       },
       deleteRun: async (id) => {
         if (!runs || (get().currentRun?.id === id && get().currentRun?.live)) return;

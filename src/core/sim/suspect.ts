@@ -1,0 +1,68 @@
+import type { SimScenario } from './events.ts';
+import type { Transcript } from './transcript.ts';
+
+/*
+ * The simulated user is a model too, and it errs: it leaves while the agent is still waiting on
+ * it, or it states facts its brief never gave it (tau2-bench found up to 30% of failed
+ * trajectories were the user simulator's doing). Such a dialogue says little about the agent, so
+ * it is flagged "simulator suspect" and kept out of the pass rate until a person reviews it.
+ */
+
+/** Codes and ids a customer could only know from its brief: letters and digits together, or an e-mail. */
+const IDENTIFIER = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}|\b(?=[\p{L}_-]*\p{N})(?=[\p{N}_-]*\p{L})[\p{L}\p{N}_-]{2,}\b/gu;
+
+/** A question that closes a conversation rather than one the agent needs answered to go on. */
+const CLOSING = /anything else|help (?:you )?with|can i help|have a (?:nice|good|great)/i;
+
+/**
+ * Why the simulated user probably erred in this dialogue, in words; empty when nothing points to
+ * it. Two signs are read: in a dialogue that failed, the user ended the conversation right after
+ * the agent asked it something it needed to go on (it left before the agent could act on its
+ * goal); and the user said an identifier (a booking code, an id, an e-mail) that neither its
+ * brief nor anything the agent or a tool said before contains (it made a fact up).
+ */
+export function simulatorSuspicion(
+  scenario: SimScenario,
+  transcript: Transcript,
+  failed: boolean,
+): string[] {
+  const reasons: string[] = [];
+  const { messages } = transcript;
+  if (failed && transcript.ending?.reason === 'user-done') {
+    const lastAgent = messages.findLast((m) => m.speaker === 'agent');
+    const text = lastAgent?.text.trim() ?? '';
+    const asked =
+      lastAgent !== undefined &&
+      text.endsWith('?') &&
+      !CLOSING.test(text) &&
+      lastAgent.calls.length === 0;
+    const after = messages.filter((m) => m.speaker === 'user' && m.turn > (lastAgent?.turn ?? -1));
+    if (lastAgent && asked && after.length <= 1)
+      reasons.push(
+        `The simulated user left right after the agent asked it something (turn ${lastAgent.turn}: "${clip(lastAgent.text)}"), before the agent could act on its goal.`,
+      );
+  }
+  const brief = [scenario.persona, scenario.goal, ...scenario.knows].join('\n').toLowerCase();
+  let heard = brief;
+  const invented = new Set<string>();
+  for (const message of messages) {
+    if (message.speaker === 'user') {
+      for (const found of message.text.match(IDENTIFIER) ?? []) {
+        if (!heard.includes(found.toLowerCase())) invented.add(found);
+      }
+    } else {
+      heard += `\n${message.text.toLowerCase()}`;
+      for (const call of message.calls) heard += `\n${(call.result?.text ?? '').toLowerCase()}`;
+    }
+  }
+  if (invented.size > 0)
+    reasons.push(
+      `The simulated user said ${[...invented].map((s) => `"${s}"`).join(', ')}, which neither its brief nor the agent had given it.`,
+    );
+  return reasons;
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
