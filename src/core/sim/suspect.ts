@@ -9,7 +9,8 @@ import type { Transcript } from './transcript.ts';
  */
 
 /** Codes and ids a customer could only know from its brief: letters and digits together, or an e-mail. */
-const IDENTIFIER = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}|\b(?=[\p{L}_-]*\p{N})(?=[\p{N}_-]*\p{L})[\p{L}\p{N}_-]{2,}\b/gu;
+const IDENTIFIER =
+  /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}|\b(?=[\p{L}_-]*\p{N})(?=[\p{N}_-]*\p{L})[\p{L}\p{N}_-]{2,}\b/gu;
 
 /** A question that closes a conversation rather than one the agent needs answered to go on. */
 const CLOSING = /anything else|help (?:you )?with|can i help|have a (?:nice|good|great)/i;
