@@ -7,6 +7,18 @@ import type { RunReport } from '../core/index.ts';
 export function junitOf(report: RunReport, project: string): string {
   const cases = report.dialogues.map((d) => {
     const name = `name="${xml(d.dialogue)}" classname="${xml(`${project}.${d.scenario}`)}"`;
+    // The judge's opinion rides along as output, labelled, never as the case's outcome.
+    const opinion =
+      d.judgeViolations.length === 0
+        ? ''
+        : `\n      <system-out>${xml(
+            d.judgeViolations
+              .map(
+                (j) =>
+                  `Judge's opinion (not a verdict): ${j.policy} violated${j.turn === undefined ? '' : ` at turn ${j.turn}`}: ${j.reason}`,
+              )
+              .join('\n'),
+          )}</system-out>`;
     if (d.verdict === 'fail') {
       const breaches = d.breaches
         .map(
@@ -20,7 +32,7 @@ export function junitOf(report: RunReport, project: string): string {
           ? `failed (unattributed: ${first.source === 'ending' ? 'its own broken output' : first.id})`
           : `broke ${first.policy}`
         : 'failed';
-      return `    <testcase ${name}>\n      <failure message="${xml(message)}">${xml(breaches)}</failure>\n    </testcase>`;
+      return `    <testcase ${name}>\n      <failure message="${xml(message)}">${xml(breaches)}</failure>${opinion}\n    </testcase>`;
     }
     if (d.verdict === 'suspect') {
       const why = `simulator suspect, awaiting review: ${d.suspect.join(' ')}`;
@@ -31,7 +43,9 @@ export function junitOf(report: RunReport, project: string): string {
       const detail = d.errorReason === d.ending ? d.endingDetail : d.scenarioFaults.join(' ');
       return `    <testcase ${name}>\n      <error message="${xml(reason)}">${xml(detail)}</error>\n    </testcase>`;
     }
-    return `    <testcase ${name}/>`;
+    return opinion === ''
+      ? `    <testcase ${name}/>`
+      : `    <testcase ${name}>${opinion}\n    </testcase>`;
   });
   const failures = report.dialogues.filter((d) => d.verdict === 'fail').length;
   const errors = report.dialogues.filter(

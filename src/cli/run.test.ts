@@ -367,3 +367,67 @@ describe('policylab run: a run of errors cannot pass', () => {
     ).toBe(0);
   });
 });
+
+describe('policylab run: the judge’s opinion', () => {
+  /** The agent declines politely; the judge calls every policy violated, with no quote. */
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startOpenAIServer({
+      script: (request) => {
+        const body = request.body as {
+          tools?: unknown;
+          messages?: unknown[];
+          response_format?: unknown;
+        };
+        if (body.response_format)
+          return {
+            text: JSON.stringify({
+              violated: true,
+              turn: null,
+              reason: 'It felt rushed.',
+              evidence: '',
+            }),
+          };
+        if (body.tools) return { text: 'I am sorry, I cannot refund that order.' };
+        return (body.messages?.length ?? 0) > 2
+          ? { text: 'Thanks. ###STOP###' }
+          : { text: 'Refund order o2 please, I am u2.' };
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  function config(dir: string, extra = '') {
+    const file = path.join(dir, 'run.yaml');
+    const endpoint = `{ provider: openai, base_url: ${server.url}, model: m }`;
+    writeFileSync(
+      file,
+      `models:\n  agent: ${endpoint}\n  judge: ${endpoint}\ntrials: 1\nout: ${path.join(dir, 'out')}\n${extra}`,
+    );
+    return file;
+  }
+
+  it('prints it, writes it into JUnit, labelled as opinion, and gates on it only when asked', async () => {
+    const dir = project();
+    const { io: cli, out } = io();
+    expect(await runRun([dir, '--config', config(dir)], cli, {})).toBe(0);
+    expect(out.join('')).toContain('1 passed, 0 failed, 0 errors');
+    // Two policies in play, both judged violated, where the checks found refund-window kept.
+    expect(out.join('')).toContain(
+      "Judge's opinion (not a verdict): 2 of 2 policy judgements found a violation; it agrees with the checks 0 of 1 times.",
+    );
+    const junit = readFileSync(path.join(dir, 'out', 'junit.xml'), 'utf8');
+    expect(junit).toMatch(
+      /<testcase [^>]*>\n {6}<system-out>Judge's opinion \(not a verdict\): refund-window violated/,
+    );
+    expect(junit).toContain('failures="0"');
+
+    const gated = io();
+    expect(await runRun([dir, '--config', config(dir, 'judge_gate: 0.5\n')], gated.io, {})).toBe(1);
+    expect(gated.err.join('')).toContain(
+      "the judge found the policies kept in 0.0% of its judgements, below judge_gate (50%). This gate rests on a model's opinion.",
+    );
+  });
+});

@@ -51,6 +51,8 @@ run.yaml:
     my-model: { input: 0.5, output: 1.5 }     # well-known models; failed calls are paid for too
   threshold: 0.8         # exit 1 when the pass rate is below it
   max_error_rate: 0.1    # exit 1 when more dialogues than this end in errors (default 0.1)
+  judge_gate: 0.9        # optional: exit 1 when the judge found policies kept in fewer of its
+                         # judgements than this (a model's opinion, so off unless you set it)
   out: policylab-run     # writes events.jsonl, summary.json and junit.xml there
 
 The prompts written under "prompts:" in the project's scenarios.yaml replace the built-in ones;
@@ -212,6 +214,7 @@ export async function runRun(
       (unattributed > 0
         ? `\n${unattributed} failed dialogue${unattributed === 1 ? '' : 's'} name no policy (unattributed); see summary.json.`
         : '') +
+      (judgeLine(report) ?? '') +
       `\nWrote ${path.join(config.out, 'events.jsonl')}, summary.json and junit.xml.\n`,
   );
   const problem = gateProblem(report, config);
@@ -237,15 +240,40 @@ function summaryOf(report: RunReport, gate: Gate) {
     threshold: gate.threshold ?? null,
     maxErrorRate: gate.maxErrorRate,
     errorRate: errorRateOf(report),
+    judgeGate: gate.judgeGate ?? null,
     passed: gateProblem(report, gate) === undefined,
     ...report,
   };
 }
 
-/** What a run must meet to pass: a pass rate, and a share of errors it may not exceed. */
+/**
+ * What a run must meet to pass: a pass rate, a share of errors it may not exceed, and, when set,
+ * the share of the judge's policy judgements that found the policy kept.
+ */
 interface Gate {
   readonly threshold: number | undefined;
   readonly maxErrorRate: number;
+  readonly judgeGate: number | undefined;
+}
+
+/** The judge model's opinions, as a line of their own labelled as opinion; none without a judge. */
+function judgeLine(report: RunReport): string | undefined {
+  const { byPolicy, agreement, dialoguesJudged } = report.judgeOpinion;
+  if (dialoguesJudged === 0) return undefined;
+  const judged = byPolicy.reduce((n, o) => n + o.judged, 0);
+  const violated = byPolicy.reduce((n, o) => n + o.violated, 0);
+  const agrees =
+    agreement.compared === 0
+      ? ''
+      : `; it agrees with the checks ${agreement.agreed} of ${agreement.compared} times`;
+  return `\nJudge's opinion (not a verdict): ${violated} of ${judged} policy judgements found a violation${agrees}.`;
+}
+
+/** The share of the judge's policy judgements that found the policy kept; NaN without any. */
+function judgeKeptRate(report: RunReport): number {
+  const judged = report.judgeOpinion.byPolicy.reduce((n, o) => n + o.judged, 0);
+  const violated = report.judgeOpinion.byPolicy.reduce((n, o) => n + o.violated, 0);
+  return judged === 0 ? Number.NaN : (judged - violated) / judged;
 }
 
 /** The share of finished dialogues that ended in errors. */
@@ -264,6 +292,12 @@ function gateProblem(report: RunReport, gate: Gate): string | undefined {
     return `${(errorRate * 100).toFixed(1)}% of the dialogues ended in errors, more than max_error_rate (${gate.maxErrorRate * 100}%); the pass rate cannot be trusted.`;
   if (gate.threshold !== undefined && rate < gate.threshold)
     return `the pass rate is below the threshold of ${gate.threshold * 100}%.`;
+  if (gate.judgeGate !== undefined) {
+    const kept = judgeKeptRate(report);
+    if (!Number.isFinite(kept)) return 'judge_gate is set, but the judge gave no opinion.';
+    if (kept < gate.judgeGate)
+      return `the judge found the policies kept in ${(kept * 100).toFixed(1)}% of its judgements, below judge_gate (${gate.judgeGate * 100}%). This gate rests on a model's opinion.`;
+  }
   return undefined;
 }
 
@@ -285,6 +319,7 @@ const SETTINGS = [
   'prices',
   'threshold',
   'max_error_rate',
+  'judge_gate',
   'out',
 ];
 
@@ -353,6 +388,7 @@ function readConfig(raw: unknown, env: Readonly<Record<string, string | undefine
     },
     threshold,
     maxErrorRate: rate(config.max_error_rate ?? DEFAULT_MAX_ERROR_RATE, 'max_error_rate'),
+    judgeGate: config.judge_gate === undefined ? undefined : rate(config.judge_gate, 'judge_gate'),
     prices: readPrices(config.prices),
     out: typeof config.out === 'string' ? config.out : 'policylab-run',
   };

@@ -168,6 +168,13 @@ describe('reportOf', () => {
         { policy: 'privacy', judged: 1, violated: 1 },
         { policy: 'refund-window', judged: 1, violated: 0 },
       ],
+      // d1's check kept privacy where the judge saw a violation; in d3 nothing deterministic
+      // looked at refund-window, so there is nothing to compare the judge with.
+      agreement: {
+        compared: 1,
+        agreed: 0,
+        disagreements: [{ dialogue: 'd1', policy: 'privacy', judgeViolated: true }],
+      },
     });
   });
 

@@ -293,6 +293,8 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
   const unattributed: RunReport['unattributed'][number][] = [];
   const errors = new Map<TerminationReason, number>();
   let dialoguesJudged = 0;
+  let compared = 0;
+  const disagreements: RunReport['judgeOpinion']['agreement']['disagreements'][number][] = [];
   for (const d of dialogues) {
     if (d.errorReason) errors.set(d.errorReason, (errors.get(d.errorReason) ?? 0) + 1);
     if (d.verdict !== 'pass' && d.verdict !== 'fail') continue;
@@ -324,6 +326,12 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     const brokenCategories = new Set([...broken].map((p) => policies.get(p)?.category));
     for (const category of new Set(looked.map((p) => policies.get(p)?.category))) {
       if (category !== undefined) tally(categories, category, !brokenCategories.has(category));
+    }
+    for (const j of judgements) {
+      if (!examined.has(j.policy)) continue;
+      compared++;
+      if (j.violated !== broken.has(j.policy))
+        disagreements.push({ dialogue, policy: j.policy, judgeViolated: j.violated });
     }
   }
 
@@ -412,6 +420,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
       byPolicy: [...judged]
         .sort(([a], [b]) => text(a, b))
         .map(([policy, [kept, violated]]) => ({ policy, judged: kept + violated, violated })),
+      agreement: { compared, agreed: compared - disagreements.length, disagreements },
     },
     usage,
     wallMs,

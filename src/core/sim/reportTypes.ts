@@ -154,6 +154,20 @@ export interface JudgeOpinion {
     readonly judged: number;
     readonly violated: number;
   }[];
+  /**
+   * Where the judge and the deterministic findings both looked at a policy in a dialogue: how
+   * often they agree (both say kept, or both say broken), and each place they do not.
+   */
+  readonly agreement: {
+    readonly compared: number;
+    readonly agreed: number;
+    readonly disagreements: readonly {
+      readonly dialogue: string;
+      readonly policy: string;
+      /** What the judge said: violated or kept. */
+      readonly judgeViolated: boolean;
+    }[];
+  };
 }
 
 /** How far the run got. `unfinished`: no `run-ended` (still going or interrupted). */

@@ -4,6 +4,8 @@ import { percent, rateWithInterval } from './format.ts';
 /** Each policy: how often the agent kept it where it was in play, and where it broke it. */
 export function PolicyTable({ report }: { report: RunReport }) {
   if (report.byPolicy.length === 0) return null;
+  const opinions = new Map(report.judgeOpinion.byPolicy.map((o) => [o.policy, o]));
+  const judged = report.judgeOpinion.dialoguesJudged > 0;
   // Broken policies first, most breaches first: that is what the reader came for.
   const policies = [...report.byPolicy].sort(
     (a, b) => b.breaches.length - a.breaches.length || a.policy.localeCompare(b.policy),
@@ -15,6 +17,11 @@ export function PolicyTable({ report }: { report: RunReport }) {
           <th scope="col">Policy</th>
           <th scope="col">Kept</th>
           <th scope="col">Broken at</th>
+          {judged && (
+            <th scope="col" title="A model's opinion, never mixed with the checks">
+              Judge’s opinion
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -64,6 +71,14 @@ export function PolicyTable({ report }: { report: RunReport }) {
                 </ul>
               )}
             </td>
+            {judged && (
+              <td className="simulate-faint" data-testid="judge-opinion">
+                {(() => {
+                  const o = opinions.get(policy.policy);
+                  return o ? `violated in ${o.violated} of ${o.judged} (opinion)` : 'not judged';
+                })()}
+              </td>
+            )}
           </tr>
         ))}
       </tbody>

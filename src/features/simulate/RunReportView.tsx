@@ -85,6 +85,17 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
                   .join(', ')}
           </div>
         </div>
+        {report.judgeOpinion.dialoguesJudged > 0 && (
+          <div className="run-card" data-testid="judge-card">
+            <div className="run-card-label">Judge’s opinion</div>
+            <div className="simulate-faint">
+              {report.judgeOpinion.byPolicy.reduce((n, o) => n + o.violated, 0)} violations in{' '}
+              {report.judgeOpinion.dialoguesJudged} dialogues judged; agrees with the checks{' '}
+              {report.judgeOpinion.agreement.agreed} of {report.judgeOpinion.agreement.compared}{' '}
+              times. A model’s opinion, not a verdict.
+            </div>
+          </div>
+        )}
         {report.suspect > 0 && (
           <div className="run-card" data-testid="suspect-count">
             <div className="run-card-label">Simulator suspect</div>
