@@ -15,7 +15,7 @@ export function junitOf(report: RunReport, project: string): string {
             d.judgeViolations
               .map(
                 (j) =>
-                  `Judge's opinion (not a verdict): ${j.policy} violated${j.turn === undefined ? '' : ` at turn ${j.turn}`}: ${j.reason}`,
+                  `Judge's opinion (not a verdict): ${j.policy} violated${j.turnLabel === undefined ? '' : ` in ${j.turnLabel}`}: ${j.reason}`,
               )
               .join('\n'),
           )}</system-out>`;
@@ -23,7 +23,7 @@ export function junitOf(report: RunReport, project: string): string {
       const breaches = d.breaches
         .map(
           (b) =>
-            `${b.policy ?? b.id}${b.turn === undefined ? '' : ` (turn ${b.turn})`}: ${b.detail}`,
+            `${b.policy ?? b.id}${b.turnLabel === undefined ? '' : ` (${b.turnLabel})`}: ${b.detail}`,
         )
         .join('\n');
       const first = d.breaches[0];

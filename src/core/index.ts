@@ -190,7 +190,7 @@ export { DEFAULT_LIMITS, runDialogue } from './sim/dialogue.ts';
 export type { RunDeps, RunPlan } from './sim/run.ts';
 export { dialogueId, runSimulation } from './sim/run.ts';
 export type { Transcript, TranscriptCall, TranscriptMessage } from './sim/transcript.ts';
-export { transcriptOf } from './sim/transcript.ts';
+export { ordinal, readerTurns, transcriptOf, turnLabel } from './sim/transcript.ts';
 export type { Agreement } from './sim/agreement.ts';
 export { readAgreement } from './sim/agreement.ts';
 export {

@@ -65,7 +65,7 @@ function playView(play: PlaySession): PlayView {
         ...guards,
         ...judged.findings.map((f): LiveFinding => ({
           ...f,
-          state: f.passed ? 'kept' : 'broken',
+          state: f.passed ? 'kept' : f.unclear ? 'open' : 'broken',
           source: checkIds.has(f.id) ? 'check' : 'expected',
         })),
       ],
@@ -79,7 +79,8 @@ function playView(play: PlaySession): PlayView {
       ...guards,
       ...runChecks(play.checks, transcript).map((f): LiveFinding => {
         const kind = kinds.get(f.id);
-        const open = !f.passed && kind !== undefined && UNTIL_THE_END.has(kind);
+        const open =
+          !f.passed && (f.unclear === true || (kind !== undefined && UNTIL_THE_END.has(kind)));
         return { ...f, state: f.passed ? 'kept' : open ? 'open' : 'broken', source: 'check' };
       }),
     ],

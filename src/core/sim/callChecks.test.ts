@@ -32,7 +32,8 @@ describe('max_calls_per_turn', () => {
       id: 'my-max_calls_per_turn',
       policy: 'pol',
       passed: true,
-      detail: 'No agent turn had more than 1 tool call; the most was 1, at turn 1.',
+      detail:
+        'No reply of the agent’s had more than 1 tool call; the most was 1, in its 1st reply.',
     });
     expect(judge(oneAtATime, dialogue([U('Hi'), A('Hello')])).detail).toBe(
       'The agent called no tool.',
@@ -56,7 +57,7 @@ describe('max_calls_per_turn', () => {
       passed: false,
       turn: 2,
       detail:
-        'At turn 2 the agent made 2 tool calls in one turn, more than the 1 allowed: get_reservation({"id":"ABC123"}), cancel({"id":"ABC123"}). 1 later turn(s) had too many as well. A guard refused 1 of them, but an attempt still counts.',
+        'In its 2nd reply the agent made 2 tool calls at once, more than the 1 allowed: get_reservation({"id":"ABC123"}), cancel({"id":"ABC123"}). 1 later reply(s) had too many as well. A guard refused 1 of them, but an attempt still counts.',
     });
   });
 
@@ -70,11 +71,12 @@ describe('max_calls_per_turn', () => {
       passed: false,
       turn: 1,
       detail:
-        'At turn 1 the agent made 2 calls to cancel in one turn, more than the 1 allowed: cancel({"id":"B"}), cancel({"id":"C"}).',
+        'In its 2nd reply the agent made 2 calls to cancel at once, more than the 1 allowed: cancel({"id":"B"}), cancel({"id":"C"}).',
     });
     expect(judge(check('max_calls_per_turn', { max: 2, tool: 'cancel' }), chat)).toMatchObject({
       passed: true,
-      detail: 'No agent turn had more than 2 calls to cancel; the most was 2, at turn 1.',
+      detail:
+        'No reply of the agent’s had more than 2 calls to cancel; the most was 2, in its 2nd reply.',
     });
     expect(judge(oneCancel, dialogue([A('', { tool: 'get_reservation' })])).detail).toBe(
       'The agent never called cancel.',
@@ -97,7 +99,7 @@ describe('say_before_call', () => {
       policy: 'pol',
       passed: true,
       detail:
-        'Before every call to book the agent said something that matches /\\$\\s?\\d+/: turn 1 ("$520").',
+        'Before every call to book the agent said something that matches /\\$\\s?\\d+/: its 1st reply ("$520").',
     });
     const sameTurn = dialogue([U('Book it'), A('Booking it for $300.', { tool: 'book' })]);
     expect(judge(fare, sameTurn)).toMatchObject({ passed: true });
@@ -118,7 +120,7 @@ describe('say_before_call', () => {
       passed: false,
       turn: 1,
       detail:
-        'At turn 1 the agent called book({"flight":12}) without saying anything that matches /\\$\\s?\\d+/ in that turn or before.',
+        'In its 1st reply the agent called book({"flight":12}) without saying anything that matches /\\$\\s?\\d+/ in that reply or before.',
     });
   });
 
@@ -136,7 +138,7 @@ describe('say_before_call', () => {
       passed: false,
       turn: 5,
       detail:
-        'At turn 5 the agent called book({"flight":14}) without saying anything that matches /\\$\\s?\\d+/ since the call at turn 2. 1 more call(s) had the same problem.',
+        'In its 4th reply the agent called book({"flight":14}) without saying anything that matches /\\$\\s?\\d+/ since the call in its 2nd reply. 1 more call(s) had the same problem.',
     });
     const retried = dialogue([
       A('Flight 12 costs $520. Book it?'),

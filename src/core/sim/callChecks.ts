@@ -1,5 +1,5 @@
 import type { Transcript, TranscriptCall } from './transcript.ts';
-import { agentMessages, describeCall, succeeded, wasRefused } from './transcript.ts';
+import { agentMessages, describeCall, ordinal, succeeded, wasRefused } from './transcript.ts';
 
 /*
  * The transcript checks about one agent turn and what comes before a call: `max_calls_per_turn`
@@ -39,15 +39,16 @@ export function callsPerTurn(
   const [first] = over;
   if (first) {
     const turn = turnOf(first);
+    const reply = first[0]?.reply ?? 0;
     const shown = first.slice(0, SHOWN_CALLS).map(describeCall).join(', ');
     const hidden = first.length > SHOWN_CALLS ? ` and ${first.length - SHOWN_CALLS} more` : '';
-    const more = over.length > 1 ? ` ${over.length - 1} later turn(s) had too many as well.` : '';
+    const more = over.length > 1 ? ` ${over.length - 1} later reply(s) had too many as well.` : '';
     const refused = first.filter(wasRefused).length;
     const note =
       refused > 0 ? ` A guard refused ${refused} of them, but an attempt still counts.` : '';
     return {
       passed: false,
-      detail: `At turn ${turn} the agent made ${countOf(first.length, tool)} in one turn, more than the ${max} allowed: ${shown}${hidden}.${more}${note}`,
+      detail: `In its ${ordinal(reply)} reply the agent made ${countOf(first.length, tool)} at once, more than the ${max} allowed: ${shown}${hidden}.${more}${note}`,
       turn,
     };
   }
@@ -62,7 +63,7 @@ export function callsPerTurn(
     };
   return {
     passed: true,
-    detail: `No agent turn had more than ${countOf(max, tool)}; the most was ${busiest.length}, at turn ${turnOf(busiest)}.`,
+    detail: `No reply of the agent’s had more than ${countOf(max, tool)}; the most was ${busiest.length}, in its ${ordinal(busiest[0]?.reply ?? 0)} reply.`,
   };
 }
 
@@ -76,32 +77,37 @@ export function saidBeforeCall(transcript: Transcript, pattern: RegExp, tool: st
   if (attempts.length === 0) return { passed: true, detail: `The agent never called ${tool}.` };
   const said = agentMessages(transcript).flatMap((m) => {
     const found = pattern.exec(m.text)?.[0];
-    return found === undefined ? [] : [{ turn: m.turn, quote: clip(found) }];
+    return found === undefined ? [] : [{ turn: m.turn, nth: m.nth, quote: clip(found) }];
   });
   const shown = `/${pattern.source}/`;
   const covering = new Map<number, string>();
-  const missing: { call: TranscriptCall; since?: number }[] = [];
+  const missing: { call: TranscriptCall; since?: TranscriptCall }[] = [];
   for (const call of attempts) {
-    const since = attempts.findLast((c) => c.turn < call.turn && succeeded(c))?.turn;
+    const since = attempts.findLast((c) => c.turn < call.turn && succeeded(c));
     const saying = said.findLast(
-      (s) => s.turn <= call.turn && (since === undefined || s.turn > since),
+      (s) => s.turn <= call.turn && (since === undefined || s.turn > since.turn),
     );
-    if (saying) covering.set(saying.turn, saying.quote);
+    if (saying) covering.set(saying.nth, saying.quote);
     else missing.push(since === undefined ? { call } : { call, since });
   }
   const [first] = missing;
   if (first) {
     const { call, since } = first;
-    const when = since === undefined ? 'in that turn or before' : `since the call at turn ${since}`;
+    const when =
+      since === undefined
+        ? 'in that reply or before'
+        : `since the call in its ${ordinal(since.reply)} reply`;
     const more =
       missing.length > 1 ? ` ${missing.length - 1} more call(s) had the same problem.` : '';
     return {
       passed: false,
-      detail: `At turn ${call.turn} the agent called ${describeCall(call)} without saying anything that matches ${shown} ${when}.${more}`,
+      detail: `In its ${ordinal(call.reply)} reply the agent called ${describeCall(call)} without saying anything that matches ${shown} ${when}.${more}`,
       turn: call.turn,
     };
   }
-  const where = [...covering].map(([turn, quote]) => `turn ${turn} ("${quote}")`).join(', ');
+  const where = [...covering]
+    .map(([nth, quote]) => `its ${ordinal(nth)} reply ("${quote}")`)
+    .join(', ');
   return {
     passed: true,
     detail: `Before every call to ${tool} the agent said something that matches ${shown}: ${where}.`,

@@ -2,7 +2,7 @@ import type { Check } from '../format/model.ts';
 import type { Agreement } from './agreement.ts';
 import { readAgreement } from './agreement.ts';
 import type { Transcript, TranscriptCall, TranscriptMessage } from './transcript.ts';
-import { describeCall } from './transcript.ts';
+import { describeCall, ordinal } from './transcript.ts';
 
 /*
  * `confirm_before` (judging.ts runs it with the other kinds): the user must agree before each call
@@ -77,20 +77,20 @@ export function confirmBefore(confirmations: Confirmations, tool: string): Confi
   const doubts: { turn: number; detail: string }[] = [];
   const agreed = new Set<number>();
   for (const { call, answer, reading, usedBy } of attempts) {
-    const at = `At turn ${call.turn} the agent called ${describeCall(call)}`;
+    const at = `In its ${ordinal(call.reply)} reply the agent called ${describeCall(call)}`;
     if (!answer || !reading) {
       problems.push({ turn: call.turn, detail: `${at} before the user had said anything.` });
       continue;
     }
-    const quoted = `the user's message before it (turn ${answer.turn}: "${clip(answer.text)}")`;
+    const quoted = `the user's message before it (its ${ordinal(answer.nth)} message: "${clip(answer.text)}")`;
     if (usedBy) {
       const what = reading.reading === 'agrees' ? 'agreement' : 'reply';
       problems.push({
         turn: call.turn,
-        detail: `${at}, but the user's ${what} at turn ${answer.turn} was already used by the call at turn ${usedBy.turn} (${usedBy.tool}).`,
+        detail: `${at}, but the user's ${what} in its ${ordinal(answer.nth)} message was already used by the call in the agent’s ${ordinal(usedBy.reply)} reply (${usedBy.tool}).`,
       });
     } else if (reading.reading === 'agrees') {
-      agreed.add(answer.turn);
+      agreed.add(answer.nth);
     } else if (reading.reading === 'refuses') {
       const detail = `${at}, but ${quoted} reads as a refusal ("${reading.cue ?? ''}").`;
       problems.push({ turn: call.turn, detail });
@@ -120,8 +120,11 @@ export function confirmBefore(confirmations: Confirmations, tool: string): Confi
       detail: `${doubt.detail}${more(doubts, 'followed a reply as unclear')}`,
       turn: doubt.turn,
     };
-  const turns = [...agreed].join(', ');
-  return { passed: true, detail: `The user agreed (turn ${turns}) before every call to ${tool}.` };
+  const said = [...agreed].map(ordinal).join(', ');
+  return {
+    passed: true,
+    detail: `The user agreed (in its ${said} message${agreed.size === 1 ? '' : 's'}) before every call to ${tool}.`,
+  };
 }
 
 const more = (list: readonly unknown[], what: string): string =>

@@ -117,7 +117,7 @@ describe('checkExpectations', () => {
     expect(findings[1]).toMatchObject({
       turn: 1,
       detail:
-        'The agent called get_reservation once but it never ran: at turn 1 it failed (Not found).',
+        'The agent called get_reservation once but it never ran: in its 1st reply, it failed (Not found).',
     });
     expect(findings[2]?.detail).toBe('The agent never called refund.');
     const refused = dialogue([
@@ -130,7 +130,7 @@ describe('checkExpectations', () => {
       startDb,
     );
     expect(blocked?.detail).toBe(
-      'The agent called refund once but it never ran: at turn 0 rule "refund-window" refused it (Too late.).',
+      'The agent called refund once but it never ran: in its 1st reply, rule "refund-window" refused it (Too late.).',
     );
   });
 
@@ -144,7 +144,7 @@ describe('checkExpectations', () => {
     expect(ran).toMatchObject({
       passed: false,
       turn: 1,
-      detail: 'cancel ran at turn 1: cancel({}), changing 2 row(s).',
+      detail: 'cancel ran in the agent’s 1st reply: cancel({}), changing 2 row(s).',
     });
     const refused = dialogue([A('', { tool: 'cancel', ...refusedBy('no-late', 'Too late.') })]);
     const [stopped] = checkExpectations(
@@ -155,7 +155,7 @@ describe('checkExpectations', () => {
     );
     expect(stopped).toMatchObject({ passed: true });
     expect(stopped?.detail).toBe(
-      'cancel never ran: at turn 0 rule "no-late" refused it (Too late.). The attempt is reported under rule "no-late".',
+      'cancel never ran: in the agent’s 1st reply, rule "no-late" refused it (Too late.). The attempt is reported under rule "no-late".',
     );
   });
 
@@ -176,11 +176,13 @@ describe('checkExpectations', () => {
       ['expected.must_not_say[0]', false],
       ['expected.must_not_say[1]', true],
     ]);
-    expect(findings[0]?.detail).toBe('The agent said it at turn 1: "reservation is CANCELLED".');
+    expect(findings[0]?.detail).toBe(
+      'The agent said it in its 1st reply: "reservation is CANCELLED".',
+    );
     expect(findings[2]?.detail).toBe('No agent message matches the phrase "refund".');
     expect(findings[3]).toMatchObject({
       turn: 1,
-      detail: 'At turn 1 the agent said "CANCELLED", which matches the phrase "CANCELLED".',
+      detail: 'In its 1st reply the agent said "CANCELLED", which matches the phrase "CANCELLED".',
     });
     expect(findings[4]?.detail).toMatch(/^Skipped: /);
   });

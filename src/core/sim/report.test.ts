@@ -142,6 +142,8 @@ describe('reportOf', () => {
         id: 'cancel-needs-yes',
         policy: 'confirm-cancel',
         turn: 1,
+        // Message 1 (from 0) is the agent's first reply: turns read as a reader counts them.
+        turnLabel: 'the agent’s 1st reply',
         detail: 'refused',
       },
     ]);
@@ -160,7 +162,13 @@ describe('reportOf', () => {
 
   it('keeps the judge opinion apart from the verdicts, errors left out', () => {
     expect(report.dialogues[0]?.judgeViolations).toEqual([
-      { policy: 'privacy', turn: 1, reason: 'why', evidence: '"Hi"' },
+      {
+        policy: 'privacy',
+        turn: 1,
+        turnLabel: 'the agent’s 1st reply',
+        reason: 'why',
+        evidence: '"Hi"',
+      },
     ]);
     expect(report.judgeOpinion).toEqual({
       dialoguesJudged: 2,

@@ -1,7 +1,8 @@
 import type { ModelRole } from '../models/chat.ts';
 import type { UsageLedger } from '../models/usage.ts';
 import { EMPTY_LEDGER } from '../models/usage.ts';
-import type { Finding, SimEvent, SimScenario, TerminationReason } from './events.ts';
+import type { Finding, SimEvent, SimScenario, Speaker, TerminationReason } from './events.ts';
+import { readerTurns } from './transcript.ts';
 import { ERROR_ENDINGS } from './events.ts';
 import { generationOf } from './generationReport.ts';
 import type { PassRate } from './metrics.ts';
@@ -51,6 +52,7 @@ interface DialogueAcc {
   readonly suspect: string[];
   review: 'counts' | 'discarded' | null;
   readonly turnOfCall: Map<string, number>;
+  readonly said: { turn: number; speaker: Speaker }[];
   readonly judged: Extract<SimEvent, { type: 'judge' }>[];
 }
 
@@ -119,6 +121,8 @@ function record(d: DialogueAcc, e: DialogueEvent): void {
         });
       break;
     case 'message':
+      d.said.push({ turn: e.turn, speaker: e.speaker });
+      break;
     case 'tool-result':
     case 'dialogue-started':
       break;
@@ -126,9 +130,13 @@ function record(d: DialogueAcc, e: DialogueEvent): void {
 }
 
 function finish(d: DialogueAcc): DialogueReport {
+  const name = readerTurns(d.said);
+  const labelled = <T extends { readonly turn: number | undefined }>(item: T): T =>
+    item.turn === undefined ? item : { ...item, turnLabel: name(item.turn) };
   // A guard event names its call, not its turn; the call's tool-call event has the turn.
   const breaches: Breach[] = d.breaches
     .map(({ call, ...b }) => (call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) }))
+    .map(labelled)
     .sort((a, b) => late(a.turn) - late(b.turn) || text(a.id, b.id));
   const reason = d.end?.reason ?? null;
   const suspect = d.suspect.length > 0;
@@ -167,7 +175,9 @@ function finish(d: DialogueAcc): DialogueReport {
     review: d.review,
     judgeViolations: d.judged
       .filter((j) => j.violated)
-      .map(({ policy, turn, reason: why, evidence }) => ({ policy, turn, reason: why, evidence }))
+      .map(({ policy, turn, reason: why, evidence }) =>
+        labelled({ policy, turn, reason: why, evidence }),
+      )
       .sort((a, b) => text(a.policy, b.policy) || late(a.turn) - late(b.turn)),
   };
 }
@@ -246,6 +256,7 @@ function read(events: readonly SimEvent[]) {
           suspect: [],
           review: null,
           turnOfCall: new Map(),
+          said: [],
           judged: [],
         });
         break;

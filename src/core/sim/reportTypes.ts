@@ -31,8 +31,10 @@ export interface Breach {
   readonly id: string;
   /** The policy broken; undefined when nothing ties the failure to a policy (unattributed). */
   readonly policy: string | undefined;
-  /** The message index where it happened, when known. */
+  /** The message index where it happened, when known (the raw index the log keeps). */
   readonly turn: number | undefined;
+  /** That turn as a reader counts it: "the agent’s 3rd reply". */
+  readonly turnLabel?: string;
   readonly detail: string;
 }
 
@@ -48,6 +50,8 @@ export interface UnclearFinding {
 export interface JudgeViolation {
   readonly policy: string;
   readonly turn: number | undefined;
+  /** That turn as a reader counts it. */
+  readonly turnLabel?: string;
   readonly reason: string;
   readonly evidence: string;
 }

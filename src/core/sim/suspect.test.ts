@@ -17,7 +17,7 @@ describe('simulatorSuspicion', () => {
       U('Bye.'),
     ]);
     expect(simulatorSuspicion(brief, left, true)).toEqual([
-      'The simulated user left right after the agent asked it something (turn 1: "Sure. Could you give me your user id?"), before the agent could act on its goal.',
+      'The simulated user left right after the agent asked it something (in its 1st reply: "Sure. Could you give me your user id?"), before the agent could act on its goal.',
     ]);
     // The same ending in a dialogue that passed spoils nothing; a closing question is no ask.
     expect(simulatorSuspicion(brief, left, false)).toEqual([]);

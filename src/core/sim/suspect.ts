@@ -1,5 +1,6 @@
 import type { SimScenario } from './events.ts';
 import type { Transcript } from './transcript.ts';
+import { ordinal } from './transcript.ts';
 
 /*
  * The simulated user is a model too, and it errs: it leaves while the agent is still waiting on
@@ -40,7 +41,7 @@ export function simulatorSuspicion(
     const after = messages.filter((m) => m.speaker === 'user' && m.turn > (lastAgent?.turn ?? -1));
     if (lastAgent && asked && after.length <= 1)
       reasons.push(
-        `The simulated user left right after the agent asked it something (turn ${lastAgent.turn}: "${clip(lastAgent.text)}"), before the agent could act on its goal.`,
+        `The simulated user left right after the agent asked it something (in its ${ordinal(lastAgent.nth)} reply: "${clip(lastAgent.text)}"), before the agent could act on its goal.`,
       );
   }
   const brief = [scenario.persona, scenario.goal, ...scenario.knows].join('\n').toLowerCase();

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RowChange, SimEvent } from './events.ts';
-import { netChanges, succeeded, transcriptOf, wasRefused } from './transcript.ts';
+import { A, U, dialogue } from '../testing/dialogues.ts';
+import {
+  netChanges,
+  ordinal,
+  readerTurns,
+  succeeded,
+  transcriptOf,
+  wasRefused,
+} from './transcript.ts';
 
 const activeRow = { id: 'ABC123', status: 'active' };
 const cancelledRow = { id: 'ABC123', status: 'cancelled' };
@@ -127,5 +135,53 @@ describe('netChanges', () => {
     const after = { id: 'ABC123', status: 'rebooked' };
     const rebooked: RowChange = { ...cancelled, before: cancelledRow, after };
     expect(netChanges([cancelled, rebooked])).toEqual([{ ...cancelled, after }]);
+  });
+});
+
+describe('turns as a reader counts them', () => {
+  it('names each message by its speaker and place, and a call by the reply it came in', () => {
+    const t = dialogue([
+      U('Hi'),
+      A('', { tool: 'get_user' }),
+      A('Found you.'),
+      U('Cancel it.'),
+      A('Done.', { tool: 'cancel' }),
+    ]);
+    expect(t.messages.map((m) => [m.turn, m.speaker, m.nth])).toEqual([
+      [0, 'user', 1],
+      [1, 'agent', 1],
+      [2, 'agent', 2],
+      [3, 'user', 2],
+      [4, 'agent', 3],
+    ]);
+    expect(t.calls.map((c) => [c.tool, c.reply])).toEqual([
+      ['get_user', 1],
+      ['cancel', 3],
+    ]);
+    const name = readerTurns(t.messages);
+    expect([0, 1, 4].map(name)).toEqual([
+      'the customer’s 1st message',
+      'the agent’s 1st reply',
+      'the agent’s 3rd reply',
+    ]);
+    // A call whose reply never came is in the reply after the agent's last one.
+    expect(name(9)).toBe('the agent’s 4th reply');
+  });
+
+  it('writes ordinals as people do', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(ordinal)).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '23rd',
+      '101st',
+      '111th',
+    ]);
   });
 });

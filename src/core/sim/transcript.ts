@@ -21,8 +21,10 @@ export interface TranscriptResult {
 /** One tool call of the agent, with the guard's decision and the result when they were logged. */
 export interface TranscriptCall {
   readonly call: string;
-  /** The agent message (turn) the call belongs to. */
+  /** The agent message (turn) the call belongs to: its raw index among the messages. */
   readonly turn: number;
+  /** Which reply of the agent's it came in, as a reader counts them (1: its first reply). */
+  readonly reply: number;
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
   readonly guard?: TranscriptGuard;
@@ -31,7 +33,10 @@ export interface TranscriptCall {
 
 /** One message of the dialogue, with the tool calls of that turn (agent turns only). */
 export interface TranscriptMessage {
+  /** The raw index among the dialogue's messages (what the log and findings record). */
   readonly turn: number;
+  /** Which of its speaker's messages this is, as a reader counts them, from 1. */
+  readonly nth: number;
   readonly speaker: Speaker;
   readonly text: string;
   readonly calls: readonly TranscriptCall[];
@@ -65,6 +70,7 @@ export interface Transcript {
 interface MutableCall {
   call: string;
   turn: number;
+  reply: number;
   tool: string;
   args: Readonly<Record<string, unknown>>;
   guard?: TranscriptGuard;
@@ -101,6 +107,7 @@ export function transcriptOf(events: readonly SimEvent[], dialogue: string): Tra
         const call: MutableCall = {
           call: event.call,
           turn: event.turn,
+          reply: 0,
           tool: event.tool,
           args: event.args,
         };
@@ -127,15 +134,24 @@ export function transcriptOf(events: readonly SimEvent[], dialogue: string): Tra
     }
   }
 
-  const messages = said
+  const sorted = said
     .map((m, order) => ({ ...m, order }))
-    .sort((a, b) => a.turn - b.turn || a.order - b.order)
-    .map(({ turn, speaker, text }) => ({
-      turn,
-      speaker,
-      text,
-      calls: speaker === 'agent' ? calls.filter((c) => c.turn === turn) : [],
-    }));
+    .sort((a, b) => a.turn - b.turn || a.order - b.order);
+  const counts = { user: 0, agent: 0 };
+  const messages = sorted.map(({ turn, speaker, text }) => ({
+    turn,
+    nth: ++counts[speaker],
+    speaker,
+    text,
+    calls: speaker === 'agent' ? calls.filter((c) => c.turn === turn) : [],
+  }));
+  // A call whose words never came (the dialogue ended between them) is in the reply after the
+  // agent's last one.
+  for (const call of calls) {
+    call.reply =
+      messages.find((m) => m.speaker === 'agent' && m.turn === call.turn)?.nth ??
+      messages.filter((m) => m.speaker === 'agent' && m.turn < call.turn).length + 1;
+  }
   return {
     dialogue,
     ...(scenario === undefined ? {} : { scenario }),
@@ -203,4 +219,38 @@ export function netChanges(changes: readonly RowChange[]): RowChange[] {
     else if (before) net.push({ table, key, kind: 'delete', before });
   }
   return net;
+}
+
+/** 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/**
+ * A message as a reader names it: "the agent's 3rd reply", "the customer's 2nd message". Turns
+ * are shown this way wherever a person reads them; the log keeps the raw index.
+ */
+export function turnLabel(speaker: Speaker, nth: number): string {
+  return speaker === 'agent'
+    ? `the agent’s ${ordinal(nth)} reply`
+    : `the customer’s ${ordinal(nth)} message`;
+}
+
+/**
+ * The reader's name for each raw turn of a dialogue, from its messages in order (`message`
+ * events); a turn no message has is named by the agent's reply it would have been.
+ */
+export function readerTurns(
+  messages: readonly { readonly turn: number; readonly speaker: Speaker }[],
+): (turn: number) => string {
+  const counts = { user: 0, agent: 0 };
+  const names = new Map<number, string>();
+  for (const m of [...messages].sort((a, b) => a.turn - b.turn)) {
+    names.set(m.turn, turnLabel(m.speaker, ++counts[m.speaker]));
+  }
+  return (turn) =>
+    names.get(turn) ??
+    turnLabel('agent', messages.filter((m) => m.speaker === 'agent' && m.turn < turn).length + 1);
 }

@@ -43,7 +43,7 @@ export function DialogueList({ report, live }: { report: RunReport; live: boolea
                           (b.source === 'ending'
                             ? 'unattributed: its own output'
                             : `unattributed: ${b.id}`)}
-                        {b.turn !== undefined && ` (turn ${b.turn})`}
+                        {b.turnLabel !== undefined && ` (${b.turnLabel})`}
                       </span>
                     ))}
               {d.unclear.length > 0 &&

@@ -1,5 +1,5 @@
-import type { SimScenario } from '../../core/index.ts';
-import { seatQuestion } from '../../core/index.ts';
+import type { SimScenario, Transcript } from '../../core/index.ts';
+import { readerTurns, seatQuestion } from '../../core/index.ts';
 import { FREE_PLAY } from '../../state/slices/playSlice.ts';
 import type { LiveFinding } from '../../state/playSelectors.ts';
 import type { Seat } from '../../state/slices/playSlice.ts';
@@ -93,7 +93,7 @@ export function PlayView() {
             <PlayComposer key={play.turn.id} seat={play.seat} turn={play.turn} />
           )}
         </div>
-        <Findings findings={view.findings} final={view.final} />
+        <Findings findings={view.findings} final={view.final} transcript={view.transcript} />
       </div>
     </section>
   );
@@ -142,8 +142,17 @@ function Brief({ seat, scenario }: { seat: Seat; scenario: SimScenario }) {
 const SOURCES = { guard: 'guard rule', check: 'check', expected: 'expected outcome' } as const;
 
 /** The deterministic judges' findings, as the dialogue stands (or as judged at its end). */
-function Findings({ findings, final }: { findings: readonly LiveFinding[]; final: boolean }) {
+function Findings({
+  findings,
+  final,
+  transcript,
+}: {
+  findings: readonly LiveFinding[];
+  final: boolean;
+  transcript: Transcript;
+}) {
   const broken = findings.filter((f) => f.state === 'broken');
+  const turnName = readerTurns(transcript.messages);
   const open = findings.filter((f) => f.state === 'open');
   const kept = findings.filter((f) => f.state === 'kept');
   return (
@@ -158,7 +167,7 @@ function Findings({ findings, final }: { findings: readonly LiveFinding[]; final
             <strong>{f.policy ?? f.id}</strong>{' '}
             <span className="simulate-faint">
               {SOURCES[f.source]} {f.id}
-              {f.turn !== undefined && ` · turn ${f.turn}`}
+              {f.turn !== undefined && ` · ${turnName(f.turn)}`}
             </span>
             <p>{f.detail}</p>
           </li>

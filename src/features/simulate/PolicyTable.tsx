@@ -61,7 +61,7 @@ export function PolicyTable({ report }: { report: RunReport }) {
                   {policy.breaches.slice(0, 5).map((b) => (
                     <li key={`${b.dialogue}-${b.id}-${b.turn ?? ''}`}>
                       {b.dialogue}
-                      {b.turn !== undefined && `, turn ${b.turn}`}:{' '}
+                      {b.turnLabel !== undefined && `, ${b.turnLabel}`}:{' '}
                       <span className="simulate-faint">
                         {b.source === 'guard' ? `guard ${b.id}` : b.id} — {b.detail}
                       </span>

@@ -18,7 +18,7 @@ export function UnattributedList({ report }: { report: RunReport }) {
         {unattributed.map((u, i) => (
           <li key={`${u.dialogue}-${u.id}-${String(i)}`}>
             {u.dialogue}
-            {u.turn !== undefined && `, turn ${u.turn}`}:{' '}
+            {u.turnLabel !== undefined && `, ${u.turnLabel}`}:{' '}
             <span className="simulate-faint">
               {u.source === 'ending' ? 'the agent’s own broken output' : u.id} — {u.detail}
             </span>
