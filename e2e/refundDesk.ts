@@ -4,17 +4,28 @@ import type { RecordedRequest, ServerReply } from '../src/test/servers/http.ts';
 import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 
 /*
- * A refund desk whose run outcomes are known before it runs: the bundle's four scenarios
+ * A refund desk whose run outcomes are known before it runs: the bundle's five scenarios
  * against these scripted models give, per trial, one pass (fresh-refund), two failures
  * (late-refund: the guard refuses a refund past the window, charged to refund-window;
- * polite-refund: a phrase never said, which its expectation ties to no policy) and one error
- * (lost-order: the agent's provider refuses every request about order o9).
+ * polite-refund: a phrase never said, which its expectation ties to no policy), one error
+ * (lost-order: the agent's provider refuses every request about order o9) and one simulator
+ * suspect (member-refund: the customer states a member number its brief never gave it). The
+ * judge calls refund-window violated in late-refund and every other policy kept.
  */
 
 const BUNDLE_PATH = '/e2e/refund-desk.policylab.json';
 
 /** Per trial of the bundle's scenarios: what the report must say. */
-export const KNOWN_OUTCOMES = { passes: 1, fails: 2, errors: 1, unattributed: 1 } as const;
+export const KNOWN_OUTCOMES = {
+  passes: 1,
+  fails: 2,
+  errors: 1,
+  unattributed: 1,
+  suspect: 1,
+  /** Judge verdicts a trial: two policies in each of three scenarios, one in member-refund. */
+  judged: 7,
+  judgeViolations: 1,
+} as const;
 
 /** Opens the refund-desk bundle the way a link to a bundle file would. */
 export async function openRefundDesk(page: Page) {
@@ -37,6 +48,18 @@ const textOf = (content: unknown) =>
 export function refundDeskScript(request: RecordedRequest): ServerReply {
   const body = request.body as OpenAIRequestBody;
   const messages = body.messages ?? [];
+  if (body.response_format) {
+    const asked = messages.map((m) => textOf(m.content)).join('\n');
+    const violated = asked.includes('refund-window') && asked.includes('o2');
+    return {
+      text: JSON.stringify({
+        violated,
+        turn: null,
+        reason: violated ? 'It tried to refund an order past the window.' : 'Nothing wrong.',
+        evidence: '',
+      }),
+    };
+  }
   if (body.tools) {
     const asked = messages
       .filter((m) => m.role === 'user')
@@ -55,7 +78,11 @@ export function refundDeskScript(request: RecordedRequest): ServerReply {
   }
   const goal = /What you want: (.*)/.exec(textOf(messages[0]?.content))?.[1] ?? '';
   const spoken = messages.filter((m) => m.role === 'assistant').length;
+  const member = goal.includes('member') ? ' My member number is ZX81.' : '';
   return {
-    text: spoken === 0 ? `${goal} I am the account holder. Yes, go ahead.` : 'Thanks. ###STOP###',
+    text:
+      spoken === 0
+        ? `${goal} I am the account holder.${member} Yes, go ahead.`
+        : 'Thanks. ###STOP###',
   };
 }

@@ -103,15 +103,37 @@ test.describe('a simulation run', () => {
         'A dollar budget needs the price of every model it pays for, and "sim-model" has none.',
       );
       await priceModel(page, '0.5', '1.5');
+      // A judge model gives its opinion per policy, shown apart as opinion.
+      await page.getByRole('banner').getByRole('button', { name: 'Models' }).click();
+      await page
+        .getByRole('dialog', { name: 'Models' })
+        .getByRole('tab', { name: 'Roles' })
+        .click();
+      await page.getByLabel('Engine for Judge').selectOption({ label: 'Custom' });
+      await page.keyboard.press('Escape');
       await form.getByRole('button', { name: 'Run scenarios' }).click();
 
       const report = pane.getByRole('region', { name: 'Run report' });
-      const { passes, fails, errors, unattributed } = KNOWN_OUTCOMES;
-      await expect(report).toContainText('Finished · 8 of 8 dialogues', { timeout: 60_000 });
+      const { passes, fails, errors, unattributed, suspect } = KNOWN_OUTCOMES;
+      await expect(report).toContainText('Finished · 10 of 10 dialogues', { timeout: 60_000 });
       await expect(report.getByTestId('pass-rate')).toContainText(
         `${passes * 2} passed, ${fails * 2} failed`,
       );
       await expect(report.getByTestId('pass-rate')).toContainText('33%');
+      // member-refund's customer made up a member number: kept out of the rate until reviewed.
+      await expect(report.getByTestId('suspect-count')).toContainText(String(suspect * 2));
+      // The judge's opinion: refund-window violated in both late-refund dialogues, judged in the
+      // six settled dialogues, agreeing with the checks wherever both looked at refund-window.
+      await expect(report.getByTestId('judge-card')).toContainText(
+        '2 violations in 6 dialogues judged; agrees with the checks 6 of 6 times. A model’s opinion, not a verdict.',
+      );
+      const window = report
+        .getByRole('table', { name: 'Policies' })
+        .getByRole('row')
+        .filter({ hasText: 'refund-window' });
+      await expect(window.getByTestId('judge-opinion')).toContainText(
+        'violated in 2 of 6 (opinion)',
+      );
       // polite-refund's failure names no policy: listed apart, charged to none.
       await expect(report.getByTestId('unattributed')).toContainText(
         `${unattributed * 2} failures in ${unattributed * 2} dialogues name no policy`,
@@ -130,6 +152,7 @@ test.describe('a simulation run', () => {
         ['pass', ['fresh-refund']],
         ['fail', ['late-refund', 'polite-refund']],
         ['error', ['lost-order']],
+        ['suspect', ['member-refund']],
       ] as const) {
         const rows = dialogues
           .getByRole('row')
@@ -138,9 +161,18 @@ test.describe('a simulation run', () => {
         for (const scenario of scenarios)
           await expect(rows.filter({ hasText: scenario })).toHaveCount(2);
       }
+      // A person reviews one suspect dialogue: it counts, and the rate takes it in.
+      const suspectRow = dialogues.getByRole('row').filter({ hasText: 'member-refund#1' });
+      await expect(suspectRow.getByTestId('suspect')).toContainText('"ZX81"');
+      await suspectRow.getByRole('button', { name: 'Count it' }).click();
+      await expect(suspectRow.getByTestId('suspect')).toContainText('Reviewed: counts as judged');
+      await expect(report.getByTestId('pass-rate')).toContainText(
+        `${passes * 2 + 1} passed, ${fails * 2} failed`,
+      );
+      await expect(report.getByTestId('suspect-count')).toContainText('1');
       const log = await storedLog(page);
       expect(log[0]).toMatchObject({ type: 'run-started', version: 2 });
-      expect(log.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
+      expect(log.at(-1)).toMatchObject({ type: 'review', decision: 'counts' });
 
       // A run saved before logs had a version opens through its migration; a log from a newer
       // PolicyLab is refused with a message, and the run on screen stays.
