@@ -26,3 +26,11 @@ export async function priceModel(page: Page, input: string, output: string, mode
   await dialog.getByLabel(`Output price of ${model}`).fill(output);
   await page.keyboard.press('Escape');
 }
+
+/** Gives a role the custom endpoint in the Models dialog (its Roles tab). */
+export async function assignRole(page: Page, role: 'Judge' | 'Generator') {
+  await page.getByRole('banner').getByRole('button', { name: 'Models' }).click();
+  await page.getByRole('dialog', { name: 'Models' }).getByRole('tab', { name: 'Roles' }).click();
+  await page.getByLabel(`Engine for ${role}`).selectOption({ label: 'Custom' });
+  await page.keyboard.press('Escape');
+}

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import type { TestServer } from '../src/test/servers/http.ts';
 import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
-import { priceModel, useEndpoint } from './endpoints.ts';
+import { assignRole, priceModel, useEndpoint } from './endpoints.ts';
 import { KNOWN_OUTCOMES, openRefundDesk, refundDeskScript } from './refundDesk.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -104,13 +104,7 @@ test.describe('a simulation run', () => {
       );
       await priceModel(page, '0.5', '1.5');
       // A judge model gives its opinion per policy, shown apart as opinion.
-      await page.getByRole('banner').getByRole('button', { name: 'Models' }).click();
-      await page
-        .getByRole('dialog', { name: 'Models' })
-        .getByRole('tab', { name: 'Roles' })
-        .click();
-      await page.getByLabel('Engine for Judge').selectOption({ label: 'Custom' });
-      await page.keyboard.press('Escape');
+      await assignRole(page, 'Judge');
       await form.getByRole('button', { name: 'Run scenarios' }).click();
 
       const report = pane.getByRole('region', { name: 'Run report' });
@@ -273,13 +267,7 @@ test.describe('a simulation run', () => {
       await workbench.openExample('airline');
       await useEndpoint(page, writer.url);
       await priceModel(page, '0.5', '1.5');
-      await page.getByRole('banner').getByRole('button', { name: 'Models' }).click();
-      await page
-        .getByRole('dialog', { name: 'Models' })
-        .getByRole('tab', { name: 'Roles' })
-        .click();
-      await page.getByLabel('Engine for Generator').selectOption({ label: 'Custom' });
-      await page.keyboard.press('Escape');
+      await assignRole(page, 'Generator');
       const pane = workbench.pane('simulate');
       const form = pane.getByRole('form', { name: 'Run settings' });
       await form.getByLabel('Max turns').fill('1');

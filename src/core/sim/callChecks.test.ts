@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Check, CheckKind } from '../format/model.ts';
+import { testCheck, judgeOne } from '../testing/checks.ts';
 import { A, U, dialogue, refusedBy } from '../testing/dialogues.ts';
-import type { Finding } from './events.ts';
-import { runChecks } from './judging.ts';
-import type { Transcript } from './transcript.ts';
 
-const check = (kind: CheckKind, fields: Partial<Check> = {}): Check => ({
-  id: `my-${kind}`,
-  policy: 'pol',
-  kind,
-  path: [],
-  ...fields,
-});
-const judge = (c: Check, t: Transcript): Finding => {
-  const [found] = runChecks([c], t);
-  if (!found) throw new Error('no finding');
-  return found;
-};
+const check = testCheck;
+const judge = judgeOne;
 
 describe('max_calls_per_turn', () => {
   const oneAtATime = check('max_calls_per_turn', { max: 1 });

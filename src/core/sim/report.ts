@@ -19,23 +19,7 @@ import type {
   Verdict,
 } from './reportTypes.ts';
 
-export type {
-  Breach,
-  CategoryReport,
-  DialogueReport,
-  JudgeOpinion,
-  JudgeViolation,
-  LevelReport,
-  PassHatK,
-  PolicyBreach,
-  PolicyFacts,
-  PolicyReport,
-  Progress,
-  RunReport,
-  ScenarioSummary,
-  UnclearFinding,
-  Verdict,
-} from './reportTypes.ts';
+export type * from './reportTypes.ts';
 
 type DialogueEvent = Extract<SimEvent, { dialogue: string }>;
 type UsageEvent = Extract<SimEvent, { type: 'usage' }>;
