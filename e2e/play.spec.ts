@@ -96,8 +96,10 @@ test.describe('play', () => {
     await expect(judged.getByRole('heading')).toHaveText('Judged');
     const broken = judged.locator('li[data-state="broken"]');
     await expect(broken.filter({ hasText: 'introduce-as-skyway' })).toHaveCount(1);
+    // Twice: the refused call, and the scenario's required get_user_details, which
+    // scenarios.yaml charges to that policy.
     await expect(broken.filter({ hasText: 'verify-identity-before-account-actions' })).toHaveCount(
-      1,
+      2,
     );
 
     // The game is kept with the runs, and reads as a one-dialogue run.
@@ -147,11 +149,13 @@ test.describe('play', () => {
     await expect(dialogue).toContainText(
       'refused by read-needs-verified-owner (no-third-party-data)',
     );
-    await expect(
-      play
-        .getByRole('complementary', { name: 'Findings so far' })
-        .locator('li[data-state="broken"]'),
-    ).toContainText('no-third-party-data');
+    // Two calls in one turn break one-tool-call-at-a-time too, which a check now sees.
+    const brokenSoFar = play
+      .getByRole('complementary', { name: 'Findings so far' })
+      .locator('li[data-state="broken"]');
+    await expect(brokenSoFar).toHaveCount(2);
+    await expect(brokenSoFar.filter({ hasText: 'no-third-party-data' })).toHaveCount(1);
+    await expect(brokenSoFar.filter({ hasText: 'one-tool-call-at-a-time' })).toHaveCount(1);
 
     const answer = play.getByLabel('Your answer to the customer');
     await answer.fill('Sorry, that booking is not on your profile.');
