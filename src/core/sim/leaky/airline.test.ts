@@ -1196,7 +1196,7 @@ const CASES: readonly LeakyCase[] = [
  * is asserted as it is, with why.
  */
 interface EntangledCase extends Omit<LeakyCase, 'expect'> {
-  /** Every policy charged, by its first breach's turn (`-` when none is known). */
+  /** Every policy charged (in id order), with its first breach's turn (`-` when none is known). */
   readonly charged: readonly string[];
   readonly why: string;
 }
