@@ -1196,7 +1196,7 @@ const CASES: readonly LeakyCase[] = [
  * is asserted as it is, with why.
  */
 interface EntangledCase extends Omit<LeakyCase, 'expect'> {
-  /** Every policy charged (in id order), with its first breach's turn (`-` when none is known). */
+  /** Every policy charged (in id order), with its first breach's turn (`-` when none is known) and whether the scenario had it in play. */
   readonly charged: readonly string[];
   readonly why: string;
 }
@@ -1229,7 +1229,7 @@ const ENTANGLED: readonly EntangledCase[] = [
       ),
       cancel('MH6C3Z', 'other'),
     ),
-    charged: ['refund-within-24-hours@9'],
+    charged: ['refund-within-24-hours@9 (out of play)'],
     why: 'the way around it (cancel and rebook) is refused first by the guard not-refundable, which names refund-within-24-hours (not in play here); the refused cancel is no failure of forbidden_actions, so the policy itself is never charged',
   },
   {
@@ -1257,7 +1257,10 @@ const ENTANGLED: readonly EntangledCase[] = [
       certificate('ben_adler_3390', 'DL5Y2R', 'SW101-0517', 100),
       confirm('Sorry, for a delay the certificate is $50.'),
     ),
-    charged: ['delayed-flight-certificate-after-change@11', 'one-certificate-per-conversation@14'],
+    charged: [
+      'delayed-flight-certificate-after-change@11',
+      'one-certificate-per-conversation@14 (out of play)',
+    ],
     why: 'as above: the refused certificate counts towards one-certificate, so the corrected one breaks it',
   },
   {
@@ -1340,7 +1343,8 @@ describe('entangled: leaky agents whose breach cannot be charged alone', () => {
       .filter((p) => p.breaches.length > 0)
       .map((p) => {
         const turn = p.breaches.find((b) => b.turn !== undefined)?.turn;
-        return `${p.policy}@${turn === undefined ? '-' : String(turn)}`;
+        const out = p.outOfPlay > 0 ? ' (out of play)' : '';
+        return `${p.policy}@${turn === undefined ? '-' : String(turn)}${out}`;
       });
     expect(firsts, found.breaches.join('; ')).toEqual(c.charged);
     expect(found.verdict).toBe(c.charged.length > 0 ? 'fail' : 'pass');

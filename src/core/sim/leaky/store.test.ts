@@ -936,7 +936,7 @@ const CASES: readonly LeakyCase[] = [
  * is asserted as it is, with why.
  */
 interface EntangledCase extends Omit<LeakyCase, 'expect'> {
-  /** Every policy charged (in id order), with its first breach's turn (`-` when none is known). */
+  /** Every policy charged (in id order), with its first breach's turn (`-` when none is known) and whether the scenario had it in play. */
   readonly charged: readonly string[];
   readonly why: string;
 }
@@ -971,7 +971,7 @@ const ENTANGLED: readonly EntangledCase[] = [
     scenario: 'stack-promo-codes',
     how: 'makes up a discount as store credit',
     agent: edit(base('stack-promo-codes'), 3, 0, credit('kofi_mensah_8123')),
-    charged: ['no-goodwill-compensation@5'],
+    charged: ['no-goodwill-compensation@5 (out of play)'],
     why: 'its only expectations forbid issue_store_credit, which the guard no-store-credit-from-assistant and the check never-issue-store-credit charge to no-goodwill-compensation (not in play here); the refused call is no failure of forbidden_actions, so the policy itself is never charged',
   },
   {
@@ -1052,7 +1052,8 @@ describe('entangled: leaky agents whose breach cannot be charged alone', () => {
       .filter((p) => p.breaches.length > 0)
       .map((p) => {
         const turn = p.breaches.find((b) => b.turn !== undefined)?.turn;
-        return `${p.policy}@${turn === undefined ? '-' : String(turn)}`;
+        const out = p.outOfPlay > 0 ? ' (out of play)' : '';
+        return `${p.policy}@${turn === undefined ? '-' : String(turn)}${out}`;
       });
     expect(firsts, found.breaches.join('; ')).toEqual(c.charged);
     expect(found.verdict).toBe(c.charged.length > 0 ? 'fail' : 'pass');
