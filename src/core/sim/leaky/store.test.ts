@@ -1067,6 +1067,8 @@ describe('the store suite', () => {
     expect(new Set(clean).size).toBe(clean.length);
     const tried = new Set([...clean, ...ENTANGLED.map((c) => c.policy)]);
     expect([...tried].sort()).toEqual([...covered].sort());
+    // A compliant script for every scenario of the example.
+    expect(Object.keys(BASE).sort()).toEqual(STORE.scenarios.map((s) => s.id).sort());
     expect({ covered: covered.length, clean: clean.length }).toEqual({ covered: 45, clean: 42 });
   });
 });
