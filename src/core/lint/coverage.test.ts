@@ -64,6 +64,15 @@ describe('policyCoverage', () => {
       MINI_FILES['rules.yaml'].replace('policy: verify-identity', 'policy: be-polite'),
     );
     expect(policyCoverage(guarded).get('be-polite')).toEqual(['guard']);
+    // A rule that only allows can never charge its policy: no coverage.
+    const allowing = withPolite(
+      `scenarios:\n${scenario('be-polite', '')}`,
+      MINI_FILES['rules.yaml'].replace(
+        'checks:',
+        '  get_user:\n    rules:\n      - id: greet-first\n        policy: be-polite\n        decision: allow\nchecks:',
+      ),
+    );
+    expect(policyCoverage(allowing).get('be-polite')).toEqual([]);
     expect(policyCoverage(guarded).get('verify-identity')).toEqual([]);
   });
 });

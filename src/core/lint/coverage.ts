@@ -1,7 +1,7 @@
 import type { ProjectModel } from '../format/model.ts';
 
 /**
- * What can report on a policy without a judge model: a guard rule naming it, a transcript check
+ * What can report on a policy without a judge model: a guard rule forbidding in its name, a transcript check
  * naming it, or a scenario expectation tied to it (one that names it, or any of a scenario that
  * tests only this policy: the ways `checkExpectations` ties an expectation to a policy).
  */
@@ -12,7 +12,12 @@ export type PolicyCoverage = 'guard' | 'check' | 'expectation';
  * list means only a judge model can say whether a dialogue kept it.
  */
 export function policyCoverage(model: ProjectModel): Map<string, PolicyCoverage[]> {
-  const guarded = new Set(model.guards.flatMap((g) => g.rules.map((r) => r.policy)));
+  // Only a rule that forbids can charge a policy: an allow rule never makes a breach.
+  const guarded = new Set(
+    model.guards.flatMap((g) =>
+      g.rules.flatMap((r) => (r.decision === 'forbid' ? [r.policy] : [])),
+    ),
+  );
   const checked = new Set(model.checks.map((c) => c.policy));
   const expected = new Set(
     model.scenarios.flatMap((s) => {
