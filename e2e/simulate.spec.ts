@@ -155,6 +155,10 @@ test.describe('a simulation run', () => {
         for (const scenario of scenarios)
           await expect(rows.filter({ hasText: scenario })).toHaveCount(2);
       }
+      // The ending names whose provider failed.
+      await expect(dialogues.getByRole('row').filter({ hasText: 'lost-order#1' })).toContainText(
+        'provider error (the agent’s)',
+      );
       // A person reviews one suspect dialogue: it counts, and the rate takes it in.
       const suspectRow = dialogues.getByRole('row').filter({ hasText: 'member-refund#1' });
       await expect(suspectRow.getByTestId('suspect')).toContainText('"ZX81"');

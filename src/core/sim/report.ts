@@ -148,6 +148,7 @@ function finish(d: DialogueAcc): DialogueReport {
     trial: d.start.trial,
     ending: reason,
     endingDetail: d.end?.detail ?? '',
+    endingRole: d.end?.role ?? null,
     verdict,
     checked: d.checked,
     breaches,

@@ -77,6 +77,8 @@ export interface DialogueReport {
   readonly examined: readonly string[];
   /** Findings that could not be read either way, for a person (or the judge) to decide. */
   readonly unclear: readonly UnclearFinding[];
+  /** Whose model call ended it, for an ending one caused (a provider error, broken output). */
+  readonly endingRole: ModelRole | null;
   /** Why it counts as an error, when it does: its ending, or its scenario's fault. */
   readonly errorReason: TerminationReason | null;
   /** What the scenario got wrong, from findings it could not judge because of it. */

@@ -1,6 +1,14 @@
-import type { DialogueReport, RunReport } from '../../core/index.ts';
+import type { DialogueReport, ModelRole, RunReport } from '../../core/index.ts';
 import { ENDING_LABELS } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
+
+/** Whose provider failed, as the dialogue list says it. */
+const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
+  agent: 'the agent’s',
+  user: 'the simulated user’s',
+  judge: 'the judge’s',
+  generator: 'the generator’s',
+};
 
 /**
  * Every dialogue of the run: its verdict, how it ended, and what broke. A dialogue the simulated
@@ -27,7 +35,10 @@ export function DialogueList({ report, live }: { report: RunReport; live: boolea
                 {d.verdict}
               </span>
             </td>
-            <td className="simulate-faint">{d.ending ? ENDING_LABELS[d.ending].short : '…'}</td>
+            <td className="simulate-faint">
+              {d.ending ? ENDING_LABELS[d.ending].short : '…'}
+              {d.endingRole && d.ending === 'provider-error' && ` (${ROLE_NAMES[d.endingRole]})`}
+            </td>
             <td className="simulate-faint">
               {d.suspect.length > 0 && <Suspicion dialogue={d} live={live} />}
               {d.verdict === 'suspect'
