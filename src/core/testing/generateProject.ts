@@ -135,7 +135,8 @@ export function generateProject(size: GeneratedSize): Project {
       '    persona: A customer.',
       '    goal: Get a refund.',
       '    expected:',
-      `      forbidden_actions: [${tool(i)}]`,
+      // Each expectation names the policy it holds the agent to, as a clean project's should.
+      `      forbidden_actions: [{ tool: ${tool(i)}, policy: ${policy(i)} }]`,
     );
   }
 
