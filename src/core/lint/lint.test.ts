@@ -118,3 +118,30 @@ describe('lintProject', () => {
     expect(keys).toEqual([...keys].sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : 0)));
   });
 });
+
+describe('placing notes on policy ids', () => {
+  it('puts each note where the YAML document would, reading lines, quoted and repeated ids too', () => {
+    const extra = [
+      "  - id: 'be-polite'\n    text: Greet.\n    category: tone\n    challenge: 1",
+      '  - id: be-kind\n    text: Be kind.\n    category: tone\n    challenge: 1',
+      '  - id: be-kind\n    text: Be kind, again.\n    category: tone\n    challenge: 1',
+    ].join('\n');
+    const project = miniProject({
+      'policies.yaml': MINI_FILES['policies.yaml'].replace('relations:', `${extra}\nrelations:`),
+      'scenarios.yaml': MINI_FILES['scenarios.yaml'].replace(
+        'policies: [refund-window, verify-identity]',
+        'policies: [refund-window, verify-identity, be-polite, be-kind]',
+      ),
+    });
+    const parsed = parseProject(project);
+    const notes = lintProject(parsed).filter((d) => d.code === 'judge-only-policy');
+    const file = parsed.files['policies.yaml'];
+    const expected = parsed.model.policies
+      .filter((p) => p.id.startsWith('be-'))
+      .map((p) => file.at([...p.path, 'id'], 'info', 'judge-only-policy', ''));
+    expect(notes.map((n) => [n.line, n.column, n.endLine, n.endColumn])).toEqual(
+      expected.map((n) => [n.line, n.column, n.endLine, n.endColumn]),
+    );
+    expect(notes.map((n) => n.line)).toEqual([15, 19, 23]);
+  });
+});

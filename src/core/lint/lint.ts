@@ -1,4 +1,7 @@
-import type { Diagnostic } from '../diagnostics.ts';
+import type { Diagnostic, Severity } from '../diagnostics.ts';
+import { LineIndex, diagnosticAt } from '../diagnostics.ts';
+import type { YamlFile } from '../format/yamlFile.ts';
+import { policySpans } from '../graph/locate.ts';
 import type { ParsedProject } from '../format/parseProject.ts';
 import type { GuardRule, Policy, ProjectModel, Tool } from '../format/model.ts';
 import type { PastCall } from '../rules/guards.ts';
@@ -43,11 +46,12 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
     ...model.scenarios.flatMap((s) => s.policies),
   ]);
   const coverage = policyCoverage(model);
+  const atId = idLocator(policies);
   for (const policy of model.policies) {
     if (!tested.has(policy.id)) {
       out.push(
-        policies.at(
-          [...policy.path, 'id'],
+        atId(
+          policy,
           'warning',
           'untestable-policy',
           `No rule, check or scenario tests "${policy.id}", so no run can tell whether it holds.`,
@@ -55,8 +59,8 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
       );
     } else if (coverage.get(policy.id)?.length === 0) {
       out.push(
-        policies.at(
-          [...policy.path, 'id'],
+        atId(
+          policy,
           'info',
           'judge-only-policy',
           `Only a judge model can report on "${policy.id}": no guard rule, transcript check or scenario expectation names it.`,
@@ -281,4 +285,44 @@ function candidateArgs(
 
 function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
+}
+
+/** The quotes a YAML id may be written in. */
+const QUOTES: ReadonlySet<string> = new Set(["'", '"']);
+
+/**
+ * Places a diagnostic on a policy's id. Block-style items are found by reading lines
+ * (`policySpans`), which a file of a thousand policies with hundreds of notes needs: the YAML
+ * document that keeps every position is built only for ids that reading cannot find.
+ */
+function idLocator(policies: YamlFile) {
+  let spans: Map<string, number> | undefined;
+  let lines: LineIndex | undefined;
+  return (policy: Policy, severity: Severity, code: string, message: string): Diagnostic => {
+    if (!spans) {
+      // An id written twice is left to the document, which knows which item is which.
+      const found = policySpans(policies.text);
+      const seen = new Map<string, number>();
+      for (const span of found) seen.set(span.id, (seen.get(span.id) ?? 0) + 1);
+      spans = new Map(
+        found.flatMap((s) => (seen.get(s.id) === 1 ? [[s.id, s.idAt] as const] : [])),
+      );
+    }
+    const at = spans.get(policy.id);
+    // A quoted id is marked with its quotes, as the document marks it.
+    const plain =
+      at !== undefined &&
+      policies.text.slice(at, at + policy.id.length) === policy.id &&
+      !QUOTES.has(policies.text.charAt(at - 1));
+    if (!plain) return policies.at([...policy.path, 'id'], severity, code, message);
+    lines ??= new LineIndex(policies.text);
+    return diagnosticAt(
+      'policies.yaml',
+      lines,
+      { start: at, end: at + policy.id.length },
+      severity,
+      code,
+      message,
+    );
+  };
 }
