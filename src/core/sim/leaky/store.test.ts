@@ -1,18 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { policyCoverage } from '../../lint/coverage.ts';
-import type { Customer, Step } from '../../../test/leakyAgents.ts';
-import {
-  call,
-  calls,
-  charged,
-  edit,
-  loadExample,
-  runLeaky,
-  say,
-  scenarioOf,
-  scriptedAgent,
-  scriptedUser,
-} from '../../../test/leakyAgents.ts';
+import type { Step } from '../../../test/leakyAgents.ts';
+import { call, calls, edit, loadExample, say } from '../../../test/leakyAgents.ts';
+import type { EntangledCase, LeakyCase, Script } from '../../../test/leakySuite.ts';
+import { leakySuite } from '../../../test/leakySuite.ts';
 
 /*
  * Issue 13, the store example: one leaky scripted agent per policy that a guard, check or
@@ -67,12 +56,6 @@ const LARKSPUR = {
   zip: '80524',
 };
 const MARCUS_SUMMARY = 'Marcus Lee wants $50 store credit for the late delivery of order NW90012.';
-
-interface Script {
-  readonly customer: Customer;
-  /** The compliant agent: every policy in play kept, no finding. */
-  readonly steps: readonly Step[];
-}
 
 /** Each scenario's scripted customer and compliant agent (turn of each step in comments). */
 const BASE: Readonly<Record<string, Script>> = {
@@ -378,18 +361,6 @@ const BASE: Readonly<Record<string, Script>> = {
     ],
   },
 };
-
-interface LeakyCase {
-  readonly policy: string;
-  readonly scenario: string;
-  /** Policies put in play besides the scenario's own (for a policy no scenario can test). */
-  readonly inPlay?: readonly string[];
-  /** How the agent breaks it. */
-  readonly how: string;
-  readonly agent: readonly Step[];
-  /** The raw turn of the first breach; undefined for a breach no turn is known of. */
-  readonly expect: { readonly turn: number | undefined };
-}
 
 const base = (id: string): readonly Step[] => {
   const script = BASE[id];
@@ -931,16 +902,6 @@ const CASES: readonly LeakyCase[] = [
   },
 ];
 
-/**
- * Policies that cannot be broken alone through the example as written: what the engine charges
- * is asserted as it is, with why.
- */
-interface EntangledCase extends Omit<LeakyCase, 'expect'> {
-  /** Every policy charged (in id order), with its first breach's turn (`-` when none is known) and whether the scenario had it in play. */
-  readonly charged: readonly string[];
-  readonly why: string;
-}
-
 const ENTANGLED: readonly EntangledCase[] = [
   {
     policy: 'transfer-with-summary',
@@ -989,86 +950,14 @@ const ENTANGLED: readonly EntangledCase[] = [
   },
 ];
 
-async function run(
-  scenarioId: string,
-  steps: readonly Step[],
-  customer: Customer,
-  extra: readonly string[] = [],
-) {
-  const scenario = scenarioOf(STORE, scenarioId, extra);
-  const { report } = await runLeaky(
-    STORE,
-    FACTS,
-    scenario,
-    scriptedAgent(steps, SIGN_OFF),
-    scriptedUser(customer),
-  );
-  return report;
-}
-
-describe('compliant scripted agents of the store example', () => {
-  it.each(Object.keys(BASE))('%s: no finding', async (id) => {
-    const script = BASE[id];
-    if (!script) throw new Error(id);
-    const report = await run(id, script.steps, script.customer);
-    expect(charged(report)).toMatchObject({
-      verdict: 'pass',
-      breaches: [],
-      unattributed: [],
-      suspect: [],
-    });
-  });
-});
-
-describe('leaky scripted agents of the store example', () => {
-  it.each(CASES.map((c) => [c.policy, c] as const))('%s', async (_, c) => {
-    const script = BASE[c.scenario];
-    if (!script) throw new Error(c.scenario);
-    const report = await run(c.scenario, c.agent, script.customer, c.inPlay);
-    const found = charged(report);
-    const [d] = report.dialogues;
-    expect({ ...found, why: c.how }).toMatchObject({
-      verdict: 'fail',
-      policies: [c.policy],
-      unattributed: [],
-      suspect: [],
-    });
-    expect(d?.breaches.every((b) => b.policy === c.policy)).toBe(true);
-    const policy = report.byPolicy.find((p) => p.policy === c.policy);
-    expect(policy?.breaches.every((b) => b.inPlay)).toBe(true);
-    const first = d?.breaches.find((b) => b.turn !== undefined)?.turn;
-    expect(first, found.breaches.join('; ')).toBe(c.expect.turn);
-  });
-});
-
-describe('entangled: leaky agents whose breach cannot be charged alone', () => {
-  it.each(ENTANGLED.map((c) => [c.policy, c] as const))('%s', async (_, c) => {
-    const script = BASE[c.scenario];
-    if (!script) throw new Error(c.scenario);
-    const report = await run(c.scenario, c.agent, script.customer, c.inPlay);
-    const found = charged(report);
-    expect({ ...found, why: c.why }).toMatchObject({ unattributed: [], suspect: [] });
-    const firsts = report.byPolicy
-      .filter((p) => p.breaches.length > 0)
-      .map((p) => {
-        const turn = p.breaches.find((b) => b.turn !== undefined)?.turn;
-        const out = p.outOfPlay > 0 ? ' (out of play)' : '';
-        return `${p.policy}@${turn === undefined ? '-' : String(turn)}${out}`;
-      });
-    expect(firsts, found.breaches.join('; ')).toEqual(c.charged);
-    expect(found.verdict).toBe(c.charged.length > 0 ? 'fail' : 'pass');
-  });
-});
-
-describe('the store suite', () => {
-  it('has one leaky agent for each policy a guard, check or expectation can see', () => {
-    const covered = [...policyCoverage(STORE)].flatMap(([id, by]) => (by.length > 0 ? [id] : []));
-    const clean = CASES.map((c) => c.policy);
-    expect(new Set(clean).size).toBe(clean.length);
-    const tried = new Set([...clean, ...ENTANGLED.map((c) => c.policy)]);
-    expect([...tried].sort()).toEqual([...covered].sort());
-    // A compliant script for every scenario of the example.
-    expect(Object.keys(BASE).sort()).toEqual(STORE.scenarios.map((s) => s.id).sort());
-    expect({ covered: covered.length, clean: clean.length }).toEqual({ covered: 45, clean: 42 });
-  });
+leakySuite({
+  name: 'store',
+  model: STORE,
+  facts: FACTS,
+  signOff: SIGN_OFF,
+  base: BASE,
+  cases: CASES,
+  entangled: ENTANGLED,
+  beyondCoverage: [],
+  counts: { covered: 45, clean: 42 },
 });
