@@ -35,6 +35,15 @@ export interface EntangledCase extends Omit<LeakyCase, 'expect'> {
   readonly why: string;
 }
 
+/** The compliant agent's steps for a scenario, from an example's scripts. */
+export function stepsOf(base: Readonly<Record<string, Script>>, id: string): readonly Step[] {
+  return (base[id] ?? noScript(id)).steps;
+}
+
+function noScript(id: string): never {
+  throw new Error(`No script for scenario "${id}".`);
+}
+
 /** Everything one example's leaky-agent suite runs. */
 export interface LeakyExample {
   readonly name: string;
@@ -74,11 +83,7 @@ export function leakySuite(example: LeakyExample): void {
         scriptedUser(customer),
       )
     ).report;
-  const scriptOf = (id: string) => {
-    const script = base[id];
-    if (!script) throw new Error(`No script for scenario "${id}".`);
-    return script;
-  };
+  const scriptOf = (id: string): Script => base[id] ?? noScript(id);
 
   describe(`compliant scripted agents of the ${name} example`, () => {
     it.each(Object.keys(base))('%s: no finding', async (id) => {

@@ -1,7 +1,7 @@
 import type { Step } from '../../../test/leakyAgents.ts';
 import { call, calls, edit, loadExample, say } from '../../../test/leakyAgents.ts';
 import type { EntangledCase, LeakyCase, Script } from '../../../test/leakySuite.ts';
-import { leakySuite } from '../../../test/leakySuite.ts';
+import { leakySuite, stepsOf } from '../../../test/leakySuite.ts';
 
 /*
  * Issue 13: one leaky scripted agent per policy of the airline example that a guard, check or
@@ -503,11 +503,7 @@ const BASE: Readonly<Record<string, Script>> = {
   },
 };
 
-const base = (id: string): readonly Step[] => {
-  const script = BASE[id];
-  if (!script) throw new Error(`No script for scenario "${id}".`);
-  return script.steps;
-};
+const base = (id: string): readonly Step[] => stepsOf(BASE, id);
 
 const CASES: readonly LeakyCase[] = [
   // --- Guards: a rule refuses the call ---------------------------------------------------------
