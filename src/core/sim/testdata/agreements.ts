@@ -1,3 +1,7 @@
+import type { LabelledReply } from './replies.ts';
+import { agrees, refuses, unclear } from './replies.ts';
+import { HELD_OUT } from './agreementsHeldOut.ts';
+
 /**
  * How a customer's reply to "Shall I go ahead?" should read, for testing `readAgreement`.
  * Hand-written for PolicyLab: replies to an agent that has just proposed a write (cancel a
@@ -13,19 +17,7 @@
  *   ("hmm, what would that cost?"), mixed signals ("No, go ahead."), a bare
  *   "wait" or "hmm", or a message that answers nothing at all (a request, a thank-you).
  */
-export interface LabelledReply {
-  readonly text: string;
-  readonly reading: 'agrees' | 'refuses' | 'unclear';
-}
-
-const agrees = (...texts: string[]): LabelledReply[] =>
-  texts.map((text) => ({ text, reading: 'agrees' }));
-const refuses = (...texts: string[]): LabelledReply[] =>
-  texts.map((text) => ({ text, reading: 'refuses' }));
-const unclear = (...texts: string[]): LabelledReply[] =>
-  texts.map((text) => ({ text, reading: 'unclear' }));
-
-/** Every labelled reply. */
+/** Every labelled reply: those the reader was built on, then the held-out ones. */
 export const AGREEMENT_CORPUS: readonly LabelledReply[] = [
   // Agreements, terse.
   ...agrees(
@@ -425,87 +417,5 @@ export const AGREEMENT_CORPUS: readonly LabelledReply[] = [
     'Hello?',
   ),
 
-  // Written after the reader was built and not tuned for: 67 of these 73 read right the first
-  // time (no yes read as a no or the other way round). Three rules came from them: "not at all",
-  // "let's not", "not a chance"; the misreads left are ambiguous ones ("no, cancel that").
-
-  ...agrees(
-    'Yes, go ahead and switch me to the annual plan.',
-    'yeah do it',
-    'Sure, that sounds right.',
-    'Yep yep',
-    "Ok that's fine",
-    'Please, go ahead.',
-    'Yes — the Tuesday flight.',
-    "that's perfect thank you",
-    'Alright, cancel it.',
-    'Yes I confirm the new address',
-    'ok please process the refund',
-    'Sounds like a plan!',
-    'yes, exactly that',
-    'Thumbs up from me 👍',
-    'Yes, thanks for checking with me first.',
-    'SURE',
-    'Yeah, fine.',
-    'Cool, go ahead',
-    'Do it please',
-    'yes pleaseee',
-    'ok lets do it',
-    'Definitely, go ahead.',
-    'that is what i want yes',
-    'Yes, book it.',
-    'Correct, please update it.',
-    'okay okay, go ahead',
-    'I agree, please continue.',
-    "Sure, no worries.",
-    "Yes please! Can't wait.",
-    'yep, send it',
-  ),
-  ...refuses(
-    'No, leave it please.',
-    "No. I'll call back later.",
-    'Nah not now',
-    "Please don't cancel it.",
-    "I'd rather keep my current plan.",
-    'nope nope nope',
-    'Not at all.',
-    "No, I don't want that.",
-    'Hold on, let me find my card.',
-    "Hmm no, I'll wait.",
-    'NOPE',
-    "Don't touch my booking.",
-    'no, thats wrong',
-    "Let's not.",
-    "I'd like to think it over first.",
-    'Sorry, not interested.',
-    "No, please don't do anything yet.",
-    'Actually, no.',
-    'no, cancel that',
-    "That's not right.",
-    "no i dont want",
-    'Not a chance.',
-    'I do not want this change.',
-    "Erm, no thank you.",
-    'no!! stop',
-  ),
-  ...unclear(
-    'only if there is no cancellation fee',
-    'Yes if you can refund the full amount',
-    'Depends, how much is it?',
-    'How much would I get back?',
-    "I'm thinking about it",
-    'Possibly, what are the options?',
-    'yes but what about my other order?',
-    'Hmm, not sure... what would you recommend?',
-    'Do you think I should?',
-    'Is that the cheapest option?',
-    'Can you explain again?',
-    'Okay but only if it keeps my upgrade.',
-    'sure... I think?',
-    'What?',
-    'uh',
-    'Maybe later?',
-    'I want the blue one instead.',
-    'Thank you for your help.',
-  ),
+  ...HELD_OUT,
 ];
