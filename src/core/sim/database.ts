@@ -86,16 +86,21 @@ function completeRow(table: Table, row: Row): Row {
     : { ...row, ...Object.fromEntries(missing.map((c) => [c.name, null])) };
 }
 
+/** How the problems of `seedDatabase` name a scenario's rows. */
+const SCENARIO_ROWS = { row: 'Scenario row', rows: "The scenario's rows" } as const;
+
 /**
  * The database a dialogue starts from: every table's seed rows, then the scenario's `extra` rows.
  * A row that does not fit its table (see `validateRow`), repeats a key, or names a table that
  * does not exist is left out, with a problem saying which row and why. A scenario row whose key
  * is already in the seed data replaces that seed row (the format check warns about it).
- * Nullable columns a row leaves out are filled with null.
+ * Nullable columns a row leaves out are filled with null. `whose` names the extra rows in those
+ * problems: the scenario's, or (in the rule playground) the ones typed there.
  */
 export function seedDatabase(
   model: ProjectModel,
   extra?: Database,
+  whose: { readonly row: string; readonly rows: string } = SCENARIO_ROWS,
 ): { db: Database; problems: string[] } {
   const problems: string[] = [];
   const db: Record<string, readonly Row[]> = {};
@@ -132,7 +137,7 @@ export function seedDatabase(
     });
     const scenarioRows = extra && Object.hasOwn(extra, table.name) ? extra[table.name] : undefined;
     (scenarioRows ?? []).forEach((row, i) => {
-      add(row, `Scenario row ${i + 1}`, true);
+      add(row, `${whose.row} ${i + 1}`, true);
     });
     db[table.name] = rows;
   }
@@ -140,7 +145,7 @@ export function seedDatabase(
     if (Object.hasOwn(db, name)) continue;
     const guess = closest(name, Object.keys(db));
     problems.push(
-      `The scenario's rows for "${name}" are left out: there is no such table.${guess ? ` Did you mean "${guess}"?` : ''}`,
+      `${whose.rows} for "${name}" are left out: there is no such table.${guess ? ` Did you mean "${guess}"?` : ''}`,
     );
   }
   return { db, problems };

@@ -104,8 +104,8 @@ describe('RulePlayground', () => {
       reason: 'There is no such order.',
       leftOut:
         'Left out of the database, as a run would leave them out:' +
-        'Scenario row 1 of "orders" (id "o4") is left out: "status" must be one of "delivered", "refunded", not "lost".' +
-        'The scenario\'s rows for "order" are left out: there is no such table. Did you mean "orders"?',
+        'Typed row 1 of "orders" (id "o4") is left out: "status" must be one of "delivered", "refunded", not "lost".' +
+        'The typed rows for "order" are left out: there is no such table. Did you mean "orders"?',
     });
   });
 });

@@ -92,7 +92,10 @@ export function RulePlayground() {
     if (!parsedArgs.ok || !parsedHistory.ok || !parsedRows.ok) return undefined;
     // The rows a run's scenario would add: merged into the seed data by key, checked as a run
     // checks them, and whatever a run would leave out is said, not silently dropped.
-    const { db, problems } = seedDatabase(model, parsedRows.value);
+    const { db, problems } = seedDatabase(model, parsedRows.value, {
+      row: 'Typed row',
+      rows: 'The typed rows',
+    });
     const past: PastCall[] = (parsedHistory.value ?? []).map((c) => ({
       tool: c.tool,
       args: isObject(c.args) ? (c.args as Record<string, unknown>) : {},
