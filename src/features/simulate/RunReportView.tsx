@@ -4,7 +4,7 @@ import type { CurrentRun } from '../../state/slices/simulationSlice.ts';
 import { DialogueList } from './DialogueList.tsx';
 import { PolicyTable } from './PolicyTable.tsx';
 import { UnattributedList } from './UnattributedList.tsx';
-import { percent, rateWithInterval } from './format.ts';
+import { counted, percent, rateWithInterval } from './format.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 
 /** How a run is going or went: progress, pass rates with their intervals, policies, dialogues. */
@@ -89,10 +89,10 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
           <div className="run-card" data-testid="judge-card">
             <div className="run-card-label">Judge’s opinion</div>
             <div className="simulate-faint">
-              {report.judgeOpinion.byPolicy.reduce((n, o) => n + o.violated, 0)} violations in{' '}
-              {report.judgeOpinion.dialoguesJudged} dialogues judged; agrees with the checks{' '}
-              {report.judgeOpinion.agreement.agreed} of {report.judgeOpinion.agreement.compared}{' '}
-              times. A model’s opinion, not a verdict.
+              {`${counted(
+                report.judgeOpinion.byPolicy.reduce((n, o) => n + o.violated, 0),
+                'violation',
+              )} in ${counted(report.judgeOpinion.dialoguesJudged, 'dialogue')} judged; agrees with the checks ${report.judgeOpinion.agreement.agreed} of ${report.judgeOpinion.agreement.compared} times. A model’s opinion, not a verdict.`}
             </div>
           </div>
         )}

@@ -1,4 +1,5 @@
 import type { RunReport } from '../../core/index.ts';
+import { counted } from './format.ts';
 
 /**
  * Failures no finding ties to a policy: the dialogue failed, but no policy is charged. Shown
@@ -11,8 +12,7 @@ export function UnattributedList({ report }: { report: RunReport }) {
   return (
     <details className="run-note" data-testid="unattributed">
       <summary>
-        {unattributed.length} failure{unattributed.length === 1 ? '' : 's'} in {dialogues} dialogue
-        {dialogues === 1 ? '' : 's'} name no policy (unattributed)
+        {`${counted(unattributed.length, 'failure')} in ${counted(dialogues, 'dialogue')} ${unattributed.length === 1 ? 'names' : 'name'} no policy (unattributed)`}
       </summary>
       <ul>
         {unattributed.map((u, i) => (

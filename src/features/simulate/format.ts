@@ -10,3 +10,8 @@ export function rateWithInterval(rate: PassRate): string {
   if (rate.passes + rate.fails === 0) return 'nothing judged yet';
   return `95% CI ${Math.round(rate.low * 100)}–${Math.round(rate.high * 100)}%`;
 }
+
+/** "1 failure", "2 failures": a count with its noun, plural when it is not one. */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
