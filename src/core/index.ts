@@ -132,12 +132,15 @@ export { DownloadMeter, formatBytes, formatDuration } from './models/progress.ts
 export type {
   Database,
   Finding,
+  MarkTarget,
   PromptUse,
   RowChange,
+  RunSource,
   SimEvent,
   SimEventType,
   SimScenario,
   Speaker,
+  StartingData,
   TerminationReason,
 } from './sim/events.ts';
 export {
@@ -188,7 +191,7 @@ export { runTool } from './sim/toolRuntime.ts';
 export type { DialogueDeps, DialogueLimits, DialogueResult, Player } from './sim/dialogue.ts';
 export { DEFAULT_LIMITS, runDialogue } from './sim/dialogue.ts';
 export type { RunDeps, RunPlan } from './sim/run.ts';
-export { dialogueId, runSimulation } from './sim/run.ts';
+export { dialogueId, runSimulation, startingData } from './sim/run.ts';
 export type { Transcript, TranscriptCall, TranscriptMessage } from './sim/transcript.ts';
 export { ordinal, readerTurns, transcriptOf, turnLabel } from './sim/transcript.ts';
 export type { Agreement } from './sim/agreement.ts';

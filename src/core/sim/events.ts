@@ -172,7 +172,38 @@ export const NOTHING_EXPECTED: SimScenario['expected'] = {
  * read through `readLog` (logFormat.ts), which validates them and migrates older versions; a
  * change to the shape of an event raises this number and adds a migration there.
  */
-export const LOG_VERSION = 2;
+export const LOG_VERSION = 3;
+
+/**
+ * The project's seed rows as the run started, once per run: with each scenario's own rows they
+ * give the database every dialogue began from, so a replay can show the whole database at any
+ * step (the log's changes alone only show what was touched).
+ */
+export interface StartingData {
+  readonly tables: readonly {
+    readonly name: string;
+    /** The key column, which scenario rows replace seed rows by. */
+    readonly key: string;
+    readonly rows: readonly Row[];
+  }[];
+}
+
+/**
+ * Where a derived run came from: a dialogue continued from one of its agent turns with the
+ * project as it is now. The continued dialogue's messages before `turn` are the source's, copied.
+ */
+export interface RunSource {
+  readonly kind: 'continued';
+  readonly run: string;
+  readonly dialogue: string;
+  /** The raw message index of the agent turn the new dialogue was re-run from. */
+  readonly turn: number;
+}
+
+/** What a person's mark is about: a deterministic finding (by id) or the judge's opinion of a policy. */
+export type MarkTarget =
+  | { readonly kind: 'finding'; readonly id: string }
+  | { readonly kind: 'judge'; readonly policy: string };
 
 /** One event of a run. `dialogue` ties an event to one trial of one scenario. */
 export type SimEvent =
@@ -193,6 +224,12 @@ export type SimEvent =
        * text the project hash covers). Empty for logs written before prompts were recorded.
        */
       readonly prompts: readonly PromptUse[];
+      /** The simulated date and time conditions saw as `now` (logs before format 3 lack it). */
+      readonly now?: string;
+      /** The project's seed rows (logs before format 3 lack them). */
+      readonly database?: StartingData;
+      /** The run this one was derived from, for a derived run. */
+      readonly source?: RunSource;
     }
   | {
       readonly type: 'scenario';
@@ -300,6 +337,26 @@ export type SimEvent =
       readonly dialogue: string;
       readonly decision: 'counts' | 'discarded';
       readonly note?: string;
+    }
+  | {
+      /**
+       * A person says a finding or a judge's opinion in this dialogue is right or wrong (`null`
+       * takes the mark back). The latest mark on a target stands.
+       */
+      readonly type: 'mark';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      readonly target: MarkTarget;
+      readonly correct: boolean | null;
+    }
+  | {
+      /** A person's note on one turn of a dialogue; the latest note on a turn stands, '' removes it. */
+      readonly type: 'note';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      /** The raw message index the note is on. */
+      readonly turn: number;
+      readonly text: string;
     }
   | {
       readonly type: 'judge';

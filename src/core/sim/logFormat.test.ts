@@ -70,6 +70,54 @@ describe('reading a log', () => {
     expect(report.unattributed.filter((b) => b.source === 'ending')).toHaveLength(2);
   });
 
+  it('reads a version 2 log: no seed rows or time were recorded, and its report is unchanged', async () => {
+    const { events } = await simulateRefunds();
+    const v2 = events.map((e) => {
+      if (e.type !== 'run-started') return e;
+      const { now: _now, database: _database, ...older } = e;
+      return { ...older, version: 2 };
+    });
+    const read = readLog(JSON.parse(JSON.stringify(v2)));
+    if (!read.ok) throw new Error(read.error);
+    expect(read.savedVersion).toBe(2);
+    expect(read.events[0]).toMatchObject({ version: LOG_VERSION });
+    expect(read.events[0]).not.toHaveProperty('database');
+    expect(reportOf(read.events, NO_FACTS)).toEqual(reportOf(events, NO_FACTS));
+  });
+
+  it('records the seed rows and the time the run saw, and refuses a malformed mark or note', async () => {
+    const { events } = await simulateRefunds();
+    const started = events[0];
+    if (started?.type !== 'run-started') throw new Error('no start');
+    expect(started.now).toEqual(expect.any(String));
+    expect(started.database?.tables.map((t) => t.name).length).toBeGreaterThan(0);
+    const with_ = (event: Record<string, unknown>) => readLog([...events, event]);
+    const base = { at: 1, dialogue: 'd' };
+    expect(
+      with_({ ...base, type: 'mark', target: { kind: 'judge', policy: 'p' }, correct: null }).ok,
+    ).toBe(true);
+    expect(with_({ ...base, type: 'note', turn: 2, text: 'look here' }).ok).toBe(true);
+    const broken: [Record<string, unknown>, string][] = [
+      [
+        { ...base, type: 'mark', target: { kind: 'guess' }, correct: true },
+        '"target.kind" must be one of "finding", "judge"',
+      ],
+      [
+        { ...base, type: 'mark', target: { kind: 'finding' }, correct: true },
+        '"target" lacks "id"',
+      ],
+      [
+        { ...base, type: 'mark', target: { kind: 'judge', policy: 'p' }, correct: 'yes' },
+        '"correct" must be true or false',
+      ],
+      [{ ...base, type: 'note', turn: 1.5, text: '' }, '"turn" must be a whole number'],
+    ];
+    for (const [event, said] of broken) {
+      const read = with_(event);
+      expect(read.ok ? '' : read.error).toContain(said);
+    }
+  });
+
   it('refuses a log from a newer PolicyLab, saying which format it is', () => {
     const [first, ...rest] = V1_LOG;
     expect(readLog([{ ...first, version: LOG_VERSION + 1 }, ...rest])).toEqual({

@@ -48,6 +48,12 @@ export const LOG_MIGRATIONS: readonly LogMigration[] = [
         }
       }),
   },
+  {
+    from: 2,
+    change:
+      'run-started may record the time the run saw, the project’s seed rows and the run it was derived from; people’s marks and notes on a dialogue are events.',
+    migrate: (events) => events.map((e) => (e.type === 'run-started' ? { ...e, version: 3 } : e)),
+  },
 ];
 
 /** A log read: its events in the current format, and the version it was saved in. */

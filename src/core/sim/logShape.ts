@@ -129,6 +129,14 @@ const FAILURES = Object.keys({
 } satisfies Record<CallFailure, true>);
 const dialogue = { at: number, dialogue: text };
 
+/** A mark's target: a finding by id, or the judge's opinion of a policy. */
+const markTarget: Shape = (v, where) => {
+  if (!isRecord(v)) return `"${where}" must be a mapping`;
+  if (v.kind === 'finding') return object({ kind: anything, id: text })(v, where);
+  if (v.kind === 'judge') return object({ kind: anything, policy: text })(v, where);
+  return `"${where}.kind" must be one of "finding", "judge"`;
+};
+
 /** The fields of each event type of the current format (`at` is on every one). */
 export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
   'run-started': {
@@ -140,6 +148,11 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     trials: count,
     'externalAgent?': oneOf(true),
     prompts: list(object({ id: text, version: count, source: oneOf('built-in', 'project') })),
+    'now?': text,
+    'database?': object({
+      tables: list(object({ name: text, key: text, rows: list(map(anything)) })),
+    }),
+    'source?': object({ kind: oneOf('continued'), run: text, dialogue: text, turn: count }),
   },
   scenario: {
     at: number,
@@ -175,6 +188,8 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
   checks: { ...dialogue, findings: list(finding) },
   suspect: { ...dialogue, reasons: list(text) },
   review: { ...dialogue, decision: oneOf('counts', 'discarded'), 'note?': text },
+  mark: { ...dialogue, target: markTarget, correct: nullable(flag) },
+  note: { ...dialogue, turn: count, text },
   judge: {
     ...dialogue,
     policy: text,

@@ -4,7 +4,7 @@ import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
 import type { DialogueLimits, Player } from './dialogue.ts';
 import { DEFAULT_LIMITS, runDialogue } from './dialogue.ts';
-import type { PromptUse, SimEvent, SimScenario } from './events.ts';
+import type { PromptUse, RunSource, SimEvent, SimScenario, StartingData } from './events.ts';
 import { ERROR_ENDINGS, LOG_VERSION } from './events.ts';
 import type { GenerationFailure, ScenarioSample } from './generate.ts';
 import { generateScenarios } from './generate.ts';
@@ -57,6 +57,8 @@ export interface RunPlan {
    * project's); each is recorded in `run-started` with its source (`built-in` unless marked).
    */
   readonly prompts?: Partial<RunPrompts>;
+  /** The run this one is derived from (a dialogue continued from a turn), recorded with it. */
+  readonly source?: RunSource;
 }
 
 /** What a run needs from outside: timers and randomness for retries, the clock, prices, cancel. */
@@ -167,6 +169,9 @@ export async function runSimulation(
         ...(generating ? [plan.prompts?.scenarioGenerator ?? SCENARIO_GENERATOR_PROMPT] : []),
         ...(plan.judge ? [plan.prompts?.policyJudge ?? POLICY_JUDGE_PROMPT] : []),
       ].map(promptUse),
+      now: plan.now,
+      database: startingData(model),
+      ...(plan.source && { source: plan.source }),
     });
     for (const { scenario, source } of plan.scenarios) {
       emit({ type: 'scenario', at: deps.clock(), scenario, source, baseline: baseline(scenario) });
@@ -285,6 +290,17 @@ export async function runSimulation(
   const reason = deps.signal?.aborted ? 'cancelled' : overBudget() ? 'budget' : 'done';
   emit({ type: 'run-ended', at: deps.clock(), reason });
   return reason;
+}
+
+/** The project's seed rows, by table with its key, as every dialogue of the run starts from them. */
+export function startingData(model: ProjectModel): StartingData {
+  const { db } = seedDatabase(model);
+  return {
+    tables: model.tables.flatMap((table) => {
+      const rows = db[table.name];
+      return rows ? [{ name: table.name, key: table.key, rows }] : [];
+    }),
+  };
 }
 
 /** How `run-started` records a prompt: a template without a source is a built-in one. */
