@@ -218,3 +218,27 @@ export { judgeDialogue, renderTranscript } from './sim/judge.ts';
 export { POLICY_JUDGE_PROMPT, SCENARIO_GENERATOR_PROMPT } from './sim/prompts.ts';
 export type { HumanSeat, SeatReply, SeatTurn } from './sim/seat.ts';
 export { createHumanSeat, lastWords, seatQuestion } from './sim/seat.ts';
+export type {
+  Pinned,
+  Replay,
+  ReplayFault,
+  ReplayMarks,
+  ReplayOpinion,
+  ReplayStep,
+  ReplayStepKind,
+  RowMark,
+  SettledAt,
+  StartTables,
+  TableAt,
+  ToolPolicies,
+} from './sim/replay.ts';
+export {
+  changesUpTo,
+  databaseAt,
+  firstStepFor,
+  nextStep,
+  quoteSpan,
+  replayOf,
+  settledAt,
+  stepOfTurn,
+} from './sim/replay.ts';
