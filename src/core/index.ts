@@ -194,6 +194,8 @@ export type { RunDeps, RunPlan } from './sim/run.ts';
 export { dialogueId, runSimulation, startingData } from './sim/run.ts';
 export type { Transcript, TranscriptCall, TranscriptMessage } from './sim/transcript.ts';
 export { ordinal, readerTurns, transcriptOf, turnLabel } from './sim/transcript.ts';
+export type { DialogueFilter, DialogueRow, FilterChoices } from './sim/dialogueIndex.ts';
+export { dialogueIndex, filterChoices, filterDialogues } from './sim/dialogueIndex.ts';
 export type { Agreement } from './sim/agreement.ts';
 export { readAgreement } from './sim/agreement.ts';
 export {
