@@ -155,6 +155,8 @@ describe('filterDialogues', () => {
     expect(only({ text: '  World   REFUND ' })).toEqual(['d']);
     expect(only({ text: 'world', verdicts: ['pass'] })).toEqual(['a']);
     expect(only({ text: '   ' })).toEqual(['a', 'b', 'c', 'd']);
+    // A field cleared to undefined asks nothing.
+    expect(only({ policy: undefined, verdicts: undefined })).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('offers the distinct values present, sorted', () => {

@@ -35,19 +35,22 @@ export interface DialogueRow {
   readonly search: string;
 }
 
-/** What the list is narrowed to; a row passes when it matches every field given. */
+/**
+ * What the list is narrowed to; a row passes when it matches every field given. A field left
+ * out or undefined asks nothing (so a menu can clear its field by setting it to undefined).
+ */
 export interface DialogueFilter {
   /** The row's verdict is one of these (an empty list matches nothing). */
-  readonly verdicts?: readonly Verdict[];
+  readonly verdicts?: readonly Verdict[] | undefined;
   /** The policy is in play or breached. */
-  readonly policy?: string;
-  readonly category?: string;
-  readonly ending?: TerminationReason;
-  readonly scenario?: string;
-  readonly trial?: number;
-  readonly judgeDisagrees?: boolean;
+  readonly policy?: string | undefined;
+  readonly category?: string | undefined;
+  readonly ending?: TerminationReason | undefined;
+  readonly scenario?: string | undefined;
+  readonly trial?: number | undefined;
+  readonly judgeDisagrees?: boolean | undefined;
   /** Every whitespace-separated word occurs in the row's text, case-insensitively. */
-  readonly text?: string;
+  readonly text?: string | undefined;
 }
 
 /** The distinct values present in a list, sorted, for the filter menus. */
