@@ -196,6 +196,8 @@ export type { Transcript, TranscriptCall, TranscriptMessage } from './sim/transc
 export { ordinal, readerTurns, transcriptOf, turnLabel } from './sim/transcript.ts';
 export type { DialogueFilter, DialogueRow, FilterChoices } from './sim/dialogueIndex.ts';
 export { dialogueIndex, filterChoices, filterDialogues } from './sim/dialogueIndex.ts';
+export type { AlignedRow, Alignment, WordSegment } from './sim/align.ts';
+export { DIFF_WORD_CAP, alignDialogues, diffWords } from './sim/align.ts';
 export type { Agreement } from './sim/agreement.ts';
 export { readAgreement } from './sim/agreement.ts';
 export {
