@@ -8,6 +8,7 @@ import { NoticeBar } from './NoticeBar.tsx';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { useGlobalShortcuts } from './useGlobalShortcuts.ts';
+import { useReplayAddress } from './useReplayAddress.ts';
 import { useThemeSync } from './useThemeSync.ts';
 import { Workbench } from './workbench/Workbench.tsx';
 import { WorkbenchProvider } from './workbench/WorkbenchProvider.tsx';
@@ -24,6 +25,7 @@ export function App() {
 function Shell() {
   useThemeSync();
   useGlobalShortcuts();
+  useReplayAddress();
   const projectName = useAppStore(selectProjectName);
   const layoutGeneration = useAppStore((s) => s.layoutGeneration);
 

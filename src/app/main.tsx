@@ -21,6 +21,7 @@ import {
 import { createWorkerAnalyzer } from '../workers/analysisClient.ts';
 import { createLayoutClient } from '../workers/layoutClient.ts';
 import { createWorkerSimulator } from '../workers/simulationClient.ts';
+import { readReplayPlace } from '../state/replayAddress.ts';
 import { App } from './App.tsx';
 import './theme.css';
 import '../ui/ui.css';
@@ -79,16 +80,26 @@ createRoot(root).render(
 );
 
 // Open what the address asks for (?example=airline, ?bundle=/x.policylab.json, ?new), then drop the request from the
-// address so that reloading reopens the saved project instead of making another one.
+// address so that reloading reopens the saved project instead of making another one. A replay's place
+// (?run=…&dialogue=…&step=…) stays: reloading returns to it.
 const url = new URL(window.location.href);
 const example = url.searchParams.get('example');
 const bundle = url.searchParams.get('bundle');
-void store.getState().boot({
-  ...(example === null ? {} : { example }),
-  ...(bundle === null ? {} : { bundle }),
-  fresh: url.searchParams.has('new'),
-});
-if (url.search !== '') window.history.replaceState(null, '', url.pathname + url.hash);
+const place = readReplayPlace(url.search);
+void store
+  .getState()
+  .boot({
+    ...(example === null ? {} : { example }),
+    ...(bundle === null ? {} : { bundle }),
+    fresh: url.searchParams.has('new'),
+  })
+  .then(async () => {
+    if (!place) return;
+    await store.getState().openReplay(place);
+    store.getState().showPane('replay');
+  });
+for (const key of ['example', 'bundle', 'new']) url.searchParams.delete(key);
+if (url.href !== window.location.href) window.history.replaceState(null, '', url.href);
 
 // Leaving or hiding the tab writes pending edits at once.
 window.addEventListener('pagehide', () => void store.getState().saveNow());

@@ -23,6 +23,8 @@ import { createLocalModelSlice } from './slices/localModelSlice.ts';
 import type { ModelServices, ModelsSlice } from './slices/modelsSlice.ts';
 import type { PlaySlice } from './slices/playSlice.ts';
 import { createPlaySlice } from './slices/playSlice.ts';
+import type { ReplaySlice } from './slices/replaySlice.ts';
+import { createReplaySlice } from './slices/replaySlice.ts';
 import type { SimulationSlice } from './slices/simulationSlice.ts';
 import { createSimulationSlice } from './slices/simulationSlice.ts';
 import { createModelsSlice } from './slices/modelsSlice.ts';
@@ -69,7 +71,8 @@ export type AppState = UiSlice &
   ModelsSlice &
   LocalModelSlice &
   SimulationSlice &
-  PlaySlice;
+  PlaySlice &
+  ReplaySlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /** Creates a fresh store with its own memoised selectors; each page load and each test gets one. */
@@ -110,6 +113,7 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       now,
       services.scheduler ?? platformScheduler,
     )(...args),
+    ...createReplaySlice(services.runs, newId, now)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);

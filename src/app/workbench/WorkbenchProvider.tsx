@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { PanelImperativeHandle } from 'react-resizable-panels';
 import type { PaneId } from '../../state/slices/uiSlice.ts';
 import { PANE_IDS } from '../../state/slices/uiSlice.ts';
@@ -103,6 +103,16 @@ export function WorkbenchProvider({ children }: { children: ReactNode }) {
       },
     };
   }, [store]);
+
+  // Features ask for a pane through the store (they cannot import the shell).
+  useEffect(
+    () =>
+      store.subscribe((state, previous) => {
+        if (state.paneRequest !== null && state.paneRequest !== previous.paneRequest)
+          api.focusPane(state.paneRequest.pane);
+      }),
+    [store, api],
+  );
 
   return <WorkbenchContext value={api}>{children}</WorkbenchContext>;
 }

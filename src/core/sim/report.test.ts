@@ -98,7 +98,36 @@ describe('reportOf', () => {
         agreed: 0,
         disagreements: [{ dialogue: 'd1', policy: 'privacy', judgeViolated: true }],
       },
+      people: { judgeMarked: 0, judgeRight: 0, findingsMarked: 0, findingsWrong: 0 },
     });
+  });
+
+  it('counts what people said of the judge and of the findings, the latest mark on each', () => {
+    const mark = (dialogue: string, target: object, correct: boolean | null): Draft =>
+      ({ type: 'mark', dialogue, target, correct }) as Draft;
+    const marked = reportOf(
+      stamp([
+        ...HEAD,
+        ...BLOCKS.flat(),
+        mark('d1', { kind: 'judge', policy: 'privacy' }, true),
+        mark('d1', { kind: 'judge', policy: 'privacy' }, false),
+        mark('d3', { kind: 'judge', policy: 'refund-window' }, true),
+        mark('d3', { kind: 'finding', id: 'no-pii' }, false),
+        mark('d2', { kind: 'finding', id: 'no-pii' }, true),
+        mark('d2', { kind: 'finding', id: 'other' }, false),
+        mark('d2', { kind: 'finding', id: 'other' }, null),
+        { type: 'note', dialogue: 'd2', turn: 0, text: 'fine' } as Draft,
+      ]),
+      POLICIES,
+    );
+    expect(marked.judgeOpinion.people).toEqual({
+      judgeMarked: 2,
+      judgeRight: 1,
+      findingsMarked: 2,
+      findingsWrong: 1,
+    });
+    // People's marks never change a verdict.
+    expect(marked.dialogues.map((d) => d.verdict)).toEqual(report.dialogues.map((d) => d.verdict));
   });
 
   it('rates challenge levels, from the scenario or the sum of its policies', () => {

@@ -38,6 +38,8 @@ interface DialogueAcc {
   readonly turnOfCall: Map<string, number>;
   readonly said: { turn: number; speaker: Speaker }[];
   readonly judged: Extract<SimEvent, { type: 'judge' }>[];
+  /** People's latest marks: `judge` and `finding` targets, right (true) or wrong. */
+  readonly marks: Map<string, { readonly kind: 'judge' | 'finding'; readonly correct: boolean }>;
 }
 
 const text = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -107,6 +109,14 @@ function record(d: DialogueAcc, e: DialogueEvent): void {
     case 'message':
       d.said.push({ turn: e.turn, speaker: e.speaker });
       break;
+    case 'mark': {
+      const { kind } = e.target;
+      const key = `${kind}\u0000${kind === 'judge' ? e.target.policy : e.target.id}`;
+      if (e.correct === null) d.marks.delete(key);
+      else d.marks.set(key, { kind, correct: e.correct });
+      break;
+    }
+    case 'note':
     case 'tool-result':
     case 'dialogue-started':
       break;
@@ -243,6 +253,7 @@ function read(events: readonly SimEvent[]) {
           turnOfCall: new Map(),
           said: [],
           judged: [],
+          marks: new Map(),
         });
         break;
       default: {
@@ -291,6 +302,18 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
   let dialoguesJudged = 0;
   let compared = 0;
   const disagreements: RunReport['judgeOpinion']['agreement']['disagreements'][number][] = [];
+  const people = { judgeMarked: 0, judgeRight: 0, findingsMarked: 0, findingsWrong: 0 };
+  for (const acc of open.values()) {
+    for (const mark of acc.marks.values()) {
+      if (mark.kind === 'judge') {
+        people.judgeMarked++;
+        if (mark.correct) people.judgeRight++;
+      } else {
+        people.findingsMarked++;
+        if (!mark.correct) people.findingsWrong++;
+      }
+    }
+  }
   for (const d of dialogues) {
     if (d.errorReason) errors.set(d.errorReason, (errors.get(d.errorReason) ?? 0) + 1);
     if (d.verdict !== 'pass' && d.verdict !== 'fail') continue;
@@ -417,6 +440,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
         .sort(([a], [b]) => text(a, b))
         .map(([policy, [kept, violated]]) => ({ policy, judged: kept + violated, violated })),
       agreement: { compared, agreed: compared - disagreements.length, disagreements },
+      people,
     },
     usage,
     wallMs,

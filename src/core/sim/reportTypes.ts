@@ -174,6 +174,17 @@ export interface JudgeOpinion {
       readonly judgeViolated: boolean;
     }[];
   };
+  /**
+   * What people said when they reviewed the run in Replay (the latest mark on each target): how
+   * many of the judge's opinions they marked and found right, and how many deterministic findings
+   * they marked and found wrong.
+   */
+  readonly people: {
+    readonly judgeMarked: number;
+    readonly judgeRight: number;
+    readonly findingsMarked: number;
+    readonly findingsWrong: number;
+  };
 }
 
 /** How far the run got. `unfinished`: no `run-ended` (still going or interrupted). */

@@ -13,6 +13,7 @@ import { graphSelectors } from '../../state/graphSelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { GraphEmpty } from './GraphEmpty.tsx';
 import { GraphLegend } from './GraphLegend.tsx';
+import { GraphReplayBanner } from './GraphReplayBanner.tsx';
 import { GraphPicture } from './GraphPicture.tsx';
 import { GraphToolbar } from './GraphToolbar.tsx';
 import { PolicyDetails } from './PolicyDetails.tsx';
@@ -123,6 +124,7 @@ function GraphView() {
           )}
         </ReactFlow>
         <GraphLegend categories={graph.categories} colourOf={derived.colourOf} />
+        <GraphReplayBanner />
         {(selected || edgeDetails) && (
           <PolicyDetails
             graph={graph}

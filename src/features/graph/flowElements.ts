@@ -2,6 +2,7 @@ import type { Edge } from '@xyflow/react';
 import type { GraphEdge, GraphLayout, Point } from '../../core/index.ts';
 import { edgeStyle, edgeWidth, nodeRadius, removeRelation, setRelation } from '../../core/index.ts';
 import type { AppStore } from '../../state/createAppStore.ts';
+import type { GraphLight } from '../../state/replaySelectors.ts';
 import type { PolicyFlowNode } from './PolicyNode.tsx';
 import type { VisibleGraph } from './visibleGraph.ts';
 
@@ -15,11 +16,23 @@ export interface NodeMarks {
   /** Policies a previewed sample or the search picked out; null when nothing is picked. */
   readonly picked: ReadonlySet<string> | null;
   readonly colourOf: (category: string) => string;
+  /** The replayed step's policies to light; null when nothing is replayed. */
+  readonly replay?: GraphLight | null;
+}
+
+/** How a replayed step marks a policy: broken here, concerned here, under test, or none of these. */
+export type ReplayMark = 'breached' | 'lit' | 'in-play' | 'out';
+
+/** A policy's mark for the replayed step. */
+export function replayMark(light: GraphLight, id: string): ReplayMark {
+  if (light.breached.has(id)) return 'breached';
+  if (light.lit.has(id)) return 'lit';
+  return light.inPlay.has(id) ? 'in-play' : 'out';
 }
 
 /** React Flow's nodes for the visible policies that have a position yet. */
 export function policyNodes(visible: VisibleGraph, marks: NodeMarks): PolicyFlowNode[] {
-  const { positions, placed, selectedId, picked, colourOf } = marks;
+  const { positions, placed, selectedId, picked, colourOf, replay } = marks;
   const out: PolicyFlowNode[] = [];
   for (const policy of visible.nodes) {
     const hand = placed && Object.hasOwn(placed, policy.id) ? placed[policy.id] : undefined;
@@ -42,6 +55,7 @@ export function policyNodes(visible: VisibleGraph, marks: NodeMarks): PolicyFlow
         dimmed: picked !== null && !picked.has(policy.id),
         matched: picked?.has(policy.id) ?? false,
         pinned: hand !== undefined,
+        ...(replay && { replay: replayMark(replay, policy.id) }),
       },
     });
   }

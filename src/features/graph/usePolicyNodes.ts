@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import type { PolicyGraph } from '../../core/index.ts';
 import { categoryColor } from '../../core/index.ts';
-import { useAppStore } from '../../state/useAppStore.ts';
+import { replaySelectors } from '../../state/replaySelectors.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { policyNodes } from './flowElements.ts';
 import { visibleGraph } from './visibleGraph.ts';
 
@@ -16,6 +17,7 @@ export function usePolicyNodes(graph: PolicyGraph, theme: 'light' | 'dark') {
   const positions = useAppStore((s) => s.graphLayout.positions);
   const placed = useAppStore((s) => s.project.layout);
   const highlighted = useAppStore((s) => s.highlightedPolicies);
+  const replay = useAppStore(replaySelectors(useAppStoreApi()).selectGraphLight);
 
   const visible = useMemo(() => visibleGraph(graph, filters, focus), [graph, filters, focus]);
   const colourOf = useMemo(() => {
@@ -32,8 +34,9 @@ export function usePolicyNodes(graph: PolicyGraph, theme: 'light' | 'dark') {
         // A previewed sample picks its policies out; otherwise the search does.
         picked: highlighted ? new Set(highlighted) : visible.matches,
         colourOf,
+        replay,
       }),
-    [visible, positions, placed, selected, colourOf, highlighted],
+    [visible, positions, placed, selected, colourOf, highlighted, replay],
   );
   const edges = useMemo(() => {
     const drawn = new Set(nodes.map((n) => n.id));

@@ -1,14 +1,20 @@
-import { EmptyState } from '../../ui/EmptyState.tsx';
+import { Suspense } from 'react';
+import { lazyWithRetry } from '../../ui/lazyWithRetry.tsx';
+import { useRevealed } from '../useRevealed.ts';
+import './replay.css';
 
-/** The Replay pane: a dialogue stepped through turn by turn. */
+const ReplayView = lazyWithRetry(() => import('./ReplayView.tsx').then((m) => m.ReplayView));
+
+/** The Replay pane: any dialogue of any run, stepped through turn by turn. */
 export function ReplayPane() {
+  const revealed = useRevealed('replay');
   return (
-    <EmptyState icon="replay" title="Nothing to replay">
-      <p>
-        Step through any dialogue turn by turn: messages, tool calls and their results, the guard
-        rule that fired, database changes, and the policies in play lit up on the graph.
-      </p>
-      <p className="empty-state-note">Dialogues appear here once a simulation has run.</p>
-    </EmptyState>
+    <div className="replay">
+      {revealed && (
+        <Suspense fallback={<p className="loading">Loading…</p>}>
+          <ReplayView />
+        </Suspense>
+      )}
+    </div>
   );
 }

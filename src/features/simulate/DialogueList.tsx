@@ -1,6 +1,7 @@
 import type { DialogueReport, ModelRole, RunReport } from '../../core/index.ts';
 import { ENDING_LABELS } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
+import { ReplayLink } from './ReplayLink.tsx';
 
 /** Whose provider failed, as the dialogue list says it. */
 const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
@@ -14,7 +15,15 @@ const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
  * Every dialogue of the run: its verdict, how it ended, and what broke. A dialogue the simulated
  * user probably spoiled waits for a person's review (unless the run is still going).
  */
-export function DialogueList({ report, live }: { report: RunReport; live: boolean }) {
+export function DialogueList({
+  report,
+  live,
+  run,
+}: {
+  report: RunReport;
+  live: boolean;
+  run: string;
+}) {
   if (report.dialogues.length === 0) return null;
   return (
     <table className="run-table" aria-label="Dialogues">
@@ -29,7 +38,15 @@ export function DialogueList({ report, live }: { report: RunReport; live: boolea
       <tbody>
         {report.dialogues.map((d) => (
           <tr key={d.dialogue} data-verdict={d.verdict}>
-            <th scope="row">{d.dialogue}</th>
+            <th scope="row">
+              <ReplayLink
+                run={run}
+                dialogue={d.dialogue}
+                turn={d.breaches.find((b) => b.turn !== undefined)?.turn}
+              >
+                {d.dialogue}
+              </ReplayLink>
+            </th>
             <td>
               <span className="verdict" data-verdict={d.verdict}>
                 {d.verdict}

@@ -1,4 +1,4 @@
-import type { SimScenario, Transcript } from '../../core/index.ts';
+import type { SimEvent, SimScenario, Transcript } from '../../core/index.ts';
 import { readerTurns, seatQuestion } from '../../core/index.ts';
 import { FREE_PLAY } from '../../state/slices/playSlice.ts';
 import type { LiveFinding } from '../../state/playSelectors.ts';
@@ -9,6 +9,7 @@ import { PlayComposer } from './PlayComposer.tsx';
 import { PlayDialogue } from './PlayDialogue.tsx';
 import { PlaySetup } from './PlaySetup.tsx';
 import './play.css';
+import { ReplayLink } from './ReplayLink.tsx';
 
 /** Play: set a game up, or play the one on screen. */
 export function PlayView() {
@@ -54,9 +55,14 @@ export function PlayView() {
             Stop
           </button>
         ) : (
-          <button type="button" className="button" onClick={closePlay}>
-            New game
-          </button>
+          <span className="play-ended-actions">
+            <ReplayLink run={play.id} dialogue={firstDialogue(play.events) ?? ''}>
+              Replay this game
+            </ReplayLink>
+            <button type="button" className="button" onClick={closePlay}>
+              New game
+            </button>
+          </span>
         )}
       </header>
       {play.error && (
@@ -198,4 +204,10 @@ function Findings({
       )}
     </aside>
   );
+}
+
+/** The game's dialogue: a game is a one-dialogue run. */
+function firstDialogue(events: readonly SimEvent[]): string | undefined {
+  const started = events.find((e) => e.type === 'dialogue-started');
+  return started?.type === 'dialogue-started' ? started.dialogue : undefined;
 }

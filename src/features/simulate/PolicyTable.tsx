@@ -1,8 +1,9 @@
 import type { RunReport } from '../../core/index.ts';
 import { percent, rateWithInterval } from './format.ts';
+import { ReplayLink } from './ReplayLink.tsx';
 
 /** Each policy: how often the agent kept it where it was in play, and where it broke it. */
-export function PolicyTable({ report }: { report: RunReport }) {
+export function PolicyTable({ report, run }: { report: RunReport; run: string }) {
   if (report.byPolicy.length === 0) return null;
   const opinions = new Map(report.judgeOpinion.byPolicy.map((o) => [o.policy, o]));
   const judged = report.judgeOpinion.dialoguesJudged > 0;
@@ -60,8 +61,11 @@ export function PolicyTable({ report }: { report: RunReport }) {
                 <ul className="breaches">
                   {policy.breaches.slice(0, 5).map((b) => (
                     <li key={`${b.dialogue}-${b.id}-${b.turn ?? ''}`}>
-                      {b.dialogue}
-                      {b.turnLabel !== undefined && `, ${b.turnLabel}`}:{' '}
+                      <ReplayLink run={run} dialogue={b.dialogue} turn={b.turn}>
+                        {b.dialogue}
+                        {b.turnLabel !== undefined && `, ${b.turnLabel}`}
+                      </ReplayLink>
+                      :{' '}
                       <span className="simulate-faint">
                         {b.source === 'guard' ? `guard ${b.id}` : b.id} — {b.detail}
                       </span>

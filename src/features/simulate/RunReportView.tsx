@@ -93,6 +93,8 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
                 report.judgeOpinion.byPolicy.reduce((n, o) => n + o.violated, 0),
                 'violation',
               )} in ${counted(report.judgeOpinion.dialoguesJudged, 'dialogue')} judged; agrees with the checks ${report.judgeOpinion.agreement.agreed} of ${report.judgeOpinion.agreement.compared} times. A model’s opinion, not a verdict.`}
+              {report.judgeOpinion.people.judgeMarked > 0 &&
+                ` People reviewing it found the judge right ${report.judgeOpinion.people.judgeRight} of ${report.judgeOpinion.people.judgeMarked} times.`}
             </div>
           </div>
         )}
@@ -115,7 +117,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
       <GenerationFailures report={report} />
       <IdleWarning report={report} />
       <UnattributedList report={report} />
-      <PolicyTable report={report} />
+      <PolicyTable report={report} run={run.id} />
       {report.byLevel.length > 0 && (
         <p className="simulate-faint" data-testid="by-level">
           By challenge level:{' '}
@@ -124,7 +126,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             .join(' · ')}
         </p>
       )}
-      <DialogueList report={report} live={run.live} />
+      <DialogueList report={report} live={run.live} run={run.id} />
     </section>
   );
 }

@@ -27,6 +27,8 @@ export interface UiSlice {
   layoutGeneration: number;
   /** A message for the status bar when preferences could not be saved. */
   storageWarning: string | null;
+  /** A pane a feature asked to bring forward (the shell shows and focuses it); `seq` tells repeats apart. */
+  paneRequest: { readonly pane: PaneId; readonly seq: number } | null;
 
   setThemePreference: (preference: ThemePreference) => void;
   setSystemPrefersDark: (dark: boolean) => void;
@@ -38,6 +40,8 @@ export interface UiSlice {
   writeLayout: (groupId: string, layout: PaneLayout) => void;
   resetLayout: () => void;
   reportStorageProblem: (reason: 'full' | 'unavailable') => void;
+  /** Asks the shell to show a pane and move focus into it (features cannot reach the workbench). */
+  showPane: (pane: PaneId) => void;
 }
 
 /** Parses a saved layout, returning `undefined` for anything that is not a map of sizes. */
@@ -83,6 +87,7 @@ export function createUiSlice(preferences: KeyValueStore): StateCreator<AppState
     projectsOpen: false,
     layoutGeneration: 0,
     storageWarning: null,
+    paneRequest: null,
 
     setThemePreference: (themePreference) => {
       preferences.setItem(THEME_KEY, themePreference);
@@ -117,6 +122,9 @@ export function createUiSlice(preferences: KeyValueStore): StateCreator<AppState
         maximizedPane: null,
         panelSizes: {},
       }));
+    },
+    showPane: (pane) => {
+      set((state) => ({ paneRequest: { pane, seq: (state.paneRequest?.seq ?? 0) + 1 } }));
     },
     reportStorageProblem: (reason) => {
       set({

@@ -1,0 +1,113 @@
+import type { Finding, MarkTarget, ReplayOpinion } from '../../core/index.ts';
+import { useAppStore } from '../../state/useAppStore.ts';
+
+/** Right / wrong buttons for a person's mark; pressing the pressed one takes the mark back. */
+function MarkButtons({
+  target,
+  mark,
+  what,
+}: {
+  target: MarkTarget;
+  mark: boolean | undefined;
+  what: string;
+}) {
+  const markReplay = useAppStore((s) => s.markReplay);
+  const press = (correct: boolean) => {
+    void markReplay(target, mark === correct ? null : correct);
+  };
+  return (
+    <span className="replay-mark" role="group" aria-label={`Your review of ${what}`}>
+      <button
+        type="button"
+        className="button button-quiet"
+        aria-pressed={mark === true}
+        onClick={(e) => {
+          e.stopPropagation();
+          press(true);
+        }}
+      >
+        Right
+      </button>
+      <button
+        type="button"
+        className="button button-quiet"
+        aria-pressed={mark === false}
+        onClick={(e) => {
+          e.stopPropagation();
+          press(false);
+        }}
+      >
+        Wrong
+      </button>
+    </span>
+  );
+}
+
+/** A deterministic finding: a check or expectation that held or broke, with the rule's id. */
+export function FindingCard({ finding, mark }: { finding: Finding; mark: boolean | undefined }) {
+  const state = finding.unclear
+    ? 'unclear'
+    : finding.fault
+      ? 'scenario'
+      : finding.passed
+        ? 'held'
+        : 'broken';
+  return (
+    <div className="replay-finding" data-state={state} data-testid="finding">
+      <span className="replay-pin-kind">
+        {state === 'broken'
+          ? '✗ Check broken'
+          : state === 'held'
+            ? '✓ Check held'
+            : state === 'unclear'
+              ? '? Unclear'
+              : '! Scenario at fault'}
+      </span>
+      <span className="replay-pin-id">
+        {finding.id}
+        {finding.policy !== undefined ? ` · ${finding.policy}` : ' · no policy named'}
+      </span>
+      <p>{finding.detail}</p>
+      <MarkButtons
+        target={{ kind: 'finding', id: finding.id }}
+        mark={mark}
+        what={`finding ${finding.id}`}
+      />
+      {mark !== undefined && (
+        <span className="replay-marked">You marked it {mark ? 'right' : 'wrong'}.</span>
+      )}
+    </div>
+  );
+}
+
+/** A judge model's opinion: always labelled as a model's opinion, never a verdict. */
+export function OpinionCard({
+  opinion,
+  mark,
+}: {
+  opinion: ReplayOpinion;
+  mark: boolean | undefined;
+}) {
+  return (
+    <div
+      className="replay-opinion"
+      data-violated={opinion.violated ? 'true' : 'false'}
+      data-testid="opinion"
+    >
+      <span className="replay-pin-kind">
+        Judge’s opinion (a model): {opinion.violated ? 'violated' : 'kept'}
+      </span>
+      <span className="replay-pin-id">{opinion.policy}</span>
+      <p>{opinion.reason}</p>
+      {opinion.evidence.trim() !== '' && <blockquote>{opinion.evidence}</blockquote>}
+      <MarkButtons
+        target={{ kind: 'judge', policy: opinion.policy }}
+        mark={mark}
+        what={`the judge’s opinion of ${opinion.policy}`}
+      />
+      {mark !== undefined && (
+        <span className="replay-marked">You marked the judge {mark ? 'right' : 'wrong'}.</span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import type { ModelRole, Replay, TerminationReason } from '../../core/index.ts';
+import { ENDING_LABELS, MODEL_ROLES, readerTurns } from '../../core/index.ts';
+
+const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
+  agent: 'Agent',
+  user: 'Simulated user',
+  judge: 'Judge',
+  generator: 'Generator',
+};
+
+/** The scenario the dialogue played, the models per role, the seed, and how it ended. */
+export function ScenarioCard({ replay }: { replay: Replay }) {
+  const { scenario, ending } = replay;
+  const expected = scenario?.expected;
+  const expectations = expected
+    ? [
+        ...expected.database.map((d) => `database: ${d}`),
+        ...expected.requiredActions.map((a) => `calls ${a}`),
+        ...expected.forbiddenActions.map((a) => `never calls ${a}`),
+        ...expected.mustSay.map((p) => `says “${p}”`),
+        ...expected.mustNotSay.map((p) => `never says “${p}”`),
+      ]
+    : [];
+  const reason = ending?.reason as TerminationReason | undefined;
+  return (
+    <details className="replay-card" open>
+      <summary>
+        <span className="replay-card-title">
+          {scenario ? `Scenario ${scenario.id}` : 'Scenario not in the log'}
+          {replay.trial !== undefined && ` · trial ${replay.trial + 1}`}
+        </span>
+        <span className="replay-faint">
+          {reason ? ENDING_LABELS[reason].sentence : 'Still running, or cut off.'}
+        </span>
+      </summary>
+      {scenario && (
+        <dl className="replay-facts">
+          <dt>Persona</dt>
+          <dd>{scenario.persona}</dd>
+          <dt>Goal</dt>
+          <dd>{scenario.goal}</dd>
+          <dt>Knows</dt>
+          <dd>{scenario.knows.length > 0 ? scenario.knows.join('; ') : 'nothing given'}</dd>
+          <dt>Does not know</dt>
+          <dd>{scenario.unknown.length > 0 ? scenario.unknown.join('; ') : 'nothing given'}</dd>
+          <dt>Policies under test</dt>
+          <dd>{scenario.policies.length > 0 ? scenario.policies.join(', ') : 'none named'}</dd>
+          <dt>Expected</dt>
+          <dd>
+            {expectations.length > 0 ? (
+              <ul className="replay-expected">
+                {expectations.map((e, i) => (
+                  <li key={`${String(i)}-${e}`}>{e}</li>
+                ))}
+              </ul>
+            ) : (
+              'nothing'
+            )}
+          </dd>
+        </dl>
+      )}
+      <dl className="replay-facts">
+        <dt>Models</dt>
+        <dd>
+          {MODEL_ROLES.filter((r) => replay.models[r] !== undefined)
+            .map((r) => `${ROLE_NAMES[r]}: ${replay.models[r] ?? ''}`)
+            .join(' · ')}
+        </dd>
+        <dt>Seed</dt>
+        <dd>
+          {replay.seed ?? 'unknown'}
+          {replay.now !== undefined && ` · the run’s clock said ${replay.now}`}
+        </dd>
+        {ending && (
+          <>
+            <dt>Ended</dt>
+            <dd>
+              {ending.detail}
+              {ending.role && ` (the ${ending.role}’s call)`}
+            </dd>
+          </>
+        )}
+        {replay.source && (
+          <>
+            <dt>Continued from</dt>
+            <dd>
+              {replay.source.dialogue} of run {replay.source.run}, re-run from{' '}
+              {readerTurns(replay.transcript.messages)(replay.source.turn)} with the project as it
+              stood then
+            </dd>
+          </>
+        )}
+      </dl>
+    </details>
+  );
+}

@@ -1,0 +1,175 @@
+import type {
+  DialogueRow,
+  PolicyFacts,
+  Replay,
+  RunReport,
+  SettledAt,
+  SimEvent,
+  TableAt,
+  ToolPolicies,
+} from '../core/index.ts';
+import {
+  databaseAt,
+  dialogueIndex,
+  filterDialogues,
+  replayOf,
+  reportOf,
+  settledAt,
+} from '../core/index.ts';
+import type { AppState } from './createAppStore.ts';
+import { perStore } from './perStore.ts';
+import { runEvents } from './slices/replaySlice.ts';
+
+/** The frame of the replay at its step: the database as it stood and what was settled so far. */
+export interface ReplayFrame {
+  readonly step: number;
+  readonly database: readonly TableAt[];
+  readonly settled: SettledAt;
+}
+
+/** How the Graph pane lights the policies of the replay's step. */
+export interface GraphLight {
+  readonly dialogue: string;
+  /** The scenario's policies under test. */
+  readonly inPlay: ReadonlySet<string>;
+  /** Policies this step concerns. */
+  readonly lit: ReadonlySet<string>;
+  /** Policies broken at this step. */
+  readonly breached: ReadonlySet<string>;
+}
+
+/** Remembers the last answer of a function of a few inputs, compared by identity. */
+function memo<A extends readonly unknown[], R>(compute: (...args: A) => R): (...args: A) => R {
+  let last: { args: A; result: R } | undefined;
+  return (...args) => {
+    if (last && last.args.length === args.length && last.args.every((a, i) => a === args[i]))
+      return last.result;
+    const result = compute(...args);
+    last = { args, result };
+    return result;
+  };
+}
+
+/** The Replay pane's memoised selectors, made once per store (`replaySelectors(store)`). */
+export function createReplaySelectors() {
+  const factsOf = memo(
+    (policies: readonly { id: string; category: string; challenge: number }[] | undefined) =>
+      new Map(
+        (policies ?? []).map((p) => [p.id, { category: p.category, challenge: p.challenge }]),
+      ) as PolicyFacts,
+  );
+  const toolsOf = memo(
+    (policies: readonly { id: string; tools: readonly string[] }[] | undefined): ToolPolicies => {
+      const byTool = new Map<string, string[]>();
+      for (const p of policies ?? [])
+        for (const tool of p.tools) byTool.set(tool, [...(byTool.get(tool) ?? []), p.id]);
+      return byTool;
+    },
+  );
+  const report = memo((events: readonly SimEvent[], policyFacts: PolicyFacts): RunReport =>
+    reportOf(events, policyFacts),
+  );
+  const rows = memo((events: readonly SimEvent[], runReport: RunReport, policyFacts: PolicyFacts) =>
+    dialogueIndex(events, runReport, policyFacts),
+  );
+  const filtered = memo(filterDialogues);
+  const replay = memo(
+    (events: readonly SimEvent[], dialogue: string, tools: ToolPolicies): Replay =>
+      replayOf(events, dialogue, tools),
+  );
+  const compared = memo(
+    (events: readonly SimEvent[], dialogue: string, tools: ToolPolicies): Replay =>
+      replayOf(events, dialogue, tools),
+  );
+  const frame = memo((r: Replay, step: number): ReplayFrame => ({
+    step,
+    database: databaseAt(r, step),
+    settled: settledAt(r, step),
+  }));
+  const light = memo((r: Replay, step: number): GraphLight => {
+    const at = r.steps[step];
+    return {
+      dialogue: r.dialogue,
+      inPlay: new Set(r.scenario?.policies ?? []),
+      lit: new Set(at?.policies ?? []),
+      breached: new Set(at?.breached ?? []),
+    };
+  });
+
+  const policiesOf = (state: AppState) => state.analysis?.model.policies;
+
+  /** The log of the run the Replay pane reads. */
+  function selectReplayEvents(state: AppState): readonly SimEvent[] | undefined {
+    return runEvents(state, state.replayRunId);
+  }
+
+  /** The report of that run, folded from its log. */
+  function selectReplayReport(state: AppState): RunReport | null {
+    const events = selectReplayEvents(state);
+    return events ? report(events, factsOf(policiesOf(state))) : null;
+  }
+
+  /** Every dialogue of that run, as the list shows and filters them. */
+  function selectDialogueRows(state: AppState): readonly DialogueRow[] {
+    const events = selectReplayEvents(state);
+    const runReport = selectReplayReport(state);
+    if (!events || !runReport) return [];
+    return rows(events, runReport, factsOf(policiesOf(state)));
+  }
+
+  /** The dialogues the list's filter lets through. */
+  function selectFilteredRows(state: AppState): readonly DialogueRow[] {
+    return filtered(selectDialogueRows(state), state.replayFilter);
+  }
+
+  /** The dialogue being replayed, folded into steps. */
+  function selectReplay(state: AppState): Replay | null {
+    const events = selectReplayEvents(state);
+    const dialogue = state.replayDialogue;
+    if (!events || dialogue === null) return null;
+    return replay(events, dialogue, toolsOf(policiesOf(state)));
+  }
+
+  /** The dialogue shown beside it, when one is. */
+  function selectComparedReplay(state: AppState): Replay | null {
+    const other = state.replayCompare;
+    if (!other) return null;
+    const events = runEvents(state, other.run.id) ?? other.run.events;
+    return compared(events, other.dialogue, toolsOf(policiesOf(state)));
+  }
+
+  /** The replay's step, kept inside the dialogue (a log that shrank, a link to a step past its end). */
+  function selectStep(state: AppState): number {
+    const r = selectReplay(state);
+    if (!r || r.steps.length === 0) return 0;
+    return Math.min(state.replayStep, r.steps.length - 1);
+  }
+
+  /** The frame at the replay's step. */
+  function selectFrame(state: AppState): ReplayFrame | null {
+    const r = selectReplay(state);
+    return r ? frame(r, selectStep(state)) : null;
+  }
+
+  /** What the Graph pane lights for the step; null when nothing is replayed or lighting is off. */
+  function selectGraphLight(state: AppState): GraphLight | null {
+    if (!state.replayLightsGraph) return null;
+    const r = selectReplay(state);
+    return r ? light(r, selectStep(state)) : null;
+  }
+
+  return {
+    selectReplayEvents,
+    selectReplayReport,
+    selectDialogueRows,
+    selectFilteredRows,
+    selectReplay,
+    selectComparedReplay,
+    selectStep,
+    selectFrame,
+    selectGraphLight,
+  };
+}
+
+/** This store's replay selectors: `replaySelectors(store).select...`. */
+export const replaySelectors = perStore(createReplaySelectors);

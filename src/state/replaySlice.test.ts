@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
+import type { RunRepository, SimEvent } from '../core/index.ts';
+import { LOG_VERSION, readLog } from '../core/index.ts';
+import { REFUND_PLAN, refundJudge, simulateRefunds } from '../test/refundDesk.ts';
+import { testServices } from '../test/services.ts';
+import { createAppStore } from './createAppStore.ts';
+import { replaySelectors } from './replaySelectors.ts';
+
+/** A store over a run store that already holds the refund desk's judged run as `run-1`. */
+async function storeWithRun(runs: RunRepository = createMemoryRunRepository()) {
+  const { events } = await simulateRefunds({
+    ...REFUND_PLAN,
+    judge: { engine: refundJudge, model: 'judge-model' },
+  });
+  await runs.create({ id: 'run-1', projectId: 'p', createdAt: 'then', title: 'Refunds' });
+  await runs.append('run-1', 0, events);
+  const store = createAppStore(testServices({ runs }));
+  return { store, events, runs };
+}
+
+describe('the Replay pane’s state', () => {
+  it('opens a saved dialogue at the step of a raw turn, and lights its step’s policies', async () => {
+    const { store } = await storeWithRun();
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1', turn: 1 });
+    const s = replaySelectors(store);
+    const replay = s.selectReplay(store.getState());
+    const step = s.selectStep(store.getState());
+    expect(replay?.steps[step]).toMatchObject({ kind: 'message', turn: 1 });
+    // The next step is the refused refund: the graph lights refund-window as broken there.
+    store.getState().setReplayStep(step + 1);
+    const light = s.selectGraphLight(store.getState());
+    expect([...(light?.breached ?? [])]).toEqual(['refund-window']);
+    expect([...(light?.inPlay ?? [])].sort()).toEqual(replay?.scenario?.policies.toSorted());
+    store.getState().setReplayLightsGraph(false);
+    expect(s.selectGraphLight(store.getState())).toBeNull();
+  });
+
+  it('keeps the step inside the dialogue, whatever the address asked for', async () => {
+    const { store } = await storeWithRun();
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'fresh#1', step: 999 });
+    const s = replaySelectors(store);
+    const last = (s.selectReplay(store.getState())?.steps.length ?? 0) - 1;
+    expect(s.selectStep(store.getState())).toBe(last);
+  });
+
+  it('says so when the run or the dialogue is not there, and keeps what was open', async () => {
+    const { store } = await storeWithRun();
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'fresh#1' });
+    await store.getState().openReplay({ run: 'run-404' });
+    expect(store.getState().replayMessage).toBe('There is no saved run “run-404” on this device.');
+    expect(store.getState().replayDialogue).toBe('fresh#1');
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'nope#1' });
+    expect(store.getState().replayMessage).toContain('has no dialogue “nope#1”');
+  });
+
+  it('appends a person’s marks and notes to the run’s log, where a reload finds them', async () => {
+    const { store, runs, events } = await storeWithRun();
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1' });
+    await store.getState().markReplay({ kind: 'judge', policy: 'refund-window' }, false);
+    await store.getState().markReplay({ kind: 'finding', id: 'confirm-refund' }, true);
+    await store.getState().noteReplay(1, '  The agent never checked the date.  ');
+
+    const saved = readLog(await runs.events('run-1'));
+    if (!saved.ok) throw new Error(saved.error);
+    expect(saved.events.slice(0, events.length)).toEqual(events);
+    expect(saved.events.slice(events.length).map((e) => e.type)).toEqual(['mark', 'mark', 'note']);
+
+    const reloaded = createAppStore(testServices({ runs }));
+    await reloaded.getState().openReplay({ run: 'run-1', dialogue: 'late#1' });
+    const replay = replaySelectors(reloaded).selectReplay(reloaded.getState());
+    expect(replay?.marks.judge.get('refund-window')).toBe(false);
+    expect(replay?.marks.findings.get('confirm-refund')).toBe(true);
+    expect(replay?.notes.get(1)).toBe('The agent never checked the date.');
+  });
+
+  it('writes an older log back whole in the current format before appending to it', async () => {
+    const runs = createMemoryRunRepository();
+    const { events } = await simulateRefunds();
+    const older = events.map((e) => (e.type === 'run-started' ? { ...e, version: 2 } : e));
+    await runs.create({ id: 'old', projectId: 'p', createdAt: 'then', title: 'Old' });
+    await runs.append('old', 0, older);
+    const store = createAppStore(testServices({ runs }));
+    await store.getState().openReplay({ run: 'old', dialogue: 'fresh#1' });
+    await store.getState().noteReplay(0, 'hello');
+    const saved = await runs.events('old');
+    expect(saved[0]).toMatchObject({ version: LOG_VERSION });
+    expect(saved.at(-1)).toMatchObject({ type: 'note', text: 'hello' });
+    expect(saved).toHaveLength(events.length + 1);
+  });
+
+  it('says a mark could not be saved and keeps it on screen', async () => {
+    const { store, runs } = await storeWithRun();
+    const failing: RunRepository = {
+      ...runs,
+      append: () => Promise.reject(new Error('QuotaExceededError')),
+    };
+    const broken = createAppStore(testServices({ runs: failing }));
+    void store;
+    await broken.getState().openReplay({ run: 'run-1', dialogue: 'late#1' });
+    await broken.getState().noteReplay(1, 'kept here');
+    expect(broken.getState().replayMessage).toContain('could not be saved on this device');
+    const replay = replaySelectors(broken).selectReplay(broken.getState());
+    expect(replay?.notes.get(1)).toBe('kept here');
+  });
+
+  it('imports a run file, keeps it with the project’s runs, and refuses one it cannot read', async () => {
+    const runs = createMemoryRunRepository();
+    const store = createAppStore(testServices({ runs }));
+    const { events } = await simulateRefunds();
+    await store.getState().importRunFile('bad.json', '{ not json');
+    expect(store.getState().replayMessage).toBe('“bad.json” is not a run’s log: it is not JSON.');
+    await store.getState().importRunFile('odd.json', JSON.stringify([{ type: 'message' }]));
+    expect(store.getState().replayMessage).toContain('“odd.json” cannot be opened.');
+    expect(store.getState().replayRunId).toBeNull();
+
+    await store.getState().importRunFile('refunds.json', JSON.stringify(events));
+    const id = store.getState().replayRunId;
+    expect(store.getState().replayMessage).toBeNull();
+    expect(store.getState().runList.map((r) => r.title)).toEqual(['Imported: refunds']);
+    expect(await runs.events(id ?? '')).toEqual(events);
+    expect(replaySelectors(store).selectDialogueRows(store.getState())).toHaveLength(4);
+  });
+
+  it('compares two trials of a scenario, or finds the same scenario in another run', async () => {
+    const { store, runs, events } = await storeWithRun();
+    await runs.create({ id: 'run-2', projectId: 'p', createdAt: 'later', title: 'Again' });
+    await runs.append('run-2', 0, events as SimEvent[]);
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1' });
+    await store.getState().compareReplay({ run: 'run-1', dialogue: 'late#2' });
+    expect(replaySelectors(store).selectComparedReplay(store.getState())?.dialogue).toBe('late#2');
+    await store.getState().compareReplay({ run: 'run-2', scenario: 'late', trial: 1 });
+    expect(store.getState().replayCompare).toMatchObject({
+      dialogue: 'late#2',
+      run: { id: 'run-2' },
+    });
+    await store.getState().compareReplay({ run: 'run-2', scenario: 'missing', trial: 0 });
+    expect(store.getState().replayMessage).toContain('no dialogue of scenario “missing”');
+    await store.getState().compareReplay(null);
+    expect(store.getState().replayCompare).toBeNull();
+  });
+});
