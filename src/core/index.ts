@@ -198,6 +198,8 @@ export type { DialogueFilter, DialogueRow, FilterChoices } from './sim/dialogueI
 export { dialogueIndex, filterChoices, filterDialogues } from './sim/dialogueIndex.ts';
 export type { AlignedRow, Alignment, WordSegment } from './sim/align.ts';
 export { DIFF_WORD_CAP, alignDialogues, diffWords } from './sim/align.ts';
+export type { DialogueJson } from './sim/dialogueExport.ts';
+export { DIALOGUE_FORMAT, dialogueJson, dialogueMarkdown } from './sim/dialogueExport.ts';
 export type { Agreement } from './sim/agreement.ts';
 export { readAgreement } from './sim/agreement.ts';
 export {
