@@ -125,6 +125,11 @@ describe('dialogueMarkdown', () => {
       { type: 'tool-call', dialogue: 'd1', turn: 1, call: 'c1', tool: 'nope', args: {} },
       { type: 'guard', dialogue: 'd1', call: 'c1', allowed: false, reason: 'No such tool.' },
       {
+        type: 'checks',
+        dialogue: 'd1',
+        findings: [{ id: 'tone', policy: 'p', passed: true, detail: 'Skipped: no such field.' }],
+      },
+      {
         type: 'dialogue-ended',
         dialogue: 'd1',
         reason: 'provider-error',
@@ -139,8 +144,8 @@ describe('dialogueMarkdown', () => {
       '### The agent’s 1st reply (its words never came)',
       '**Guard:** Refused. No such tool.',
       '**Result:** none was logged.',
-      // A refusal no rule made charges no policy; and the checks never came.
-      '## Deterministic findings\n\nThe checks have not run.',
+      // A refusal no rule made charges no policy; a check that could not judge did not hold.
+      '## Deterministic findings\n\n- **Skipped:** tone, policy p. no such field.',
     ]);
     expect(dialogueMarkdown(events, 'd9')).toBe(
       '# Dialogue d9\n\nThis log has no such dialogue.\n',

@@ -210,7 +210,13 @@ function findings(replay: Replay, report: DialogueReport): string[] {
   const passed = replay.findings
     .map((f) => f.item)
     .filter((f) => f.passed && !f.unclear && f.fault === undefined)
-    .map((f) => `- **Held:** ${inlineText(f.id)}, ${policyOf(f.policy)}. ${inlineText(f.detail)}`);
+    .map((f) => {
+      // A check that could not judge (lint says why) examined nothing: it did not hold either.
+      const skipped = f.detail.startsWith('Skipped:');
+      const detail = skipped ? f.detail.slice('Skipped:'.length) : f.detail;
+      const what = skipped ? 'Skipped' : 'Held';
+      return `- **${what}:** ${inlineText(f.id)}, ${policyOf(f.policy)}. ${inlineText(detail)}`;
+    });
   const examined = new Set([...report.examined, ...report.breaches.map((b) => b.policy)]);
   const unexamined = (replay.scenario?.policies ?? []).filter((p) => !examined.has(p));
   const lines = [...failed, ...unclear, ...faults, ...passed];
