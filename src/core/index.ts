@@ -154,6 +154,8 @@ export type { LogMigration, ReadLog } from './sim/logFormat.ts';
 export { LOG_MIGRATIONS, readLog } from './sim/logFormat.ts';
 export type { PlannedRun, RunRequest } from './sim/plan.ts';
 export { DEFAULT_TIME_LIMIT_MS, MAX_TOOL_ROUNDS, planRun } from './sim/plan.ts';
+export type { DialoguePrefix, ForkPoint, ForkState, PrefixEvent } from './sim/fork.ts';
+export { continuedPrefix, copyPrefix, dialoguePrefix, forkState } from './sim/fork.ts';
 export type { LogSink, RecorderOptions, RunRecorder } from './sim/recorder.ts';
 export { createRecorder, runClock } from './sim/recorder.ts';
 export type { CallContext } from './sim/modelCall.ts';

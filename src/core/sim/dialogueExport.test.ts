@@ -147,6 +147,10 @@ describe('dialogueMarkdown', () => {
       // A refusal no rule made charges no policy; a check that could not judge did not hold.
       '## Deterministic findings\n\n- **Skipped:** tone, policy p. no such field.',
     ]);
+    const unchecked = events.filter((e) => e.type !== 'checks');
+    expect(dialogueMarkdown(unchecked, 'd1')).toContain(
+      '## Deterministic findings\n\nThe checks have not run.',
+    );
     expect(dialogueMarkdown(events, 'd9')).toBe(
       '# Dialogue d9\n\nThis log has no such dialogue.\n',
     );
