@@ -13,6 +13,8 @@ import type { PriceTable } from '../models/usage.ts';
 import type { PastCall } from '../rules/guards.ts';
 import { seedDatabase } from './database.ts';
 import type { Database, SimEvent, SimScenario, TerminationReason } from './events.ts';
+import type { DialoguePrefix } from './fork.ts';
+import { copyPrefix, forkState } from './fork.ts';
 import type { Player } from './modelCall.ts';
 import { loggedChat } from './modelCall.ts';
 import type { PromptTemplate } from './prompts.ts';
@@ -163,6 +165,9 @@ function openingViews(model: ProjectModel, scenario: SimScenario, deps: Dialogue
  * dialogue, or a question put to the simulated user. Failures of a provider or a model end the
  * dialogue as an error (never a policy failure), and a scenario whose rows do not fit its tables
  * ends as a `scenario-error` before any model is asked; the run is never thrown out by them.
+ * With a `prefix` (a dialogue continued from an agent turn), the prefix's events are copied into
+ * the log, the database, guard history and both sides' views are rebuilt from them (`forkState`),
+ * and the agent answers first; the prefix's user turns count toward `maxTurns`.
  */
 export async function runDialogue(
   model: ProjectModel,
@@ -170,16 +175,21 @@ export async function runDialogue(
   id: { readonly dialogue: string; readonly trial: number },
   deps: DialogueDeps,
   limits: DialogueLimits = DEFAULT_LIMITS,
+  prefix?: DialoguePrefix,
 ): Promise<DialogueResult> {
   const { dialogue } = id;
   const { emit, clock } = deps;
   emit({ type: 'dialogue-started', at: clock(), dialogue, scenario: scenario.id, trial: id.trial });
+  if (prefix) copyPrefix(prefix, dialogue, clock, emit);
   const { db: startDb, problems } = seedDatabase(model, scenario.rows);
-  let db = startDb;
+  const fork = prefix && forkState(model, startDb, prefix);
+  let db = fork?.db ?? startDb;
   const stop = dialogueStop(deps, limits);
   const { tools, agentView, userView } = openingViews(model, scenario, deps);
-  const history: PastCall[] = [];
-  let turn = 0;
+  agentView.push(...(fork?.agentView ?? []));
+  userView.push(...(fork?.userView ?? []));
+  const history: PastCall[] = fork?.history ?? [];
+  let turn = prefix?.turn ?? 0;
   const say = (speaker: 'user' | 'agent', text: string) => {
     emit({ type: 'message', at: clock(), dialogue, turn, speaker, text });
     return turn++;
@@ -209,8 +219,8 @@ export async function runDialogue(
   };
 
   /** The agent answers, calling tools as it likes, until it speaks without calling one. */
-  const agentAnswers = async () => {
-    for (let round = 0; ; round++) {
+  const agentAnswers = async (roundsSoFar = 0) => {
+    for (let round = roundsSoFar; ; round++) {
       if (round >= limits.maxToolRounds) {
         throw new Ending(
           'max-turns',
@@ -260,7 +270,9 @@ export async function runDialogue(
   try {
     if (problems.length > 0)
       throw new Ending('scenario-error', `The scenario's rows are invalid: ${problems.join('; ')}`);
-    for (let userTurns = 0; ; userTurns++) {
+    if (fork?.problem !== undefined) throw new Ending('scenario-error', fork.problem);
+    if (fork) await agentAnswers(fork.rounds);
+    for (let userTurns = fork?.userTurns ?? 0; ; userTurns++) {
       if (userTurns >= limits.maxTurns)
         throw new Ending('max-turns', `The user spoke ${limits.maxTurns} times.`);
       const user = await userSpeaks(userView);

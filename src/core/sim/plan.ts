@@ -8,7 +8,9 @@ import type { PriceTable } from '../models/usage.ts';
 import { callCost } from '../models/usage.ts';
 import type { Project } from '../project.ts';
 import { projectHash } from '../project.ts';
-import type { SimEvent, SimScenario } from './events.ts';
+import type { RunSource, SimEvent, SimScenario } from './events.ts';
+import type { ForkPoint } from './fork.ts';
+import { continuedPrefix, dialoguePrefix } from './fork.ts';
 import type { Player } from './modelCall.ts';
 import { projectPrompts } from './prompts.ts';
 import type { RunPlan } from './run.ts';
@@ -57,6 +59,19 @@ export interface RunRequest {
    * (`scenarios` and `generate` are not used), and the rest is planned as for a new run.
    */
   readonly resuming?: readonly SimEvent[];
+  /**
+   * Continue dialogue `dialogue` of run `run` (its log: `events`) from agent message `turn` (its
+   * raw index) with this project and these models: one trial of its scenario, the turns before
+   * copied, the rest run anew (`scenarios`, `generate`, `ownScenarios` and `trials` are not used).
+   * The run records it as its `source`, and sees the `now` the source run saw (when its log
+   * records one), so the copied turns and the new ones happen at the same moment.
+   */
+  readonly continueFrom?: {
+    readonly run: string;
+    readonly events: readonly SimEvent[];
+    readonly dialogue: string;
+    readonly turn: number;
+  };
 }
 
 /**
@@ -78,15 +93,19 @@ export type PlannedRun =
  * project's own prompts, the content hash, limits, budget and prices. A dollar budget needs a
  * price for every model the run may pay for; without one it is refused, never ignored. The page,
  * Play and the CLI all plan through here, so a run means the same wherever it was started.
+ * With `continueFrom`, plans the one dialogue that continues it, or refuses (`fix: 'log'`) when
+ * the log cannot be continued there (see `dialoguePrefix`).
  */
 export function planRun(project: Project, request: RunRequest): PlannedRun {
   const model = parseProject(project).model;
   const started = request.resuming?.find((e) => e.type === 'run-started');
   if (request.resuming && !started)
     return refuse('The run’s log has no start to go on from.', 'log');
+  const fork = forkOf(request, started);
+  if (fork && !fork.ok) return refuse(fork.problem, fork.fix);
   const written = handWrittenScenarios(model);
   let scenarios: readonly SimScenario[];
-  if (started) scenarios = [];
+  if (started || fork) scenarios = [];
   else if (request.scenarios === 'all') scenarios = written;
   else if (request.scenarios === 'none') scenarios = [];
   else {
@@ -100,7 +119,7 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
   }
 
   let samples: RunPlan['samples'] = [];
-  if (!started && request.generate && request.generate.count > 0) {
+  if (!started && !fork && request.generate && request.generate.count > 0) {
     if (!request.generator)
       return refuse('Generating scenarios needs a model for the generator role.', 'models');
     const { levels, count } = request.generate;
@@ -115,8 +134,8 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
         'scenarios',
       );
   }
-  const own = started ? [] : (request.ownScenarios ?? []);
-  if (!started && scenarios.length + own.length + samples.length === 0)
+  const own = started || fork ? [] : (request.ownScenarios ?? []);
+  if (!started && !fork && scenarios.length + own.length + samples.length === 0)
     return refuse(
       'There is nothing to run: no scenarios in scenarios.yaml, and none to generate.',
       'scenarios',
@@ -148,8 +167,9 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
     prompts: projectPrompts(model),
     scenarios: [
       ...[...scenarios, ...own].map((scenario) => ({ scenario, source: 'hand-written' as const })),
+      ...(fork && !started ? [{ scenario: fork.scenario, source: fork.scenarioSource }] : []),
     ],
-    trials: started?.trials ?? request.trials,
+    trials: started?.trials ?? (fork ? 1 : request.trials),
     concurrency: request.concurrency,
     limits: {
       maxTurns: request.maxTurns,
@@ -163,9 +183,43 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
     user: request.user,
     ...(request.judge && { judge: request.judge }),
     ...(samples.length > 0 && request.generator && { samples, generator: request.generator }),
-    now: request.now,
+    now: fork?.now ?? request.now,
+    ...(fork && { source: fork.source, prefix: fork.prefix }),
   };
   return { ok: true, plan, model };
+}
+
+/**
+ * A continued run's fork: from the request's source log, or (resuming a continued run) from the
+ * run's own log; undefined for any other run.
+ */
+function forkOf(
+  request: RunRequest,
+  started: Extract<SimEvent, { type: 'run-started' }> | undefined,
+):
+  | (Extract<ForkPoint, { ok: true }> & { readonly source: RunSource })
+  | { readonly ok: false; readonly problem: string; readonly fix: 'models' | 'log' }
+  | undefined {
+  const from = request.continueFrom;
+  if (started) {
+    if (!started.source || !request.resuming) return undefined;
+    const point = continuedPrefix(request.resuming);
+    return point.ok ? { ...point, source: started.source } : { ...point, fix: 'log' };
+  }
+  if (!from) return undefined;
+  const point = dialoguePrefix(from.events, from.dialogue, from.turn);
+  if (!point.ok) return { ...point, fix: 'log' };
+  if (request.externalAgent)
+    return {
+      ok: false,
+      problem:
+        'The agent is your own bot behind its endpoint, which keeps its own tools and database: a dialogue can only be continued with an agent PolicyLab runs.',
+      fix: 'models',
+    };
+  return {
+    ...point,
+    source: { kind: 'continued', run: from.run, dialogue: from.dialogue, turn: from.turn },
+  };
 }
 
 function priced(model: string, prices: PriceTable): boolean {

@@ -5,6 +5,7 @@ import type { PriceTable } from '../models/usage.ts';
 import type { DialogueLimits, Player } from './dialogue.ts';
 import { DEFAULT_LIMITS, runDialogue } from './dialogue.ts';
 import type { PromptUse, RunSource, SimEvent, SimScenario, StartingData } from './events.ts';
+import type { DialoguePrefix } from './fork.ts';
 import { ERROR_ENDINGS, LOG_VERSION } from './events.ts';
 import type { GenerationFailure, ScenarioSample } from './generate.ts';
 import { generateScenarios } from './generate.ts';
@@ -59,6 +60,11 @@ export interface RunPlan {
   readonly prompts?: Partial<RunPrompts>;
   /** The run this one is derived from (a dialogue continued from a turn), recorded with it. */
   readonly source?: RunSource;
+  /**
+   * A continued run's copied start (its one scenario, one trial): the dialogue copies it and goes
+   * on from its turn (see `runDialogue`).
+   */
+  readonly prefix?: DialoguePrefix;
 }
 
 /** What a run needs from outside: timers and randomness for retries, the clock, prices, cancel. */
@@ -257,6 +263,7 @@ export async function runSimulation(
           }),
         },
         plan.limits ?? DEFAULT_LIMITS,
+        plan.prefix,
       );
       const transcript = transcriptOf(logs.get(dialogue) ?? [], dialogue);
       logs.delete(dialogue);
