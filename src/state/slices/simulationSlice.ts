@@ -3,6 +3,7 @@ import type {
   LevelBand,
   ReadLog,
   RunRepository,
+  RunRequest,
   Scheduler,
   SimEvent,
   StoredRun,
@@ -13,7 +14,9 @@ import {
   PERSON,
   createRecorder,
   readLog,
+  readerTurns,
   runClock,
+  transcriptOf,
 } from '../../core/index.ts';
 import type { Simulator } from '../../workers/simulationClient.ts';
 import { simulateInThread } from '../../workers/simulationClient.ts';
@@ -64,6 +67,17 @@ export interface SimulationSlice {
   startRun: () => Promise<void>;
   /** Goes on with the interrupted run on screen: judged dialogues stay, the rest run. */
   resumeRun: () => Promise<void>;
+  /**
+   * Re-runs the rest of a saved dialogue from one of its agent turns (raw message index) with the
+   * project and the models per role as they are now: a new one-dialogue run naming its source,
+   * saved, listed and put on screen like `startRun`'s. Resolves with its id once it has finished,
+   * or undefined when it cannot start (the reason is in `simulationMessage`).
+   */
+  continueDialogue: (from: {
+    readonly run: string;
+    readonly dialogue: string;
+    readonly turn: number;
+  }) => Promise<string | undefined>;
   cancelRun: () => void;
   openRun: (id: string) => Promise<void>;
   /**
@@ -111,8 +125,11 @@ export function createSimulationSlice(
 ): StateCreator<AppState, [], [], SimulationSlice> {
   let controller: AbortController | undefined;
   return (set, get) => {
-    /** Plans a run (or its resumption) from the form and the models per role, or says why not. */
-    const plan = async (resuming?: readonly SimEvent[]) => {
+    /**
+     * Plans a run (its resumption, or a dialogue's continuation) from the form and the models per
+     * role, or says why not.
+     */
+    const plan = async (derived: Pick<RunRequest, 'resuming' | 'continueFrom'> = {}) => {
       const state = get();
       if (state.currentRun?.live) return undefined;
       const players = choosePlayers(state);
@@ -144,7 +161,7 @@ export function createSimulationSlice(
         prices: state.modelSettings.prices,
         freeModels: players.freeModels,
         now: now(),
-        ...(resuming && { resuming }),
+        ...derived,
       });
       if (!planned.ok) {
         const where = WHERE_TO_FIX[planned.fix];
@@ -217,6 +234,26 @@ export function createSimulationSlice(
       }
     };
 
+    /** A saved run's log (the run on screen's, when it is that one), or undefined, said why. */
+    const sourceEvents = async (id: string, current: CurrentRun | null) => {
+      if (current?.id === id) return current.events;
+      const title = get().runList.find((r) => r.id === id)?.title ?? id;
+      let read: ReadLog;
+      try {
+        if (!runs) throw new Error('runs are not kept on this page');
+        read = readLog(await runs.events(id));
+      } catch (error) {
+        set({ simulationMessage: `The run could not be read: ${messageOf(error)}` });
+        return undefined;
+      }
+      if (!read.ok || read.events.length === 0) {
+        const why = read.ok ? 'It is not saved on this device.' : read.error;
+        set({ simulationMessage: `The run “${title}” cannot be continued. ${why}` });
+        return undefined;
+      }
+      return read.events;
+    };
+
     return {
       runSettings: DEFAULT_RUN_SETTINGS,
       runList: [],
@@ -259,7 +296,7 @@ export function createSimulationSlice(
           set({ simulationMessage: 'A game of Play cannot be resumed without its player.' });
           return;
         }
-        const planned = await plan(current.events);
+        const planned = await plan({ resuming: current.events });
         if (!planned) return;
         await execute(planned, {
           id: current.id,
@@ -267,6 +304,29 @@ export function createSimulationSlice(
           previous: current.events,
           rewrite: current.savedVersion < LOG_VERSION,
         });
+      },
+      continueDialogue: async (from) => {
+        const current = get().currentRun;
+        if (current?.live) {
+          set({
+            simulationMessage:
+              'A run is going on: wait for it to finish (or stop it) before continuing a dialogue.',
+          });
+          return undefined;
+        }
+        const source = await sourceEvents(from.run, current);
+        if (!source) return undefined;
+        const planned = await plan({ continueFrom: { ...from, events: source } });
+        if (!planned) return undefined;
+        const id = `run-${newId()}`;
+        const name = readerTurns(transcriptOf(source, from.dialogue).messages)(from.turn);
+        const title = `Continued: ${from.dialogue} from ${name} · ${planned.plan.agent.model}`;
+        await execute(
+          planned,
+          { id, title, previous: [], rewrite: false },
+          runs?.create({ id, projectId: get().projectId, createdAt: now(), title }),
+        );
+        return id;
       },
       cancelRun: () => {
         controller?.abort();
