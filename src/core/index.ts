@@ -195,7 +195,7 @@ export { DEFAULT_LIMITS, runDialogue } from './sim/dialogue.ts';
 export type { RunDeps, RunPlan } from './sim/run.ts';
 export { dialogueId, runSimulation, startingData } from './sim/run.ts';
 export type { Transcript, TranscriptCall, TranscriptMessage } from './sim/transcript.ts';
-export { ordinal, readerTurns, transcriptOf, turnLabel } from './sim/transcript.ts';
+export { describeCall, ordinal, readerTurns, transcriptOf, turnLabel } from './sim/transcript.ts';
 export type { DialogueFilter, DialogueRow, FilterChoices } from './sim/dialogueIndex.ts';
 export { dialogueIndex, filterChoices, filterDialogues } from './sim/dialogueIndex.ts';
 export type { AlignedRow, Alignment, WordSegment } from './sim/align.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
-import type { RunRepository, SimEvent } from '../core/index.ts';
+import type { RunRepository } from '../core/index.ts';
 import { LOG_VERSION, readLog } from '../core/index.ts';
 import { REFUND_PLAN, refundJudge, simulateRefunds } from '../test/refundDesk.ts';
 import { testServices } from '../test/services.ts';
@@ -90,13 +90,12 @@ describe('the Replay pane’s state', () => {
   });
 
   it('says a mark could not be saved and keeps it on screen', async () => {
-    const { store, runs } = await storeWithRun();
+    const { runs } = await storeWithRun();
     const failing: RunRepository = {
       ...runs,
       append: () => Promise.reject(new Error('QuotaExceededError')),
     };
     const broken = createAppStore(testServices({ runs: failing }));
-    void store;
     await broken.getState().openReplay({ run: 'run-1', dialogue: 'late#1' });
     await broken.getState().noteReplay(1, 'kept here');
     expect(broken.getState().replayMessage).toContain('could not be saved on this device');
@@ -125,7 +124,7 @@ describe('the Replay pane’s state', () => {
   it('compares two trials of a scenario, or finds the same scenario in another run', async () => {
     const { store, runs, events } = await storeWithRun();
     await runs.create({ id: 'run-2', projectId: 'p', createdAt: 'later', title: 'Again' });
-    await runs.append('run-2', 0, events as SimEvent[]);
+    await runs.append('run-2', 0, events);
     await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1' });
     await store.getState().compareReplay({ run: 'run-1', dialogue: 'late#2' });
     expect(replaySelectors(store).selectComparedReplay(store.getState())?.dialogue).toBe('late#2');

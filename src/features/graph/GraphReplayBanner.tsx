@@ -26,7 +26,7 @@ export function GraphReplayBanner() {
           setLights(false);
         }}
       >
-        Stop lighting
+        Unlight
       </button>
     </div>
   );

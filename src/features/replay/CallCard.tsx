@@ -6,7 +6,7 @@ function shown(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch {
-    return String(value);
+    return '(cannot be shown)';
   }
 }
 

@@ -36,7 +36,13 @@ export function DialogueActions({ replay, step }: { replay: Replay; step: number
 
   return (
     <div className="replay-actions">
-      <button type="button" className="button button-quiet replay-back" onClick={() => pick(null)}>
+      <button
+        type="button"
+        className="button button-quiet replay-back"
+        onClick={() => {
+          pick(null);
+        }}
+      >
         ← Dialogues
       </button>
       <h3 className="replay-title">
@@ -72,7 +78,13 @@ export function DialogueActions({ replay, step }: { replay: Replay; step: number
           JSON
         </button>
         <label className="replay-check">
-          <input type="checkbox" checked={lights} onChange={(e) => setLights(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={lights}
+            onChange={(e) => {
+              setLights(e.target.checked);
+            }}
+          />
           Light the graph
         </label>
         <label className="replay-field replay-compare-pick">
@@ -126,7 +138,14 @@ export function DialogueActions({ replay, step }: { replay: Replay; step: number
             copied
           ) : (
             <>
-              Copy this link: <input readOnly value={copied} onFocus={(e) => e.target.select()} />
+              Copy this link:{' '}
+              <input
+                readOnly
+                value={copied}
+                onFocus={(e) => {
+                  e.target.select();
+                }}
+              />
             </>
           )}
         </output>

@@ -20,9 +20,7 @@ export function DialogueBrowser() {
   const pick = useAppStore((s) => s.pickReplayDialogue);
   const choices = useMemo(() => filterChoices(rows), [rows]);
   const change = (patch: Partial<DialogueFilter>) => {
-    const next: Record<string, unknown> = { ...filter, ...patch };
-    for (const [key, value] of Object.entries(next)) if (value === undefined) delete next[key];
-    setFilter(next as DialogueFilter);
+    setFilter({ ...filter, ...patch });
   };
   const verdicts = filter.verdicts ?? VERDICTS;
 
@@ -160,7 +158,9 @@ function DialogueButton({
       onClick={onPick}
     >
       <span className="replay-row-top">
-        <span className="replay-row-name">{row.dialogue}</span>
+        <span className="replay-row-name" title={row.dialogue}>
+          {row.dialogue}
+        </span>
         <span className="verdict" data-verdict={row.verdict}>
           {row.verdict}
         </span>

@@ -74,7 +74,12 @@ function DatabaseAt({ tables, known }: { tables: readonly TableAt[]; known: bool
           <div className="replay-db-bar">
             <label className="replay-field">
               <span>Table</span>
-              <select value={name} onChange={(e) => setChosen(e.target.value)}>
+              <select
+                value={name}
+                onChange={(e) => {
+                  setChosen(e.target.value);
+                }}
+              >
                 {tables.map((t) => (
                   <option key={t.name} value={t.name}>
                     {t.name} ({t.rows.length} rows{t.changed > 0 ? `, ${t.changed} changed` : ''})
@@ -84,7 +89,13 @@ function DatabaseAt({ tables, known }: { tables: readonly TableAt[]; known: bool
             </label>
             {(table?.rows.length ?? 0) > MANY_ROWS && (
               <label className="replay-check">
-                <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={all}
+                  onChange={(e) => {
+                    setAll(e.target.checked);
+                  }}
+                />
                 Every row
               </label>
             )}

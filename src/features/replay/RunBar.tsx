@@ -25,9 +25,7 @@ export function RunBar() {
           <option value="" disabled>
             {runs.length === 0 ? 'No saved runs yet' : 'Choose a run…'}
           </option>
-          {!listed && runId !== null && (
-            <option value={runId}>{loadedTitle ?? currentTitle ?? runId}</option>
-          )}
+          {!listed && <option value={runId}>{loadedTitle ?? currentTitle ?? runId}</option>}
           {runs.map((r) => (
             <option key={r.id} value={r.id}>
               {r.title} · {new Date(r.createdAt).toLocaleString()}

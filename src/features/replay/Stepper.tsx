@@ -32,16 +32,20 @@ export function Stepper({ replay, step }: { replay: Replay; step: number }) {
       <button
         type="button"
         className="button button-quiet"
-        onClick={() => setStep(0)}
+        onClick={() => {
+          setStep(0);
+        }}
         disabled={step === 0}
         aria-label="First step"
       >
-        ⏮
+        First
       </button>
       <button
         type="button"
         className="button button-quiet"
-        onClick={() => setStep(step - 1)}
+        onClick={() => {
+          setStep(step - 1);
+        }}
         disabled={step === 0}
         aria-label="Previous step"
       >
@@ -54,14 +58,18 @@ export function Stepper({ replay, step }: { replay: Replay; step: number }) {
         value={step}
         aria-label="Step"
         aria-valuetext={`Step ${step + 1} of ${last + 1}: ${stepName(current)}`}
-        onChange={(e) => setStep(Number(e.target.value))}
+        onChange={(e) => {
+          setStep(Number(e.target.value));
+        }}
         className="replay-scrubber"
         style={{ ['--marks' as string]: markGradient(replay) }}
       />
       <button
         type="button"
         className="button button-quiet"
-        onClick={() => setStep(step + 1)}
+        onClick={() => {
+          setStep(step + 1);
+        }}
         disabled={step >= last}
         aria-label="Next step"
       >
@@ -70,11 +78,13 @@ export function Stepper({ replay, step }: { replay: Replay; step: number }) {
       <button
         type="button"
         className="button button-quiet"
-        onClick={() => setStep(last)}
+        onClick={() => {
+          setStep(last);
+        }}
         disabled={step >= last}
         aria-label="Last step"
       >
-        ⏭
+        Last
       </button>
       <span className="replay-step-count" data-testid="replay-step">
         Step {step + 1} of {last + 1}
@@ -83,7 +93,9 @@ export function Stepper({ replay, step }: { replay: Replay; step: number }) {
         type="button"
         className="button button-quiet"
         disabled={nextFinding === undefined}
-        onClick={() => nextFinding !== undefined && setStep(nextFinding)}
+        onClick={() => {
+          if (nextFinding !== undefined) setStep(nextFinding);
+        }}
         title="Next finding (n)"
       >
         Next finding
@@ -92,7 +104,9 @@ export function Stepper({ replay, step }: { replay: Replay; step: number }) {
         type="button"
         className="button button-quiet"
         disabled={nextCall === undefined}
-        onClick={() => nextCall !== undefined && setStep(nextCall)}
+        onClick={() => {
+          if (nextCall !== undefined) setStep(nextCall);
+        }}
         title="Next tool call (c)"
       >
         Next call

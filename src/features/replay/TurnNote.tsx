@@ -9,7 +9,9 @@ export function TurnNote({ turn, note }: { turn: number; note: string | undefine
     return (
       <form
         className="replay-note-form"
-        onClick={(e) => e.stopPropagation()}
+        onClick={(e) => {
+          e.stopPropagation();
+        }}
         onSubmit={(e) => {
           e.preventDefault();
           void noteReplay(turn, draft);
@@ -21,7 +23,9 @@ export function TurnNote({ turn, note }: { turn: number; note: string | undefine
           value={draft}
           rows={2}
           autoFocus
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={(e) => {
+            setDraft(e.target.value);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'Escape') {
               e.stopPropagation();
@@ -32,7 +36,13 @@ export function TurnNote({ turn, note }: { turn: number; note: string | undefine
         <button type="submit" className="button">
           Save note
         </button>
-        <button type="button" className="button button-quiet" onClick={() => setDraft(null)}>
+        <button
+          type="button"
+          className="button button-quiet"
+          onClick={() => {
+            setDraft(null);
+          }}
+        >
           Cancel
         </button>
       </form>
