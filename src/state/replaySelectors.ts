@@ -7,6 +7,7 @@ import type {
   SimEvent,
   TableAt,
   ToolPolicies,
+  Verdict,
 } from '../core/index.ts';
 import {
   databaseAt,
@@ -81,6 +82,9 @@ export function createReplaySelectors() {
     (events: readonly SimEvent[], dialogue: string, tools: ToolPolicies): Replay =>
       replayOf(events, dialogue, tools),
   );
+  const comparedReport = memo((events: readonly SimEvent[], policyFacts: PolicyFacts): RunReport =>
+    reportOf(events, policyFacts),
+  );
   const frame = memo((r: Replay, step: number): ReplayFrame => ({
     step,
     database: databaseAt(r, step),
@@ -138,6 +142,17 @@ export function createReplaySelectors() {
     return compared(events, other.dialogue, toolsOf(policiesOf(state)));
   }
 
+  /** The verdict of the dialogue shown beside, from its own run's report. */
+  function selectComparedVerdict(state: AppState): Verdict | null {
+    const other = state.replayCompare;
+    if (!other) return null;
+    const events = runEvents(state, other.run.id) ?? other.run.events;
+    const found = comparedReport(events, factsOf(policiesOf(state))).dialogues.find(
+      (d) => d.dialogue === other.dialogue,
+    );
+    return found?.verdict ?? null;
+  }
+
   /** The replay's step, kept inside the dialogue (a log that shrank, a link to a step past its end). */
   function selectStep(state: AppState): number {
     const r = selectReplay(state);
@@ -165,6 +180,7 @@ export function createReplaySelectors() {
     selectFilteredRows,
     selectReplay,
     selectComparedReplay,
+    selectComparedVerdict,
     selectStep,
     selectFrame,
     selectGraphLight,

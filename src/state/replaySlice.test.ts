@@ -20,18 +20,25 @@ async function storeWithRun(runs: RunRepository = createMemoryRunRepository()) {
 }
 
 describe('the Replay pane’s state', () => {
-  it('opens a saved dialogue at the step of a raw turn, and lights its step’s policies', async () => {
+  it('opens a saved dialogue where it broke at a raw turn, and lights its step’s policies', async () => {
     const { store } = await storeWithRun();
     await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1', turn: 1 });
     const s = replaySelectors(store);
     const replay = s.selectReplay(store.getState());
     const step = s.selectStep(store.getState());
-    expect(replay?.steps[step]).toMatchObject({ kind: 'message', turn: 1 });
-    // The next step is the refused refund: the graph lights refund-window as broken there.
-    store.getState().setReplayStep(step + 1);
+    // The agent's words at turn 1 come first; the refused refund right after them is where it broke.
+    expect(replay?.steps[step]).toMatchObject({ kind: 'call', turn: 1 });
+    expect(replay?.steps[step - 1]).toMatchObject({ kind: 'message', turn: 1 });
     const light = s.selectGraphLight(store.getState());
     expect([...(light?.breached ?? [])]).toEqual(['refund-window']);
     expect([...(light?.inPlay ?? [])].sort()).toEqual(replay?.scenario?.policies.toSorted());
+    // A turn where nothing broke opens at its message.
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'fresh#1', turn: 1 });
+    const fresh = s.selectReplay(store.getState());
+    expect(fresh?.steps[s.selectStep(store.getState())]).toMatchObject({
+      kind: 'message',
+      turn: 1,
+    });
     store.getState().setReplayLightsGraph(false);
     expect(s.selectGraphLight(store.getState())).toBeNull();
   });

@@ -84,7 +84,7 @@ describe('planRun', () => {
     });
   });
 
-  it('goes on with a log: its seed, trials and scenarios, whatever the request says', () => {
+  it('goes on with a log: its seed, trials, scenarios and time, whatever the request says', () => {
     const planned = planRun(miniProject(), {
       ...REQUEST,
       seed: 99,
@@ -100,10 +100,16 @@ describe('planRun', () => {
           models: {},
           trials: 3,
           prompts: [],
+          now: '2024-05-15T19:00:00Z',
         },
       ],
     });
-    expect(planned.ok && planned.plan).toMatchObject({ seed: 7, trials: 3, scenarios: [] });
+    expect(planned.ok && planned.plan).toMatchObject({
+      seed: 7,
+      trials: 3,
+      scenarios: [],
+      now: '2024-05-15T19:00:00Z',
+    });
     expect(problemOf({ resuming: [] })).toBe('The run’s log has no start to go on from.');
   });
 });

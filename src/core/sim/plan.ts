@@ -183,7 +183,8 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
     user: request.user,
     ...(request.judge && { judge: request.judge }),
     ...(samples.length > 0 && request.generator && { samples, generator: request.generator }),
-    now: fork?.now ?? request.now,
+    // A resumed run goes on at the moment its log recorded, so re-run dialogues see the same time.
+    now: (started?.type === 'run-started' ? started.now : undefined) ?? fork?.now ?? request.now,
     ...(fork && { source: fork.source, prefix: fork.prefix }),
   };
   return { ok: true, plan, model };

@@ -10,7 +10,12 @@ import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
  */
 export function ComparePane({ replay }: { replay: Replay }) {
   const store = useAppStoreApi();
-  const other = useAppStore(replaySelectors(store).selectComparedReplay);
+  const selectors = replaySelectors(store);
+  const other = useAppStore(selectors.selectComparedReplay);
+  const otherVerdict = useAppStore(selectors.selectComparedVerdict);
+  const verdict = useAppStore(
+    (s) => selectors.selectDialogueRows(s).find((r) => r.dialogue === replay.dialogue)?.verdict,
+  );
   const compare = useAppStore((s) => s.replayCompare);
   const live = useAppStore(
     (s) => s.currentRun?.live === true && s.currentRun.id === compare?.run.id,
@@ -26,12 +31,23 @@ export function ComparePane({ replay }: { replay: Replay }) {
   return (
     <div className="replay-compare" aria-label="Two dialogues side by side">
       <div className="replay-compare-head">
-        <span>
-          <strong>{replay.dialogue}</strong> (this run)
+        <span data-testid="compare-left">
+          <strong>{replay.dialogue}</strong> (this run){' '}
+          {verdict && (
+            <span className="verdict" data-verdict={verdict}>
+              {verdict}
+            </span>
+          )}
         </span>
-        <span>
-          <strong>{other.dialogue}</strong> · {compare.run.title}
-          {live && ' · running…'}
+        <span data-testid="compare-right">
+          <strong>{other.dialogue}</strong> · {compare.run.title}{' '}
+          {live
+            ? 'running…'
+            : otherVerdict && (
+                <span className="verdict" data-verdict={otherVerdict}>
+                  {otherVerdict}
+                </span>
+              )}
         </span>
         <button
           type="button"

@@ -123,7 +123,10 @@ export function createReplaySlice(
     ) => {
       if (at?.step !== undefined) return Math.max(0, at.step);
       if (at?.turn === undefined) return 0;
-      return stepOfTurn(replayOf(events, dialogue), at.turn) ?? 0;
+      // Where something broke at that turn (a refused call comes after its message), else the turn.
+      const replay = replayOf(events, dialogue);
+      const broke = replay.steps.find((s) => s.turn === at.turn && s.breached.length > 0);
+      return broke?.index ?? stepOfTurn(replay, at.turn) ?? 0;
     };
 
     /** Appends people's events to a finished run's log, on screen and on this device. */
