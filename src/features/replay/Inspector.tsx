@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import type { Row, TableAt } from '../../core/index.ts';
+import type { Replay, Row, TableAt } from '../../core/index.ts';
 import { replaySelectors } from '../../state/replaySelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 
@@ -44,16 +44,37 @@ export function Inspector() {
           )}
         </ul>
       </section>
-      <DatabaseAt tables={frame.database} known={replay.startDb !== null} />
+      <DatabaseAt
+        tables={frame.database}
+        known={replay.startDb !== null}
+        touched={firstTouched(replay)}
+      />
     </aside>
   );
 }
 
-function DatabaseAt({ tables, known }: { tables: readonly TableAt[]; known: boolean }) {
-  const firstChanged = tables.find((t) => t.changed > 0)?.name;
+/** The first table the dialogue changes at any step: the one worth watching as it steps. */
+function firstTouched(replay: Replay): string | undefined {
+  for (const step of replay.steps) {
+    const change = step.call?.result?.changes[0];
+    if (change) return change.table;
+  }
+  return undefined;
+}
+
+function DatabaseAt({
+  tables,
+  known,
+  touched,
+}: {
+  tables: readonly TableAt[];
+  known: boolean;
+  touched: string | undefined;
+}) {
   const [chosen, setChosen] = useState<string | null>(null);
   const [all, setAll] = useState(false);
-  const name = chosen ?? firstChanged ?? tables[0]?.name;
+  // The same table at every step (the one the dialogue changes), unless the reader picks another.
+  const name = chosen ?? touched ?? tables[0]?.name;
   const table = tables.find((t) => t.name === name);
   const changedOnly = !all && (table?.rows.length ?? 0) > MANY_ROWS;
   const rows = table ? (changedOnly ? table.rows.filter((r) => r.mark) : table.rows) : [];
