@@ -175,6 +175,7 @@ test.describe('Replay', () => {
       await page.keyboard.insertText('o.days_since_delivery > 30)');
       await replay.press('ArrowLeft');
       await expect(replay.current).toContainText('the agent’s 2nd reply');
+      const asked = desk.requests.length;
       await replay.current.getByRole('button', { name: 'Continue from here' }).click();
 
       await expect(replay.root.getByTestId('compare-right')).toContainText('pass', {
@@ -185,6 +186,14 @@ test.describe('Replay', () => {
       const continued = replay.root.locator('[data-parting="true"]');
       await expect(continued).toContainText('refund_order({"order_id":"o1"})');
       await expect(continued).toContainText('refused');
+      // Only the rest was asked of the models: the agent twice (the refund, then its words), the
+      // customer once (goodbye). The turns before were given as history, never asked again.
+      const rest = desk.requests.slice(asked).map((r) => r.body as { tools?: unknown[] });
+      expect(rest.map((body) => (body.tools ? 'agent' : 'customer'))).toEqual([
+        'agent',
+        'agent',
+        'customer',
+      ]);
       // The new run is saved with the others and reports its one dialogue passing.
       await expect(report.getByTestId('pass-rate')).toContainText('1 passed, 0 failed');
       await expect(simulate.getByRole('region', { name: 'Saved runs' })).toContainText(
