@@ -29,7 +29,11 @@ const judgedRun = () =>
 describe('replaying a dialogue', () => {
   it('walks the late refund step by step: the refused call breaks refund-window where it happened', async () => {
     const { events } = await judgedRun();
-    const replay = replayOf(events, 'late#1', new Map([['refund_order', ['refund-window']]]));
+    const replay = replayOf(
+      events,
+      'late#1',
+      new Map([['refund_order', ['refund-window', 'not-under-test']]]),
+    );
     expect(replay.scenario?.id).toBe('late');
     expect(replay.models).toMatchObject({ agent: 'agent-model', user: 'user-model' });
     expect(replay.now).toBe(REFUND_PLAN.now);
@@ -46,6 +50,8 @@ describe('replaying a dialogue', () => {
     const refused = replay.steps.find((s) => s.call?.tool === 'refund_order');
     expect(refused?.call?.guard).toMatchObject({ allowed: false, policy: 'refund-window' });
     expect(refused?.breached).toEqual(['refund-window']);
+    // A tool lights the policies under test that name it, never the others.
+    expect(refused?.policies).toEqual(['refund-window']);
     expect(firstStepFor(replay, 'refund-window')).toBe(refused?.index);
     // The agent tries twice; the judge names the second try's turn, so it is pinned to that reply.
     const refusedTurns = replay.steps.filter((s) => s.call?.guard?.allowed === false);

@@ -133,8 +133,8 @@ function dialogueEvents(events: readonly SimEvent[], dialogue: string): SimEvent
 
 /**
  * Folds one dialogue of a log into its replay. `toolPolicies` (tool → the policies that name
- * it) lets a tool call light the policies it concerns; without it only rules, findings and
- * opinions do.
+ * it) lets a tool call light the policies under test that it concerns; without it only rules,
+ * findings and opinions do.
  */
 export function replayOf(
   events: readonly SimEvent[],
@@ -150,6 +150,7 @@ export function replayOf(
   for (const e of events)
     if (e.type === 'scenario' && e.scenario.id === scenarioId) scenarioEvent = e;
 
+  const underTest = new Set(scenarioEvent?.scenario.policies ?? []);
   const messages = new Map(transcript.messages.map((m) => [m.turn, m]));
   const calls = new Map(transcript.calls.map((c) => [c.call, c]));
   const steps: MutableStep[] = [];
@@ -176,7 +177,8 @@ export function replayOf(
         const call = calls.get(e.call);
         if (!call) break;
         const step = newStep(steps, 'call', e.turn, { call });
-        for (const p of toolPolicies.get(call.tool) ?? []) concern(step, p);
+        // A tool lights the policies under test that name it (not every policy that does).
+        for (const p of toolPolicies.get(call.tool) ?? []) if (underTest.has(p)) concern(step, p);
         if (call.guard?.policy !== undefined) {
           concern(step, call.guard.policy);
           if (!call.guard.allowed) breach(step, call.guard.policy);

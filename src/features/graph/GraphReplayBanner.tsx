@@ -10,13 +10,19 @@ export function GraphReplayBanner() {
   if (!light) return null;
   const broken = [...light.breached];
   const lit = [...light.lit].filter((p) => !light.breached.has(p));
+  const title = [
+    `Replaying ${light.dialogue}, step ${step + 1}: ${light.inPlay.size} policies under test (ringed)`,
+    ...(lit.length > 0 ? [`concerned at this step: ${lit.join(', ')}`] : []),
+    ...(broken.length > 0 ? [`broken at this step: ${broken.join(', ')}`] : []),
+  ].join('; ');
   return (
-    <div className="graph-replay-banner" role="status" data-testid="graph-replay">
-      <span>
-        Replaying <strong>{light.dialogue}</strong>, step {step + 1}: {light.inPlay.size} under test
-        {lit.length > 0 && <> · concerned here: {lit.join(', ')}</>}
-        {broken.length > 0 && (
-          <span className="legend-swatch-breached"> · broken here: {broken.join(', ')}</span>
+    <div className="graph-replay-banner" role="status" data-testid="graph-replay" title={title}>
+      <span className="graph-replay-text">
+        Replay, step {step + 1}
+        {broken.length > 0 ? (
+          <span className="legend-swatch-breached"> · broken: {broken.join(', ')}</span>
+        ) : (
+          lit.length > 0 && <> · {lit.join(', ')}</>
         )}
       </span>
       <button
