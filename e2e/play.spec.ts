@@ -102,6 +102,15 @@ test.describe('play', () => {
       2,
     );
 
+    // The game replays turn by turn, in the Replay pane, at its first message.
+    await play.getByRole('button', { name: 'Replay this game' }).click();
+    const replay = page.getByRole('region', { name: 'Replay', exact: true });
+    await expect(replay.getByRole('heading', { name: /cancel-within-24-hours#1/ })).toBeVisible();
+    await expect(replay.getByTestId('replay-step')).toHaveText(/^Step 1 of \d+$/);
+    await expect(
+      replay.getByRole('list', { name: 'Conversation' }).getByText('Never mind, bye.'),
+    ).toBeVisible();
+
     // The game is kept with the runs, and reads as a one-dialogue run.
     await pane.getByRole('tab', { name: 'Runs' }).click();
     await pane

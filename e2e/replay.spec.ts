@@ -125,6 +125,14 @@ test.describe('Replay', () => {
       'People reviewing it found the judge right 0 of 1 times.',
     );
 
+    // A policy's breach in the report opens its dialogue at the step where it broke.
+    await report
+      .getByRole('table', { name: 'Policies' })
+      .getByRole('button', { name: `cancel-one-leg-only#2, ${firstBreach.label}` })
+      .click();
+    await expect(replay.root.getByRole('heading', { name: /cancel-one-leg-only#2/ })).toBeVisible();
+    await expect(replay.current).toContainText(firstBreach.id);
+
     // Two trials of one scenario side by side, parted where they first differ.
     const [first, second] = AIRLINE_RUN.differing.dialogues;
     await replay.pick(first);
