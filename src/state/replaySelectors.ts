@@ -51,6 +51,19 @@ function memo<A extends readonly unknown[], R>(compute: (...args: A) => R): (...
   };
 }
 
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}
+
+function sameLight(a: GraphLight, b: GraphLight): boolean {
+  return (
+    a.dialogue === b.dialogue &&
+    sameSet(a.inPlay, b.inPlay) &&
+    sameSet(a.lit, b.lit) &&
+    sameSet(a.breached, b.breached)
+  );
+}
+
 /** The Replay pane's memoised selectors, made once per store (`replaySelectors(store)`). */
 export function createReplaySelectors() {
   const factsOf = memo(
@@ -90,14 +103,19 @@ export function createReplaySelectors() {
     database: databaseAt(r, step),
     settled: settledAt(r, step),
   }));
+  // A step that lights what the one before lit gives the same light, so the graph is not redrawn.
+  let lastLight: GraphLight | undefined;
   const light = memo((r: Replay, step: number): GraphLight => {
     const at = r.steps[step];
-    return {
+    const next: GraphLight = {
       dialogue: r.dialogue,
       inPlay: new Set(r.scenario?.policies ?? []),
       lit: new Set(at?.policies ?? []),
       breached: new Set(at?.breached ?? []),
     };
+    if (lastLight && sameLight(lastLight, next)) return lastLight;
+    lastLight = next;
+    return next;
   });
 
   const policiesOf = (state: AppState) => state.analysis?.model.policies;

@@ -43,6 +43,28 @@ describe('the Replay pane’s state', () => {
     expect(s.selectGraphLight(store.getState())).toBeNull();
   });
 
+  it('keeps the graph’s light when a step lights what the step before it lit', async () => {
+    const { store } = await storeWithRun();
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1', step: 0 });
+    const s = replaySelectors(store);
+    const steps = s.selectReplay(store.getState())?.steps ?? [];
+    const key = (i: number) =>
+      JSON.stringify([steps[i]?.policies.toSorted(), steps[i]?.breached.toSorted()]);
+    const same = steps.findIndex((_, i) => i > 0 && key(i) === key(i - 1));
+    const other = steps.findIndex((_, i) => i > 0 && key(i) !== key(i - 1));
+    expect(same).toBeGreaterThan(0);
+    expect(other).toBeGreaterThan(0);
+    const lightAt = (step: number) => {
+      store.getState().setReplayStep(step);
+      return s.selectGraphLight(store.getState());
+    };
+    const before = lightAt(same - 1);
+    expect(lightAt(same)).toBe(before);
+    const changed = lightAt(other);
+    expect(lightAt(other - 1)).not.toBe(changed);
+    expect([...(changed?.lit ?? [])].sort()).toEqual(steps[other]?.policies.toSorted());
+  });
+
   it('keeps the step inside the dialogue, whatever the address asked for', async () => {
     const { store } = await storeWithRun();
     await store.getState().openReplay({ run: 'run-1', dialogue: 'fresh#1', step: 999 });
