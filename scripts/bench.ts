@@ -8,31 +8,18 @@ import { analyzeProject, toBundle } from '../src/core/index.ts';
 import type { Project } from '../src/core/index.ts';
 import { generateProject } from '../src/core/testing/generateProject.ts';
 import { graphFigures } from './bench/graphFigures.ts';
+import { RECORD_FRAMES, STOP_RECORDING } from './bench/frames.ts';
 import { layoutFigures } from './bench/layoutFigures.ts';
 import { localModelFigures } from './bench/localModelFigures.ts';
 import { remoteFigures } from './bench/remoteFigures.ts';
+import { replayFigures } from './bench/replayFigures.ts';
 import { simFigures } from './bench/simFigures.ts';
+import { median, percentile, round } from './bench/stats.ts';
 import { measureBuild } from './bundleSize.js';
 
 const SIZE = { policies: 1000, tools: 100, rules: 2000 };
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PORT = 4391;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return round(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN);
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return round(
-    sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN,
-  );
-}
-
-function round(n: number): number {
-  return Math.round(n * 10) / 10;
-}
 
 /** The same project with every file's text changed, so no cached parse can be reused. */
 function touched(project: Project, run: number, only?: keyof Project['files']): Project {
@@ -58,26 +45,6 @@ function parseLintFigures(project: Project) {
   }
   return { parse_lint_ms_1000: median(cold), parse_lint_edit_ms_1000: median(edit) };
 }
-
-// Runs in the page (as text, so the bundler's helpers never reach it): records the gap between
-// animation frames and every long task, until STOP_RECORDING.
-const RECORD_FRAMES = `(() => {
-  window.__bench = { frameGaps: [], longTasks: [], stop: false };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.__bench.longTasks.push(entry.duration);
-  }).observe({ type: 'longtask' });
-  let last = performance.now();
-  const frame = (now) => {
-    window.__bench.frameGaps.push(now - last);
-    last = now;
-    if (!window.__bench.stop) requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
-})()`;
-const STOP_RECORDING = `(() => {
-  window.__bench.stop = true;
-  return { frameGaps: window.__bench.frameGaps.slice(1), longTasks: window.__bench.longTasks };
-})()`;
 
 async function browserFigures(project: Project, graphProject: Project) {
   mkdirSync('dist/bench', { recursive: true });
@@ -202,6 +169,7 @@ console.log(
       ...graphFigures(),
       ...(await layoutFigures()),
       ...(await browserFigures(project, graphProject)),
+      ...(await replayFigures()),
       ...(await localModelFigures()),
       ...(await remoteFigures()),
       ...(await simFigures()),
