@@ -70,6 +70,22 @@ test.describe('Replay', () => {
     await expect(replay.current).toContainText('Allowed');
     await replay.press('End');
     await expect(replay.stepCount).toHaveText(`Step ${refusedAt.of} of ${refusedAt.of}`);
+    // Picking the broken policy on the graph jumps to the first step that concerns it: the
+    // agent's 5th reply, where the judge says it was violated, just before the refusal.
+    await graphNode(page, late.refused.policy).click();
+    await expect(replay.current).toContainText(late.refused.label);
+    await expect(replay.current).toContainText(late.refused.policy);
+    await replay.press('ArrowRight');
+    await expect(replay.current).toContainText(`Refused by ${late.refused.rule}`);
+
+    // One dialogue exported for a ticket: Markdown, with the refusal in it.
+    const download = page.waitForEvent('download');
+    await replay.root.getByRole('button', { name: 'Markdown' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('late-refund-without-insurance-1.md');
+    const markdown = readFileSync((await file.path()) ?? '', 'utf8');
+    expect(markdown).toContain(late.refused.rule);
+    expect(markdown).toContain('late-refund-without-insurance');
 
     // The whole trip cancelled: the database diff at the step of the call, and the table before and after.
     const oneLeg = AIRLINE_RUN.dialogues['cancel-one-leg-only#1'];
@@ -105,7 +121,9 @@ test.describe('Replay', () => {
     const marked = await replay.step();
 
     // The address names the run, the dialogue and the step: a reload lands on the same place.
-    expect(new URL(page.url()).searchParams.get('dialogue')).toBe('cancel-one-leg-only#1');
+    await expect
+      .poll(() => Object.fromEntries(new URL(page.url()).searchParams))
+      .toMatchObject({ dialogue: 'cancel-one-leg-only#1', step: String(marked.at) });
     await page.reload();
     await expect(replay.stepCount).toHaveText(`Step ${marked.at} of ${marked.of}`);
     await expect(replay.root.getByRole('heading', { name: /cancel-one-leg-only#1/ })).toBeVisible();

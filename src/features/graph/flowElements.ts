@@ -46,6 +46,8 @@ export function policyNodes(visible: VisibleGraph, marks: NodeMarks): PolicyFlow
       // Known sizes: React Flow needs not measure a thousand nodes, and the minimap draws them.
       width: radius * 2,
       height: radius * 2,
+      // Given as measured too, so a redraw (a replay step re-lighting nodes) never re-measures them.
+      measured: { width: radius * 2, height: radius * 2 },
       selected: selectedId === policy.id,
       ariaLabel: `Policy ${policy.id}, ${policy.category}, challenge ${policy.challenge}`,
       data: {

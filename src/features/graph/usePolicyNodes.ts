@@ -38,10 +38,13 @@ export function usePolicyNodes(graph: PolicyGraph, theme: 'light' | 'dark') {
       }),
     [visible, positions, placed, selected, colourOf, highlighted, replay],
   );
+  // Keyed on which nodes are drawn, not on the nodes: re-marking them (a replay step, a selection)
+  // leaves the edges as they were, so React Flow does not redraw every edge.
+  const drawnKey = useMemo(() => nodes.map((n) => n.id).join('\u0000'), [nodes]);
   const edges = useMemo(() => {
-    const drawn = new Set(nodes.map((n) => n.id));
+    const drawn = new Set(drawnKey.split('\u0000'));
     return visible.edges.filter((e) => drawn.has(e.source) && drawn.has(e.target));
-  }, [visible, nodes]);
+  }, [visible, drawnKey]);
 
   return { nodes, edges, colourOf };
 }

@@ -53,9 +53,15 @@ export function Conversation({ replay, step }: { replay: Replay; step: number })
   const name = useMemo(() => readerTurns(replay.transcript.messages), [replay]);
   const list = useRef<HTMLOListElement>(null);
 
+  // Brought into view just after the step is painted: the scroll's layout stays out of that frame.
   useEffect(() => {
-    const current = list.current?.querySelector<HTMLElement>('[data-position="current"]');
-    current?.scrollIntoView({ block: 'nearest' });
+    const timer = setTimeout(() => {
+      const current = list.current?.querySelector<HTMLElement>('[data-position="current"]');
+      current?.scrollIntoView({ block: 'nearest' });
+    }, 0);
+    return () => {
+      clearTimeout(timer);
+    };
   }, [step, replay]);
 
   return (
