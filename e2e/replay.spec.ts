@@ -83,7 +83,7 @@ test.describe('Replay', () => {
     await replay.root.getByRole('button', { name: 'Markdown' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe('late-refund-without-insurance-1.md');
-    const markdown = readFileSync((await file.path()) ?? '', 'utf8');
+    const markdown = readFileSync(await file.path(), 'utf8');
     expect(markdown).toContain(late.refused.rule);
     expect(markdown).toContain('late-refund-without-insurance');
 

@@ -116,7 +116,7 @@ describe('reportOf', () => {
         mark('d2', { kind: 'finding', id: 'no-pii' }, true),
         mark('d2', { kind: 'finding', id: 'other' }, false),
         mark('d2', { kind: 'finding', id: 'other' }, null),
-        { type: 'note', dialogue: 'd2', turn: 0, text: 'fine' } as Draft,
+        { type: 'note', dialogue: 'd2', turn: 0, text: 'fine' },
       ]),
       POLICIES,
     );
