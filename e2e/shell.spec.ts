@@ -170,8 +170,9 @@ test('the shortcuts dialog opens with "?" and closes with Escape', async ({ work
   await page.keyboard.press('?');
   const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('row')).toHaveCount(11);
+  await expect(dialog.getByRole('row')).toHaveCount(15);
   await expect(dialog).toContainText('Go to Graph');
+  await expect(dialog).toContainText('In a replayed dialogue: the next or previous tool call');
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { LOG_VERSION } from '../src/core/sim/events.ts';
 import type { TestServer } from '../src/test/servers/http.ts';
 import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
@@ -169,14 +170,17 @@ test.describe('a simulation run', () => {
       );
       await expect(report.getByTestId('suspect-count')).toContainText('1');
       const log = await storedLog(page);
-      expect(log[0]).toMatchObject({ type: 'run-started', version: 2 });
+      expect(log[0]).toMatchObject({ type: 'run-started', version: LOG_VERSION });
       expect(log.at(-1)).toMatchObject({ type: 'review', decision: 'counts' });
 
       // A run saved before logs had a version opens through its migration; a log from a newer
       // PolicyLab is refused with a message, and the run on screen stays.
       await storeRun(page, 'Saved before log versions', V1_LOG);
       const [first, ...rest] = V1_LOG as Record<string, unknown>[];
-      await storeRun(page, 'From a newer PolicyLab', [{ ...first, version: 3 }, ...rest]);
+      await storeRun(page, 'From a newer PolicyLab', [
+        { ...first, version: LOG_VERSION + 1 },
+        ...rest,
+      ]);
       await page.reload();
       const saved = pane.getByRole('region', { name: 'Saved runs' });
       await saved.getByRole('button', { name: /^Saved before log versions/ }).click();
@@ -185,7 +189,7 @@ test.describe('a simulation run', () => {
       await expect(report.getByTestId('errors')).toContainText('2 provider error');
       await saved.getByRole('button', { name: /^From a newer PolicyLab/ }).click();
       await expect(pane.getByRole('alert')).toContainText(
-        'This run was saved by a newer PolicyLab (log format 3',
+        `This run was saved by a newer PolicyLab (log format ${LOG_VERSION + 1}`,
       );
       await expect(report.getByTestId('pass-rate')).toContainText('2 passed, 2 failed');
     } finally {
