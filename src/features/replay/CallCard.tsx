@@ -56,7 +56,7 @@ export function CallCard({ call }: { call: TranscriptCall }) {
         )}
       </div>
       {guard && <p className="replay-guard-reason">{guard.reason}</p>}
-      <details className="replay-json">
+      <details className="replay-json" open>
         <summary>Arguments</summary>
         <pre>{argsText(call.args)}</pre>
       </details>
