@@ -1,3 +1,4 @@
+import { downloadFile, fileStem as stem } from '../../ui/download.ts';
 import type { PolicyGraph, Point } from '../../core/index.ts';
 import { graphToSvg } from '../../core/index.ts';
 
@@ -13,7 +14,7 @@ export function exportSvg(
   options: PictureOptions,
 ) {
   const svg = graphToSvg(graph, positions, { ...options, showLabels: true });
-  download(new Blob([svg], { type: 'image/svg+xml' }), `${fileStem(options.title)}.svg`);
+  downloadFile(svg, `${graphStem(options.title)}.svg`, 'image/svg+xml');
 }
 
 /** Downloads the graph as a PNG, drawn from the same SVG at twice its size for sharp text. */
@@ -40,27 +41,13 @@ export async function exportPng(
       canvas.toBlob(resolve, 'image/png');
     });
     if (!blob) throw new Error('The picture could not be encoded as PNG.');
-    download(blob, `${fileStem(options.title)}.png`);
+    downloadFile(blob, `${graphStem(options.title)}.png`, 'image/png');
   } finally {
     URL.revokeObjectURL(url);
   }
 }
 
-function fileStem(title: string): string {
-  const stem = title
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-  return `${stem || 'policies'}-graph`;
-}
-
-function download(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => {
-    URL.revokeObjectURL(url);
-  }, 1_000);
+/** The stem of the graph's file names: the project's name, then "-graph". */
+function graphStem(title: string): string {
+  return `${stem(title, 'policies')}-graph`;
 }

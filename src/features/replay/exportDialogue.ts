@@ -1,5 +1,6 @@
 import type { SimEvent } from '../../core/index.ts';
 import { dialogueJson, dialogueMarkdown } from '../../core/index.ts';
+import { downloadFile } from '../../ui/download.ts';
 
 /** A file name made of a dialogue id: letters, digits, dots and dashes only. */
 function fileName(dialogue: string, extension: string): string {
@@ -17,13 +18,5 @@ export function downloadDialogue(
     format === 'markdown'
       ? [dialogueMarkdown(events, dialogue), 'text/markdown', 'md']
       : [JSON.stringify(dialogueJson(events, dialogue), null, 2), 'application/json', 'json'];
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName(dialogue, extension);
-  link.click();
-  // The download has its own copy once it starts.
-  setTimeout(() => {
-    URL.revokeObjectURL(url);
-  }, 1000);
+  downloadFile(text, fileName(dialogue, extension), type);
 }
