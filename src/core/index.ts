@@ -257,3 +257,14 @@ export {
   settledAt,
   stepOfTurn,
 } from './sim/replay.ts';
+export type { SharedLink, ShareMigration, ShareView } from './share/link.ts';
+export {
+  SHARE_LIMITS,
+  SHARE_LINK_VERSION,
+  SHARE_MIGRATIONS,
+  decodeShareLink,
+  encodeShareLink,
+  isShareLink,
+  migrateSharePayload,
+  shareUrl,
+} from './share/link.ts';
