@@ -268,3 +268,12 @@ export {
   migrateSharePayload,
   shareUrl,
 } from './share/link.ts';
+export type { GunzippedLog, UnzippedProject } from './share/archive.ts';
+export {
+  ARCHIVE_LIMITS,
+  LAYOUT_FILE,
+  gunzipLog,
+  gzipLog,
+  unzipProject,
+  zipProject,
+} from './share/archive.ts';
