@@ -20,6 +20,7 @@ import {
 import { loadProject } from './loadProject.ts';
 import { runModels } from './models.ts';
 import { runRun } from './run.ts';
+import { DEFAULT_SHARE_BASE, open, share } from './share.ts';
 
 /** Where the CLI writes; injected so tests can read what a person would see. */
 export interface CliIO {
@@ -57,6 +58,12 @@ Usage:
                                              Run an evaluation against remote endpoints;
                                              writes events.jsonl, summary.json, junit.xml
                                              (see policylab run --help).
+  policylab share <folder|bundle> [--base URL]
+                                             Print a link that opens the project (and its
+                                             layout.json) in the browser.
+  policylab open <link|bundle|zip> --out FOLDER [--force]
+                                             Write a shared project's files into a folder
+                                             (quote a link: the shell reads its # and &).
   policylab --help | --version
 
 Options:
@@ -70,6 +77,11 @@ Options:
   --levels MIN-MAX    (sample) The band of levels, a level being the summed challenge of a
                       combination (default 4-8); one number asks for a single level.
   --prefer-uncovered  (sample) Favour policies and pairs that earlier samples left out.
+  --base URL          (share) The PolicyLab the link opens (default ${DEFAULT_SHARE_BASE}).
+                      The project rides in the link's #fragment, which browsers never send
+                      to a server.
+  --out FOLDER        (open) Where to write the files; it must be new or empty.
+  --force             (open) Write into a folder that is not empty, replacing the files.
 
 A project is a folder holding these files (or one *.policylab.json bundle of them):
 ${files}
@@ -105,6 +117,9 @@ export function runCli(
         count: { type: 'string' },
         levels: { type: 'string' },
         'prefer-uncovered': { type: 'boolean' },
+        base: { type: 'string' },
+        out: { type: 'string' },
+        force: { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,
@@ -123,7 +138,8 @@ export function runCli(
     return EXIT.ok;
   }
   if (!isCommand(command)) return usage(io, `unknown command "${command}".`);
-  if (target === undefined) return usage(io, `"${command}" needs a path.`);
+  if (target === undefined)
+    return usage(io, `"${command}" needs ${command === 'open' ? 'a link or a path' : 'a path'}.`);
   if (extra.length > 0) return usage(io, `unexpected argument "${extra.join(' ')}".`);
   const misplaced = Object.keys(values).find(
     (option) => !(OPTIONS_OF[command] as readonly string[]).includes(option),
@@ -139,6 +155,11 @@ export function runCli(
       return graph(target, values.json ? 'json' : values.dot ? 'dot' : 'text', io);
     case 'sample':
       return sample(target, values, io);
+    case 'share':
+      return share(target, values.base, io);
+    case 'open':
+      if (values.out === undefined) return usage(io, '"open" needs --out <folder>.');
+      return open(target, values.out, values.force === true, io);
   }
 }
 
@@ -148,6 +169,8 @@ const OPTIONS_OF = {
   extract: ['tools'],
   graph: ['json', 'dot'],
   sample: ['json', 'seed', 'count', 'levels', 'prefer-uncovered'],
+  share: ['base'],
+  open: ['out', 'force'],
 } as const;
 
 const isCommand = (name: string): name is keyof typeof OPTIONS_OF =>
