@@ -13,6 +13,7 @@ import { layoutFigures } from './bench/layoutFigures.ts';
 import { localModelFigures } from './bench/localModelFigures.ts';
 import { remoteFigures } from './bench/remoteFigures.ts';
 import { replayFigures } from './bench/replayFigures.ts';
+import { shareFigures } from './bench/shareFigures.ts';
 import { simFigures } from './bench/simFigures.ts';
 import { median, percentile, round } from './bench/stats.ts';
 import { measureBuild } from './bundleSize.js';
@@ -167,6 +168,7 @@ console.log(
       graph_chunk_gzip_kb: round((build.lazyGzipBytes.graph ?? 0) / 1024),
       ...parseLintFigures(project),
       ...graphFigures(),
+      ...shareFigures(),
       ...(await layoutFigures()),
       ...(await browserFigures(project, graphProject)),
       ...(await replayFigures()),
