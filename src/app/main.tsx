@@ -5,6 +5,7 @@ import { browserLocalStorage, createWebStorageStore } from '../adapters/storage/
 import { createAppStore } from '../state/createAppStore.ts';
 import { AppStoreProvider } from '../state/AppStoreProvider.tsx';
 import { createExampleLibrary } from '../adapters/examples.ts';
+import { createViewerTemplate } from '../adapters/viewerTemplate.ts';
 import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { createLocalModelHost } from '../adapters/models/local/localEngine.ts';
 import { createRemoteEngine } from '../adapters/models/remote.ts';
@@ -62,6 +63,8 @@ const store = createAppStore({
     runtime: platformRuntime,
     clock: monotonicClock,
   },
+  // The standalone viewer a run is written into, fetched from this build when first asked for.
+  viewerTemplate: createViewerTemplate(import.meta.env.BASE_URL),
 });
 reportProblem = (problem) => {
   store.getState().reportStorageProblem(problem.reason);

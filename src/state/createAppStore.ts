@@ -61,6 +61,8 @@ export interface AppServices {
   readonly simulate?: Simulator;
   /** Runs a game of Play, on this thread so the model's words stream in; in-thread when absent. */
   readonly simulatePlay?: Simulator;
+  /** The standalone viewer's page (one HTML file) that a run is written into; absent: no such page. */
+  readonly viewerTemplate?: () => Promise<string>;
 }
 
 export type AppState = UiSlice &
@@ -75,12 +77,18 @@ export type AppState = UiSlice &
   ReplaySlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
-/** Creates a fresh store with its own memoised selectors; each page load and each test gets one. */
-export function createAppStore(services: AppServices, initial: { project?: Project } = {}) {
+/**
+ * Creates a fresh store with its own memoised selectors; each page load and each test gets one.
+ * A `readOnly` store (the standalone viewer's) offers nothing that writes.
+ */
+export function createAppStore(
+  services: AppServices,
+  initial: { project?: Project; readOnly?: boolean } = {},
+) {
   const newId = services.newId ?? (() => crypto.randomUUID());
   const now = services.now ?? (() => new Date().toISOString());
   const store = createStore<AppState>()((...args) => ({
-    ...createUiSlice(services.preferences)(...args),
+    ...createUiSlice(services.preferences, initial.readOnly)(...args),
     ...createProjectSlice(initial.project)(...args),
     ...createLibrarySlice({
       repository: services.repository,
@@ -113,7 +121,7 @@ export function createAppStore(services: AppServices, initial: { project?: Proje
       now,
       services.scheduler ?? platformScheduler,
     )(...args),
-    ...createReplaySlice(services.runs, newId, now)(...args),
+    ...createReplaySlice(services.runs, newId, now, services.viewerTemplate)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);

@@ -6,7 +6,14 @@ import type {
   SimEvent,
   StoredRun,
 } from '../../core/index.ts';
-import { LOG_VERSION, readLog, replayOf, stepOfTurn } from '../../core/index.ts';
+import {
+  LOG_VERSION,
+  readLog,
+  replayOf,
+  standaloneFileName,
+  standaloneRunHtml,
+  stepOfTurn,
+} from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 
 /** A run's log held for the Replay pane (when it is not the run Simulate or Play is showing). */
@@ -66,6 +73,14 @@ export interface ReplaySlice {
   importRunFile: (name: string, text: string) => Promise<void>;
   setReplayLightsGraph: (on: boolean) => void;
   dismissReplayMessage: () => void;
+  /**
+   * The run in the pane as one HTML page that shows it anywhere, offline and read-only: the
+   * standalone viewer with the run's log written in. Undefined when it cannot be made (why is in
+   * `replayMessage`).
+   */
+  standaloneReplayPage: () => Promise<
+    { readonly fileName: string; readonly html: string } | undefined
+  >;
 }
 
 /**
@@ -81,11 +96,15 @@ export function runEvents(state: AppState, id: string | null): readonly SimEvent
   return undefined;
 }
 
-/** Builds the Replay pane's slice over the run store; it reads logs and appends people's marks. */
+/**
+ * Builds the Replay pane's slice over the run store; it reads logs and appends people's marks.
+ * `viewerTemplate` gives the standalone viewer's page that a run is written into.
+ */
 export function createReplaySlice(
   runs: RunRepository | undefined,
   newId: () => string,
   now: () => string,
+  viewerTemplate?: () => Promise<string>,
 ): StateCreator<AppState, [], [], ReplaySlice> {
   return (set, get) => {
     /** A run's log: from the page when it holds it, else read (and migrated) from the store. */
@@ -300,6 +319,34 @@ export function createReplaySlice(
           replayStep: 0,
           replayCompare: null,
         });
+      },
+      standaloneReplayPage: async () => {
+        const state = get();
+        const id = state.replayRunId;
+        if (id === null) return undefined;
+        if (
+          (state.currentRun?.id === id && state.currentRun.live) ||
+          (state.play?.id === id && state.play.live)
+        ) {
+          set({ replayMessage: 'A run can be saved as a page once it has finished.' });
+          return undefined;
+        }
+        if (!viewerTemplate) {
+          set({ replayMessage: 'Standalone pages cannot be made here.' });
+          return undefined;
+        }
+        const loaded = await load(id);
+        if (typeof loaded === 'string') {
+          set({ replayMessage: loaded });
+          return undefined;
+        }
+        try {
+          const html = standaloneRunHtml(await viewerTemplate(), loaded.events, loaded.title);
+          return { fileName: standaloneFileName(loaded.title), html };
+        } catch (error) {
+          set({ replayMessage: `The standalone page could not be made: ${messageOf(error)}` });
+          return undefined;
+        }
       },
       setReplayLightsGraph: (replayLightsGraph) => {
         set({ replayLightsGraph });

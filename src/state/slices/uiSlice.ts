@@ -16,6 +16,8 @@ const LAYOUT_KEY_PREFIX = 'policylab.layout.';
 export const WORKBENCH_GROUP = 'workbench';
 
 export interface UiSlice {
+  /** The page shows a run and changes nothing (the standalone viewer): what would write is hidden. */
+  readonly readOnly: boolean;
   themePreference: ThemePreference;
   systemPrefersDark: boolean;
   /** The size of every workbench panel (columns and panes), in percent of its group. */
@@ -66,8 +68,14 @@ function readThemePreference(preferences: KeyValueStore): ThemePreference {
   return THEME_PREFERENCES.find((p) => p === saved) ?? 'system';
 }
 
-/** Builds the UI slice; `preferences` remembers the theme and pane sizes across visits. */
-export function createUiSlice(preferences: KeyValueStore): StateCreator<AppState, [], [], UiSlice> {
+/**
+ * Builds the UI slice; `preferences` remembers the theme and pane sizes across visits. A
+ * `readOnly` page (the standalone viewer) offers nothing that writes.
+ */
+export function createUiSlice(
+  preferences: KeyValueStore,
+  readOnly = false,
+): StateCreator<AppState, [], [], UiSlice> {
   const layoutKeys = new Set<string>();
   const readLayout = (groupId: string) => {
     layoutKeys.add(groupId);
@@ -79,6 +87,7 @@ export function createUiSlice(preferences: KeyValueStore): StateCreator<AppState
     ...[WORKBENCH_GROUP, ...COLUMNS.map((c) => c.id)].map(readLayout),
   ) as PaneLayout;
   return (set, get) => ({
+    readOnly,
     themePreference: readThemePreference(preferences),
     systemPrefersDark: false,
     panelSizes: savedSizes,
