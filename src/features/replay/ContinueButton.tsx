@@ -17,8 +17,9 @@ export function ContinueButton({
   const store = useAppStoreApi();
   const run = useAppStore((s) => s.replayRunId);
   const busy = useAppStore((s) => s.currentRun?.live === true);
+  const readOnly = useAppStore((s) => s.readOnly);
   const [asking, setAsking] = useState(false);
-  if (run === null) return null;
+  if (run === null || readOnly) return null;
 
   const start = async () => {
     setAsking(true);

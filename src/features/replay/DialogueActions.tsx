@@ -17,6 +17,8 @@ export function DialogueActions({ replay, step }: { replay: Replay; step: number
   const compareReplay = useAppStore((s) => s.compareReplay);
   const lights = useAppStore((s) => s.replayLightsGraph);
   const setLights = useAppStore((s) => s.setReplayLightsGraph);
+  // The standalone viewer has no graph and no address to link to.
+  const readOnly = useAppStore((s) => s.readOnly);
   const [copied, setCopied] = useState<string | null>(null);
   const row = rows.find((r) => r.dialogue === replay.dialogue);
   const siblings = rows.filter(
@@ -54,9 +56,11 @@ export function DialogueActions({ replay, step }: { replay: Replay; step: number
         )}
       </h3>
       <span className="replay-actions-buttons">
-        <button type="button" className="button button-quiet" onClick={() => void copyLink()}>
-          Copy link to this step
-        </button>
+        {!readOnly && (
+          <button type="button" className="button button-quiet" onClick={() => void copyLink()}>
+            Copy link to this step
+          </button>
+        )}
         <button
           type="button"
           className="button button-quiet"
@@ -77,16 +81,18 @@ export function DialogueActions({ replay, step }: { replay: Replay; step: number
         >
           JSON
         </button>
-        <label className="replay-check">
-          <input
-            type="checkbox"
-            checked={lights}
-            onChange={(e) => {
-              setLights(e.target.checked);
-            }}
-          />
-          Light the graph
-        </label>
+        {!readOnly && (
+          <label className="replay-check">
+            <input
+              type="checkbox"
+              checked={lights}
+              onChange={(e) => {
+                setLights(e.target.checked);
+              }}
+            />
+            Light the graph
+          </label>
+        )}
         <label className="replay-field replay-compare-pick">
           <span className="visually-hidden">Compare with</span>
           <select

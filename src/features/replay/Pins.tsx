@@ -12,6 +12,8 @@ function MarkButtons({
   what: string;
 }) {
   const markReplay = useAppStore((s) => s.markReplay);
+  const readOnly = useAppStore((s) => s.readOnly);
+  if (readOnly) return null;
   const press = (correct: boolean) => {
     void markReplay(target, mark === correct ? null : correct);
   };

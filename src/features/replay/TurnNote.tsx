@@ -4,7 +4,9 @@ import { useAppStore } from '../../state/useAppStore.ts';
 /** A person's note on a turn: shown under the message, written and removed in place. */
 export function TurnNote({ turn, note }: { turn: number; note: string | undefined }) {
   const noteReplay = useAppStore((s) => s.noteReplay);
+  const readOnly = useAppStore((s) => s.readOnly);
   const [draft, setDraft] = useState<string | null>(null);
+  if (readOnly) return note === undefined ? null : <NoteText note={note} />;
   if (draft !== null) {
     return (
       <form
@@ -50,11 +52,7 @@ export function TurnNote({ turn, note }: { turn: number; note: string | undefine
   }
   return (
     <>
-      {note !== undefined && (
-        <p className="replay-note">
-          <strong>Note:</strong> {note}
-        </p>
-      )}
+      {note !== undefined && <NoteText note={note} />}
       <button
         type="button"
         className="button button-quiet replay-small"
@@ -78,5 +76,13 @@ export function TurnNote({ turn, note }: { turn: number; note: string | undefine
         </button>
       )}
     </>
+  );
+}
+
+function NoteText({ note }: { note: string }) {
+  return (
+    <p className="replay-note">
+      <strong>Note:</strong> {note}
+    </p>
   );
 }

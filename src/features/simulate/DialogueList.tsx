@@ -89,11 +89,13 @@ export function DialogueList({
 /** Why the simulated user is suspect here, and the person's review (or the buttons to make it). */
 function Suspicion({ dialogue, live }: { dialogue: DialogueReport; live: boolean }) {
   const review = useAppStore((s) => s.reviewDialogue);
+  const readOnly = useAppStore((s) => s.readOnly);
   return (
     <div className="suspicion" data-testid="suspect">
       <span>Simulator suspect: {dialogue.suspect.join(' ')}</span>
       {dialogue.review === null ? (
-        !live && (
+        !live &&
+        !readOnly && (
           <span className="suspicion-actions">
             <button
               type="button"

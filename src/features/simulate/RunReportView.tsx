@@ -134,6 +134,8 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
 /** Goes on with an interrupted run: what was judged stays, the rest runs. */
 function ResumeButton() {
   const resumeRun = useAppStore((s) => s.resumeRun);
+  const readOnly = useAppStore((s) => s.readOnly);
+  if (readOnly) return null;
   return (
     <button type="button" className="button" onClick={() => void resumeRun()}>
       Resume
