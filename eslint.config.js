@@ -22,7 +22,14 @@ const INJECTED = 'is injected into core (see STYLE.md): take it as a parameter i
 
 export default tseslint.config(
   {
-    ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', 'coverage'],
+    ignores: [
+      'dist',
+      'dist-viewer',
+      'node_modules',
+      'playwright-report',
+      'test-results',
+      'coverage',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { standaloneViewer } from './scripts/vite/standaloneViewer.ts';
 
 /**
  * Cross-origin isolation lets the local model engine use threads (SharedArrayBuffer) later on.
@@ -11,7 +12,8 @@ const ISOLATION_HEADERS = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  // The standalone viewer a run is saved into is built with the app and served beside it.
+  plugins: [react(), standaloneViewer()],
   server: { headers: ISOLATION_HEADERS },
   preview: { headers: ISOLATION_HEADERS },
   worker: { format: 'es' },
