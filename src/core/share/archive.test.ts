@@ -65,9 +65,13 @@ describe('zipProject and unzipProject', () => {
         const zip = zipProject(project);
         const read = unzipProject(zip, project.name);
         if (!read.ok) throw new Error(read.error);
-        const { layout, ...rest } = project;
+        const { layout, files, name } = project;
         const placed = layout && Object.keys(layout).length > 0 ? { layout } : {};
-        expect(read).toEqual({ ok: true, project: { ...rest, ...placed }, notes: [] });
+        // A zip holds UTF-8, which has no lone surrogates: each comes back as U+FFFD.
+        const utf8 = Object.fromEntries(
+          Object.entries(files).map(([file, t]) => [file, new TextDecoder().decode(text(t))]),
+        );
+        expect(read).toEqual({ ok: true, project: { name, files: utf8, ...placed }, notes: [] });
         expect(Buffer.from(zipProject(read.project)).equals(Buffer.from(zip))).toBe(true);
       }),
       { numRuns: 100 },

@@ -54,6 +54,15 @@ describe('share links, for any project and view', () => {
   });
 });
 
+/** A whole link of a small project, whose view part the properties below then garble. */
+const MINI_LINK = encodeShareLink({
+  name: 'Mini',
+  files: Object.fromEntries(PROJECT_FILES.map((f) => [f.name, `${f.summary}\n`])) as Record<
+    ProjectFileName,
+    string
+  >,
+});
+
 describe('reading any text as a link', () => {
   /** A refusal from the catch-all means some case was not foreseen and worded. */
   const worded = (input: string) => {
@@ -68,8 +77,8 @@ describe('reading any text as a link', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), worded), { numRuns: 500 });
     fc.assert(
       fc.property(
-        fc.constantFrom('p=1.', '#p=1.', 'x#p=2.', 'p=1.AAAA&v='),
-        fc.string({ unit: fc.constantFrom(...'AZaz09-_.&=,:%'.split('')) }),
+        fc.constantFrom('p=1.', '#p=1.', 'x#p=2.', 'p=1.AAAA&v=', `${MINI_LINK}&v=`),
+        fc.string({ unit: fc.constantFrom(...'AZaz09-_.&=,:%sFfE'.split('')) }),
         (prefix, rest) => {
           worded(prefix + rest);
         },
