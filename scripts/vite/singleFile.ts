@@ -3,7 +3,7 @@ import type { Plugin } from 'vite';
 
 /**
  * Makes a build one self-contained HTML page that works from `file://`: its one script and its
- * stylesheet are written into the page, and any other file the build emits (a lazy chunk, a
+ * stylesheet are written into the page, and any other file the page would load (a lazy chunk, a
  * worker, an asset) fails the build, since opening it would need a server. A Content-Security-
  * Policy lets only that script run (by its hash) and lets the page load nothing at all.
  */
@@ -29,8 +29,13 @@ export function singleFile(): Plugin {
           inlined.add(name);
           return found;
         };
+
+        // The page's own tags first, each replaced by a mark (a private-use character, which no
+        // HTML Vite writes holds) until the page is checked.
+        const contents: string[] = [];
         const hashes: string[] = [];
-        let html = String(page.source)
+        const mark = (content: string) => `\uE000${String(contents.push(content) - 1)}\uE000`;
+        const skeleton = String(page.source)
           .replace(
             /<script type="module" crossorigin src="([^"]+)"><\/script>/g,
             (_tag, src: string) => {
@@ -40,23 +45,17 @@ export function singleFile(): Plugin {
               if (code === undefined)
                 this.error(`${src} holds "<!--", which an inline script cannot carry.`);
               hashes.push(`'sha256-${createHash('sha256').update(code).digest('base64')}'`);
-              return `<script type="module">${code}</script>`;
+              return mark(`<script type="module">${code}</script>`);
             },
           )
           .replace(/<link rel="stylesheet" crossorigin href="([^"]+)">/g, (_tag, href: string) => {
             const sheet = file(href);
             if (sheet.type !== 'asset') this.error(`${href} is not a stylesheet.`);
-            return `<style>${String(sheet.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+            return mark(
+              `<style>${String(sheet.source).replace(/<\/style/gi, '<\\/style')}</style>`,
+            );
           });
-        // A file the page names would fail to load from disk; one it never names (a worker of
-        // code the bundler dropped) is left out.
-        const left = Object.keys(bundle).filter((name) => !inlined.has(name));
-        const named = left.filter((name) => html.includes(name.slice(name.lastIndexOf('/') + 1)));
-        if (named.length > 0)
-          this.error(
-            `A single-file page cannot load other files (a lazy import, a worker or an asset): ${named.join(', ')}`,
-          );
-        if (/<(script|link)\b[^>]*\b(src|href)=/i.test(html))
+        if (/<(script|link|img|iframe)\b[^>]*\b(src|href)=/i.test(skeleton))
           this.error('The page still loads a file after inlining.');
         const policy = [
           "default-src 'none'",
@@ -66,13 +65,26 @@ export function singleFile(): Plugin {
           "base-uri 'none'",
           "form-action 'none'",
         ].join('; ');
-        html = html.replace(
+        const withPolicy = skeleton.replace(
           /<meta charset="UTF-8" \/>/i,
           (charset) =>
             `${charset}\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`,
         );
-        if (!html.includes('Content-Security-Policy'))
+        if (withPolicy === skeleton)
           this.error('The page has no <meta charset="UTF-8" /> to put its security policy after.');
+        const html = withPolicy.replace(
+          /\uE000(\d+)\uE000/g,
+          (_mark, i: string) => contents[Number(i)] ?? '',
+        );
+
+        // A file the code names would fail to load from disk; one it never names (a worker of
+        // code the bundler dropped) is left out.
+        const left = Object.keys(bundle).filter((name) => !inlined.has(name));
+        const named = left.filter((name) => html.includes(name.slice(name.lastIndexOf('/') + 1)));
+        if (named.length > 0)
+          this.error(
+            `A single-file page cannot load other files (a lazy import, a worker or an asset): ${named.join(', ')}`,
+          );
         page.source = html;
         for (const name of [...inlined, ...left])
           if (name !== page.fileName) Reflect.deleteProperty(bundle, name);

@@ -1,10 +1,25 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Plugin } from 'vite';
+import type { Plugin, Rolldown } from 'vite';
 import { build } from 'vite';
 
 /** Where the app serves the viewer; `src/adapters/viewerTemplate.ts` fetches the same name. */
 export const VIEWER_FILE = 'policylab-viewer.html';
+
+/** Builds the standalone viewer in memory (`vite.viewer.config.ts`) and gives its one page. */
+async function buildViewer(root: string): Promise<string> {
+  const result = await build({
+    root,
+    configFile: path.join(root, 'vite.viewer.config.ts'),
+    logLevel: 'warn',
+    build: { write: false },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
+  const page = outputs
+    .flatMap((o) => o.output)
+    .find((file) => file.type === 'asset' && file.fileName.endsWith('.html'));
+  if (page?.type !== 'asset') throw new Error('The standalone viewer build made no page.');
+  return String(page.source);
+}
 
 /**
  * Builds the standalone viewer (`vite.viewer.config.ts`, one HTML file) alongside the app and
@@ -14,23 +29,19 @@ export const VIEWER_FILE = 'policylab-viewer.html';
  */
 export function standaloneViewer(): Plugin {
   let root = process.cwd();
-  const buildViewer = async (): Promise<string> => {
-    await build({
-      root,
-      configFile: path.join(root, 'vite.viewer.config.ts'),
-      logLevel: 'warn',
-    });
-    return readFile(path.join(root, 'dist-viewer', 'viewer.html'), 'utf8');
-  };
+  let building = false;
   let page: Promise<string> | undefined;
   return {
     name: 'policylab:standalone-viewer',
     configResolved(config) {
       root = config.root;
+      building = config.command === 'build';
     },
     buildStart() {
-      // In parallel with the app's own build.
-      if (this.environment.config.consumer === 'client') page = buildViewer();
+      if (!building || this.environment.config.consumer !== 'client') return;
+      // In parallel with the app's own build; a failure fails the build when it is awaited below.
+      page = buildViewer(root);
+      page.catch(() => undefined);
     },
     async generateBundle() {
       if (!page) return;
@@ -39,7 +50,7 @@ export function standaloneViewer(): Plugin {
     configureServer(server) {
       // The dev server builds it afresh on each request, so it follows the code being edited.
       server.middlewares.use(`/${VIEWER_FILE}`, (_request, response, next) => {
-        buildViewer().then(
+        buildViewer(root).then(
           (html) => {
             response.setHeader('Content-Type', 'text/html; charset=utf-8');
             response.end(html);
