@@ -8,7 +8,9 @@ import { NoticeBar } from './NoticeBar.tsx';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { useGlobalShortcuts } from './useGlobalShortcuts.ts';
+import { useFileDrop } from './useFileDrop.ts';
 import { useReplayAddress } from './useReplayAddress.ts';
+import { useShareArrival } from './useShareArrival.ts';
 import { useThemeSync } from './useThemeSync.ts';
 import { Workbench } from './workbench/Workbench.tsx';
 import { WorkbenchProvider } from './workbench/WorkbenchProvider.tsx';
@@ -26,6 +28,8 @@ function Shell() {
   useThemeSync();
   useGlobalShortcuts();
   useReplayAddress();
+  useFileDrop();
+  useShareArrival();
   const projectName = useAppStore(selectProjectName);
   const layoutGeneration = useAppStore((s) => s.layoutGeneration);
 

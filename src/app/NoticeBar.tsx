@@ -9,7 +9,13 @@ export function NoticeBar() {
   const dismissError = useAppStore((s) => s.dismissLibraryError);
   const undoDelete = useAppStore((s) => s.undoDelete);
   const forgetDeleted = useAppStore((s) => s.forgetDeleted);
-  if (error === null && deleted === null) return null;
+  const arrival = useAppStore((s) => s.arrival);
+  const undoArrival = useAppStore((s) => s.undoArrival);
+  const dismissArrival = useAppStore((s) => s.dismissArrival);
+  const shareNotice = useAppStore((s) => s.shareNotice);
+  const dismissShareNotice = useAppStore((s) => s.dismissShareNotice);
+  const openProject = useAppStore((s) => s.openProject);
+  if (error === null && deleted === null && arrival === null && shareNotice === null) return null;
   return (
     <div className="notices">
       {error !== null && (
@@ -17,6 +23,40 @@ export function NoticeBar() {
           <Icon name="alert" size={14} />
           <span>{error}</span>
           <IconButton icon="close" label="Dismiss" onClick={dismissError} />
+        </div>
+      )}
+      {shareNotice !== null && (
+        <div
+          className="notice"
+          data-kind={shareNotice.kind === 'error' ? 'error' : undefined}
+          role="alert"
+          data-testid="share-notice"
+        >
+          {shareNotice.kind === 'error' && <Icon name="alert" size={14} />}
+          <span>{shareNotice.message}</span>
+          {shareNotice.projectId !== undefined && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => void openProject(shareNotice.projectId ?? '')}
+            >
+              Open it
+            </button>
+          )}
+          <IconButton icon="close" label="Dismiss" onClick={dismissShareNotice} />
+        </div>
+      )}
+      {arrival !== null && (
+        <div className="notice" role="status" data-testid="arrival">
+          <span>
+            Opened “{arrival.name}” from {arrival.from === 'link' ? 'a link' : 'a file'}, as a new
+            project; your own work is unchanged.
+            {arrival.notes.length > 0 && ` ${arrival.notes.map((n) => n.message).join(' ')}`}
+          </span>
+          <button type="button" className="link" onClick={() => void undoArrival()}>
+            Undo
+          </button>
+          <IconButton icon="close" label="Dismiss" onClick={dismissArrival} />
         </div>
       )}
       {deleted !== null && (

@@ -89,11 +89,14 @@ const url = new URL(window.location.href);
 const example = url.searchParams.get('example');
 const bundle = url.searchParams.get('bundle');
 const place = readReplayPlace(url.search);
+// A share link carries the project in the fragment (never sent to any server).
+const shared = url.hash.startsWith('#p=') ? url.hash : null;
 void store
   .getState()
   .boot({
     ...(example === null ? {} : { example }),
     ...(bundle === null ? {} : { bundle }),
+    ...(shared === null ? {} : { link: shared }),
     fresh: url.searchParams.has('new'),
   })
   .then(async () => {
@@ -102,6 +105,8 @@ void store
     store.getState().showPane('replay');
   });
 for (const key of ['example', 'bundle', 'new']) url.searchParams.delete(key);
+// Opened once: reloading reopens the saved project, not the link again.
+if (shared !== null) url.hash = '';
 if (url.href !== window.location.href) window.history.replaceState(null, '', url.href);
 
 // Leaving or hiding the tab writes pending edits at once.

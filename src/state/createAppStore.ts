@@ -24,6 +24,8 @@ import type { ModelServices, ModelsSlice } from './slices/modelsSlice.ts';
 import type { PlaySlice } from './slices/playSlice.ts';
 import { createPlaySlice } from './slices/playSlice.ts';
 import type { ReplaySlice } from './slices/replaySlice.ts';
+import type { ShareSlice } from './slices/shareSlice.ts';
+import { createShareSlice } from './slices/shareSlice.ts';
 import { createReplaySlice } from './slices/replaySlice.ts';
 import type { SimulationSlice } from './slices/simulationSlice.ts';
 import { createSimulationSlice } from './slices/simulationSlice.ts';
@@ -74,7 +76,8 @@ export type AppState = UiSlice &
   LocalModelSlice &
   SimulationSlice &
   PlaySlice &
-  ReplaySlice;
+  ReplaySlice &
+  ShareSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /**
@@ -122,6 +125,7 @@ export function createAppStore(
       services.scheduler ?? platformScheduler,
     )(...args),
     ...createReplaySlice(services.runs, newId, now, services.viewerTemplate)(...args),
+    ...createShareSlice(services.repository)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);

@@ -108,8 +108,10 @@ export function WorkbenchProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       store.subscribe((state, previous) => {
-        if (state.paneRequest !== null && state.paneRequest !== previous.paneRequest)
-          api.focusPane(state.paneRequest.pane);
+        const request = state.paneRequest;
+        if (request === null || request === previous.paneRequest) return;
+        if (request.maximize) api.maximizePane(request.pane);
+        api.focusPane(request.pane);
       }),
     [store, api],
   );

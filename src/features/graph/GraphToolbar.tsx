@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { PolicyGraph } from '../../core/index.ts';
-import { addPolicy } from '../../core/index.ts';
+import type { ShareView } from '../../core/index.ts';
+import { addPolicy, shareUrl } from '../../core/index.ts';
+import type { AppState } from '../../state/createAppStore.ts';
 import { canMove } from '../../state/slices/projectSlice.ts';
 import { selectEffectiveTheme } from '../../state/selectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
@@ -24,6 +26,7 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
   const canRedo = useAppStore((s) => canMove(s, 'redo', 'policies.yaml'));
   const placedCount = useAppStore((s) => Object.keys(s.project.layout ?? {}).length);
   const [sampling, setSampling] = useState(false);
+  const [linkNote, setLinkNote] = useState<string | null>(null);
   const tools = [...new Set(graph.nodes.flatMap((n) => n.tools))].sort();
 
   const addNew = () => {
@@ -189,7 +192,33 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
         >
           SVG
         </button>
+        <button
+          type="button"
+          className="button button-quiet"
+          title="A link that opens this project with this view: the graph maximised, the selected policy, the search and tool filter, the highlighted sample"
+          onClick={() => {
+            void copyViewLink(store.getState()).then(setLinkNote);
+          }}
+        >
+          Copy link to this view
+        </button>
       </span>
+      {linkNote && (
+        <output className="graph-link-note">
+          {linkNote === COPIED ? (
+            COPIED
+          ) : (
+            <input
+              readOnly
+              aria-label="Link to this view"
+              value={linkNote}
+              onFocus={(e) => {
+                e.target.select();
+              }}
+            />
+          )}
+        </output>
+      )}
       <IconButton
         icon="undo"
         label="Undo in policies.yaml"
@@ -230,6 +259,31 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
       )}
     </div>
   );
+}
+
+const COPIED = 'Link copied.';
+
+/**
+ * Copies a share link whose view part says what to show on arrival: the graph maximised, the
+ * selected policy, the filters and the highlighted sample. Resolves with what to tell the person:
+ * that it was copied, or the link itself when the clipboard is refused.
+ */
+async function copyViewLink(state: AppState): Promise<string> {
+  const { graphFilters: filters, selectedPolicy, highlightedPolicies } = state;
+  const view: ShareView = {
+    maximize: 'graph',
+    ...(selectedPolicy && { policy: selectedPolicy.id }),
+    ...(filters.search !== '' && { search: filters.search }),
+    ...(filters.tool !== null && { tool: filters.tool }),
+    ...(highlightedPolicies && { sample: highlightedPolicies }),
+  };
+  const link = shareUrl(window.location.origin + window.location.pathname, state.project, view);
+  try {
+    await navigator.clipboard.writeText(link);
+    return COPIED;
+  } catch {
+    return link;
+  }
 }
 
 /** "58 policies · 44 relations · 96 heuristic": what the graph holds, whatever the filters show. */

@@ -1,14 +1,20 @@
-import { EmptyState } from '../../ui/EmptyState.tsx';
+import { Suspense } from 'react';
+import { lazyWithRetry } from '../../ui/lazyWithRetry.tsx';
+import { useRevealed } from '../useRevealed.ts';
+import './share.css';
 
-/** The Share pane: links, file export and import, pictures of the graph. */
+const ShareView = lazyWithRetry(() => import('./ShareView.tsx').then((m) => m.ShareView));
+
+/** The Share pane: a link to the project, files in and out, runs to pass on. */
 export function SharePane() {
+  const revealed = useRevealed('share');
   return (
-    <EmptyState icon="share" title="Share this project">
-      <p>
-        A link that opens the same project and graph layout in anyone&apos;s browser, file export
-        and import of projects and runs, and pictures of the graph. Keys never leave your browser.
-      </p>
-      <p className="empty-state-note">Sharing is not available yet.</p>
-    </EmptyState>
+    <div className="share">
+      {revealed && (
+        <Suspense fallback={<p className="loading">Loading…</p>}>
+          <ShareView />
+        </Suspense>
+      )}
+    </div>
   );
 }

@@ -29,6 +29,8 @@ export interface BootRequest {
   readonly example?: string;
   /** A bundle file served by the app, opened as a new project. */
   readonly bundle?: string;
+  /** A share link's fragment: its project opens as a new one (nothing else is made first). */
+  readonly link?: string;
   readonly fresh?: boolean;
   readonly projectId?: string;
 }
@@ -48,6 +50,8 @@ export interface LibrarySlice {
   refreshProjects: () => Promise<void>;
   openProject: (id: string) => Promise<void>;
   newProject: () => Promise<void>;
+  /** Saves the open project, then opens this one as a new project of its own. */
+  openNewProject: (project: Project) => Promise<void>;
   openExample: (exampleId: string) => Promise<void>;
   duplicateProject: (id: string) => Promise<void>;
   deleteProject: (id: string) => Promise<void>;
@@ -128,6 +132,11 @@ export function createLibrarySlice(
             await createAndOpen(await fromExample(request.example));
             return;
           }
+          if (request.link !== undefined) {
+            await get().openShared(request.link);
+            // A link that cannot open says why; the page then opens as it would without it.
+            if (get().ready) return;
+          }
           if (request.bundle !== undefined) {
             const loaded = parseBundle(await examples.loadBundle(request.bundle));
             if ('error' in loaded) throw new Error(loaded.error);
@@ -175,6 +184,11 @@ export function createLibrarySlice(
       newProject: async () => {
         await get().saveNow();
         await createAndOpen(createProject('Untitled project'));
+      },
+
+      openNewProject: async (project) => {
+        await get().saveNow();
+        await createAndOpen(project);
       },
 
       openExample: async (exampleId) => {

@@ -8,6 +8,7 @@ import type {
 } from '../../core/index.ts';
 import {
   LOG_VERSION,
+  gunzipLog,
   readLog,
   replayOf,
   standaloneFileName,
@@ -71,8 +72,8 @@ export interface ReplaySlice {
   noteReplay: (turn: number, text: string) => Promise<void>;
   /** Reads a run's log from a file, keeps it with this project's runs and opens it. */
   importRunFile: (name: string, text: string) => Promise<void>;
-  setReplayLightsGraph: (on: boolean) => void;
-  dismissReplayMessage: () => void;
+  /** The same for a gzip-compressed log (`*.json.gz`, as runs are exported). */
+  importRunBytes: (name: string, bytes: Uint8Array) => Promise<void>;
   /**
    * The run in the pane as one HTML page that shows it anywhere, offline and read-only: the
    * standalone viewer with the run's log written in. Undefined when it cannot be made (why is in
@@ -81,6 +82,8 @@ export interface ReplaySlice {
   standaloneReplayPage: () => Promise<
     { readonly fileName: string; readonly html: string } | undefined
   >;
+  setReplayLightsGraph: (on: boolean) => void;
+  dismissReplayMessage: () => void;
 }
 
 /**
@@ -197,6 +200,41 @@ export function createReplaySlice(
     const lastMoment = (id: string) =>
       (runEvents(get(), id) ?? []).reduce((latest, e) => Math.max(latest, e.at), 0);
 
+    /** Keeps a run read from a file with this project's runs, and opens it. */
+    const importRaw = async (name: string, raw: unknown) => {
+      const read = readLog(raw);
+      if (!read.ok) {
+        set({ replayMessage: `“${name}” cannot be opened. ${read.error}` });
+        return;
+      }
+      if (read.events.length === 0) {
+        set({ replayMessage: `“${name}” holds no events.` });
+        return;
+      }
+      set({ replayMessage: null });
+      const id = `run-${newId()}`;
+      const title = `Imported: ${name.replace(/(\.json)?(\.gz)?$/i, '')}`;
+      const loaded: LoadedRun = { id, title, events: read.events, savedVersion: LOG_VERSION };
+      if (runs) {
+        try {
+          await runs.create({ id, projectId: get().projectId, createdAt: now(), title });
+          await runs.append(id, 0, read.events);
+        } catch (error) {
+          set({
+            replayMessage: `The run could not be kept on this device (${messageOf(error)}); it shows here until you reload.`,
+          });
+        }
+        await get().refreshRuns();
+      }
+      set({
+        replayRunId: id,
+        replayLog: loaded,
+        replayDialogue: null,
+        replayStep: 0,
+        replayCompare: null,
+      });
+    };
+
     return {
       replayRunId: null,
       replayLog: null,
@@ -288,37 +326,15 @@ export function createReplaySlice(
           set({ replayMessage: `“${name}” is not a run’s log: it is not JSON.` });
           return;
         }
-        const read = readLog(raw);
-        if (!read.ok) {
-          set({ replayMessage: `“${name}” cannot be opened. ${read.error}` });
+        await importRaw(name, raw);
+      },
+      importRunBytes: async (name, bytes) => {
+        const opened = gunzipLog(bytes);
+        if (!opened.ok) {
+          set({ replayMessage: `“${name}” cannot be opened: ${opened.error}` });
           return;
         }
-        if (read.events.length === 0) {
-          set({ replayMessage: `“${name}” holds no events.` });
-          return;
-        }
-        set({ replayMessage: null });
-        const id = `run-${newId()}`;
-        const title = `Imported: ${name.replace(/\.json$/i, '')}`;
-        const loaded: LoadedRun = { id, title, events: read.events, savedVersion: LOG_VERSION };
-        if (runs) {
-          try {
-            await runs.create({ id, projectId: get().projectId, createdAt: now(), title });
-            await runs.append(id, 0, read.events);
-          } catch (error) {
-            set({
-              replayMessage: `The run could not be kept on this device (${messageOf(error)}); it shows here until you reload.`,
-            });
-          }
-          await get().refreshRuns();
-        }
-        set({
-          replayRunId: id,
-          replayLog: loaded,
-          replayDialogue: null,
-          replayStep: 0,
-          replayCompare: null,
-        });
+        await importRaw(name, opened.raw);
       },
       standaloneReplayPage: async () => {
         const state = get();

@@ -30,7 +30,11 @@ export interface UiSlice {
   /** A message for the status bar when preferences could not be saved. */
   storageWarning: string | null;
   /** A pane a feature asked to bring forward (the shell shows and focuses it); `seq` tells repeats apart. */
-  paneRequest: { readonly pane: PaneId; readonly seq: number } | null;
+  paneRequest: {
+    readonly pane: PaneId;
+    readonly seq: number;
+    readonly maximize?: boolean;
+  } | null;
 
   setThemePreference: (preference: ThemePreference) => void;
   setSystemPrefersDark: (dark: boolean) => void;
@@ -43,7 +47,7 @@ export interface UiSlice {
   resetLayout: () => void;
   reportStorageProblem: (reason: 'full' | 'unavailable') => void;
   /** Asks the shell to show a pane and move focus into it (features cannot reach the workbench). */
-  showPane: (pane: PaneId) => void;
+  showPane: (pane: PaneId, options?: { maximize?: boolean }) => void;
 }
 
 /** Parses a saved layout, returning `undefined` for anything that is not a map of sizes. */
@@ -132,8 +136,14 @@ export function createUiSlice(
         panelSizes: {},
       }));
     },
-    showPane: (pane) => {
-      set((state) => ({ paneRequest: { pane, seq: (state.paneRequest?.seq ?? 0) + 1 } }));
+    showPane: (pane, options) => {
+      set((state) => ({
+        paneRequest: {
+          pane,
+          seq: (state.paneRequest?.seq ?? 0) + 1,
+          ...(options?.maximize && { maximize: true }),
+        },
+      }));
     },
     reportStorageProblem: (reason) => {
       set({
