@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { AIRLINE_RUN } from '../src/test/airlineRun.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
 import { priceModel, useEndpoint } from './endpoints.ts';
@@ -86,6 +86,15 @@ test.describe('Replay', () => {
     const markdown = readFileSync(await file.path(), 'utf8');
     expect(markdown).toContain(late.refused.rule);
     expect(markdown).toContain('late-refund-without-insurance');
+    // And as a picture for a ticket: a PNG of the dialogue up to this step.
+    const picture = page.waitForEvent('download');
+    await replay.root.getByRole('button', { name: 'Picture' }).click();
+    const png = await picture;
+    expect(png.suggestedFilename()).toBe('late-refund-without-insurance-1.png');
+    const bytes = readFileSync(await png.path());
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    expect(bytes.length).toBeGreaterThan(10_000);
+    copyFileSync(await png.path(), test.info().outputPath('dialogue.png'));
 
     // The whole trip cancelled: the database diff at the step of the call, and the table before and after.
     const oneLeg = AIRLINE_RUN.dialogues['cancel-one-leg-only#1'];

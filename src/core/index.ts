@@ -202,6 +202,7 @@ export type { AlignedRow, Alignment, WordSegment } from './sim/align.ts';
 export { DIFF_WORD_CAP, alignDialogues, diffWords } from './sim/align.ts';
 export type { DialogueJson } from './sim/dialogueExport.ts';
 export { DIALOGUE_FORMAT, dialogueJson, dialogueMarkdown } from './sim/dialogueExport.ts';
+export { dialogueToSvg, wrapText } from './sim/dialogueSvg.ts';
 export type { StandaloneRun } from './sim/standalone.ts';
 export {
   STANDALONE_RUN_ID,

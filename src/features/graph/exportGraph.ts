@@ -1,4 +1,5 @@
 import { downloadFile, fileStem as stem } from '../../ui/download.ts';
+import { svgToPng } from '../../ui/picture.ts';
 import type { PolicyGraph, Point } from '../../core/index.ts';
 import { graphToSvg } from '../../core/index.ts';
 
@@ -24,27 +25,7 @@ export async function exportPng(
   options: PictureOptions,
 ) {
   const svg = graphToSvg(graph, positions, { ...options, showLabels: true });
-  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
-  try {
-    const image = new Image();
-    image.src = url;
-    await image.decode();
-    const scale = 2;
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
-    canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
-    const context = canvas.getContext('2d');
-    if (!context) throw new Error('This browser cannot draw a picture here.');
-    context.scale(scale, scale);
-    context.drawImage(image, 0, 0);
-    const blob = await new Promise<Blob | null>((resolve) => {
-      canvas.toBlob(resolve, 'image/png');
-    });
-    if (!blob) throw new Error('The picture could not be encoded as PNG.');
-    downloadFile(blob, `${graphStem(options.title)}.png`, 'image/png');
-  } finally {
-    URL.revokeObjectURL(url);
-  }
+  downloadFile(await svgToPng(svg), `${graphStem(options.title)}.png`, 'image/png');
 }
 
 /** The stem of the graph's file names: the project's name, then "-graph". */

@@ -3,7 +3,8 @@ import type { Replay } from '../../core/index.ts';
 import { replaySelectors } from '../../state/replaySelectors.ts';
 import { withReplayPlace } from '../../state/replayAddress.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
-import { downloadDialogue } from './exportDialogue.ts';
+import { downloadDialogue, downloadDialoguePicture } from './exportDialogue.ts';
+import { selectEffectiveTheme } from '../../state/selectors.ts';
 
 /** The dialogue's title bar: back to the list, its verdict, a link to the step, export, compare. */
 export function DialogueActions({ replay, step }: { replay: Replay; step: number }) {
@@ -80,6 +81,21 @@ export function DialogueActions({ replay, step }: { replay: Replay; step: number
           }}
         >
           JSON
+        </button>
+        <button
+          type="button"
+          className="button button-quiet"
+          title="The dialogue up to this step as a picture, for a ticket"
+          onClick={() => {
+            const title = `${replay.dialogue}${row ? ` · ${row.verdict}` : ''}`;
+            void downloadDialoguePicture(replay, {
+              theme: selectEffectiveTheme(store.getState()),
+              title,
+              upTo: step,
+            });
+          }}
+        >
+          Picture
         </button>
         {!readOnly && (
           <label className="replay-check">
