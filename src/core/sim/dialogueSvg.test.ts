@@ -30,7 +30,7 @@ describe('a dialogue as a picture', () => {
       fc.property(fc.string({ maxLength: 200 }), (hostile) => {
         const text = `<script>x</script><img onerror=1>${hostile}`;
         const changed = events.map((e, i) =>
-          i === at && e.type === 'message' ? ({ ...e, text }) : e,
+          i === at && e.type === 'message' ? { ...e, text } : e,
         );
         const svg = dialogueToSvg(replayOf(changed, 'fresh#1'), { theme: 'light', title: hostile });
         const tags = [...svg.matchAll(/<([a-zA-Z]+)/g)].map((m) => m[1]);
