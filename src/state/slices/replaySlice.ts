@@ -8,7 +8,6 @@ import type {
 } from '../../core/index.ts';
 import {
   LOG_VERSION,
-  gunzipLog,
   readLog,
   replayOf,
   standaloneFileName,
@@ -329,6 +328,7 @@ export function createReplaySlice(
         await importRaw(name, raw);
       },
       importRunBytes: async (name, bytes) => {
+        const { gunzipLog } = await import('../../core/share/archive.ts');
         const opened = gunzipLog(bytes);
         if (!opened.ok) {
           set({ replayMessage: `“${name}” cannot be opened: ${opened.error}` });

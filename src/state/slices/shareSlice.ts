@@ -1,14 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { LoadNote, Project, ProjectRepository, ShareView } from '../../core/index.ts';
-import {
-  decodeShareLink,
-  isProjectFileName,
-  isShareLink,
-  parseBundle,
-  projectFromFiles,
-  projectHash,
-  unzipProject,
-} from '../../core/index.ts';
+import { isProjectFileName, parseBundle, projectFromFiles, projectHash } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 
 /** A file brought into the page: picked, dropped, or one of a dropped folder's files. */
@@ -130,6 +122,8 @@ export function createShareSlice(
         set({ shareNotice: null });
         const text = input.trim();
         if (text === '') return;
+        // Links and zips are unpacked by code the first page does not need to load.
+        const { decodeShareLink, isShareLink } = await import('../../core/share/link.ts');
         if (isShareLink(text)) {
           const link = decodeShareLink(text);
           if (!link.ok) refuse(link.error);
@@ -172,6 +166,7 @@ export function createShareSlice(
         if (!file) return;
         const name = file.name.toLowerCase();
         if (name.endsWith('.zip')) {
+          const { unzipProject } = await import('../../core/share/archive.ts');
           const opened = unzipProject(file.bytes, file.name.replace(/\.zip$/i, ''));
           if (!opened.ok) refuse(`“${file.name}” cannot be opened: ${opened.error}`);
           else await arrive(opened.project, 'file', opened.notes);
