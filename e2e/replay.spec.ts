@@ -127,6 +127,13 @@ test.describe('Replay', () => {
       'aria-pressed',
       'true',
     );
+    // And the check that found it broken: right.
+    const finding = replay.root.getByTestId('finding').filter({ hasText: firstBreach.id }).first();
+    await finding.getByRole('button', { name: 'Right' }).click();
+    await expect(finding.getByRole('button', { name: 'Right' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     const marked = await replay.step();
 
     // The address names the run, the dialogue and the step: a reload lands on the same place.
@@ -150,6 +157,9 @@ test.describe('Replay', () => {
       .click();
     await expect(report.getByTestId('judge-card')).toContainText(
       'People reviewing it found the judge right 0 of 1 times.',
+    );
+    await expect(report.getByTestId('people-review')).toContainText(
+      '1 finding reviewed in Replay, 0 marked wrong.',
     );
 
     // A policy's breach in the report opens its dialogue at the step where it broke.

@@ -105,6 +105,14 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             <div className="simulate-faint">not in the pass rate until you review them below</div>
           </div>
         )}
+        {report.judgeOpinion.people.findingsMarked > 0 && (
+          <div className="run-card" data-testid="people-review">
+            <div className="run-card-label">People’s review</div>
+            <div className="simulate-faint">
+              {`${counted(report.judgeOpinion.people.findingsMarked, 'finding')} reviewed in Replay, ${report.judgeOpinion.people.findingsWrong} marked wrong${report.judgeOpinion.people.findingsWrong > 0 ? ': a check may need fixing' : ''}.`}
+            </div>
+          </div>
+        )}
         {report.passHatK.length > 1 && (
           <div className="run-card">
             <div className="run-card-label">pass^k</div>
