@@ -219,3 +219,21 @@ test('dragging from a node handle onto another policy relates them', async ({
     graphPane(page).getByRole('button', { name: 'Undo in policies.yaml' }),
   ).toBeEnabled();
 });
+
+test('a typo that breaks policies.yaml keeps the graph as it last parsed, and says where', async ({
+  workbench,
+  page,
+}) => {
+  await workbench.openExample('airline');
+  const graph = workbench.pane('graph');
+  await expect(graph).toContainText('58 policies');
+  await workbench.openFile('policies.yaml');
+  await workbench.goToEndOf('- id: introduce-as-skyway');
+  await page.keyboard.insertText(': [oops');
+  const stale = graph.getByTestId('graph-stale');
+  await expect(stale).toContainText('policies.yaml does not parse (line 9)');
+  await expect(graph).toContainText('58 policies');
+  await page.keyboard.press('Control+Z');
+  await expect(stale).toHaveCount(0);
+  await expect(graph).toContainText('58 policies');
+});

@@ -1,4 +1,4 @@
-import type { PolicyGraph, PolicySpan } from '../core/index.ts';
+import type { Diagnostic, PolicyGraph, PolicySpan } from '../core/index.ts';
 import { buildGraph, policySpans, sameGraph } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
 import { perStore } from './perStore.ts';
@@ -17,6 +17,8 @@ export function createGraphSelectors() {
   function selectPolicyGraph(state: AppState): PolicyGraph {
     const model = state.analysis?.model;
     if (!model) return EMPTY_GRAPH;
+    // A typo that breaks policies.yaml's YAML keeps the graph as it last parsed (see selectGraphStale).
+    if (graphCache && policiesBroken(state)) return graphCache.graph;
     if (graphCache?.model !== model) {
       const graph = buildGraph(model);
       graphCache = {
@@ -34,7 +36,25 @@ export function createGraphSelectors() {
     return spansCache.spans;
   }
 
-  return { selectPolicyGraph, selectPolicySpans };
+  /**
+   * Why the graph on screen is the one policies.yaml last parsed to: its YAML is broken now (the
+   * first such problem), or null when the graph is the text's own.
+   */
+  function selectGraphStale(state: AppState): Diagnostic | null {
+    if (!graphCache || !state.analysis) return null;
+    return brokenYaml(state.analysis.diagnostics) ?? null;
+  }
+
+  return { selectPolicyGraph, selectPolicySpans, selectGraphStale };
+}
+
+/** The first YAML syntax error of policies.yaml, if it has one. */
+function brokenYaml(diagnostics: readonly Diagnostic[]): Diagnostic | undefined {
+  return diagnostics.find((d) => d.file === 'policies.yaml' && d.code === 'yaml-syntax');
+}
+
+function policiesBroken(state: AppState): boolean {
+  return brokenYaml(state.analysis?.diagnostics ?? []) !== undefined;
 }
 
 /** This store's graph selectors: `graphSelectors(store).select...`. */

@@ -71,3 +71,38 @@ describe('graph slice', () => {
     expect(graphSelectors(store).selectPolicyGraph(store.getState())).not.toBe(first);
   });
 });
+
+describe('the graph while policies.yaml does not parse', () => {
+  it('keeps the graph as it last parsed and says why, until the YAML is whole again', () => {
+    const store = storeWithMini();
+    const selectors = graphSelectors(store);
+    const project = miniProject();
+    store.getState().setAnalysis(analyzeProject(project), project.files);
+    const whole = selectors.selectPolicyGraph(store.getState());
+    expect(whole.nodes.length).toBeGreaterThan(0);
+    expect(selectors.selectGraphStale(store.getState())).toBeNull();
+
+    // A typo after an id breaks the YAML: the graph stays, and the reason is named.
+    const text = project.files['policies.yaml'];
+    const typo = text.replace('- id: refund-window', '- id: refund-window: [oops');
+    const broken = { ...project, files: { ...project.files, 'policies.yaml': typo } };
+    store.getState().setAnalysis(analyzeProject(broken), broken.files);
+    expect(selectors.selectPolicyGraph(store.getState())).toBe(whole);
+    expect(selectors.selectGraphStale(store.getState())).toMatchObject({
+      file: 'policies.yaml',
+      code: 'yaml-syntax',
+    });
+
+    // Fixed (with a new policy): the graph is the text's own again.
+    const grown = text.replace(
+      'policies:\n',
+      'policies:\n  - id: new-one\n    text: A new one.\n    category: refunds\n    challenge: 1\n',
+    );
+    const fixed = { ...project, files: { ...project.files, 'policies.yaml': grown } };
+    store.getState().setAnalysis(analyzeProject(fixed), fixed.files);
+    expect(selectors.selectGraphStale(store.getState())).toBeNull();
+    expect(selectors.selectPolicyGraph(store.getState()).nodes.map((n) => n.id)).toContain(
+      'new-one',
+    );
+  });
+});

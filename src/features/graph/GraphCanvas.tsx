@@ -14,6 +14,7 @@ import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { GraphEmpty } from './GraphEmpty.tsx';
 import { GraphLegend } from './GraphLegend.tsx';
 import { GraphReplayBanner } from './GraphReplayBanner.tsx';
+import { GraphStaleNote } from './GraphStaleNote.tsx';
 import { GraphPicture } from './GraphPicture.tsx';
 import { GraphToolbar } from './GraphToolbar.tsx';
 import { PolicyDetails } from './PolicyDetails.tsx';
@@ -125,6 +126,7 @@ function GraphView() {
         </ReactFlow>
         <GraphLegend categories={graph.categories} colourOf={derived.colourOf} />
         <GraphReplayBanner />
+        <GraphStaleNote />
         {(selected || edgeDetails) && (
           <PolicyDetails
             graph={graph}
