@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { openRefundDesk } from './refundDesk.ts';
 
 /** "3 of 24" → "24": how many matches the find widget counts in the file. */
 const total = (count: string) => count.replace(/^.* of /, '');
@@ -236,4 +237,23 @@ test('a typo that breaks policies.yaml keeps the graph as it last parsed, and sa
   await page.keyboard.press('Control+Z');
   await expect(stale).toHaveCount(0);
   await expect(graph).toContainText('58 policies');
+});
+
+test('a small graph is not zoomed past life size: every node and its label stay in the pane', async ({
+  workbench,
+  page,
+}) => {
+  await openRefundDesk(page);
+  const graph = workbench.pane('graph');
+  await expect(graph.locator('.react-flow__node')).toHaveCount(2);
+  await page.waitForTimeout(300);
+  const scale = await graph
+    .locator('.react-flow__viewport')
+    .evaluate((element) => new DOMMatrix(getComputedStyle(element).transform).a);
+  expect(scale).toBeLessThanOrEqual(1.25);
+  const pane = await graph.getByTestId('graph-canvas').boundingBox();
+  for (const label of await graph.locator('.policy-label').all()) {
+    const box = await label.boundingBox();
+    expect(box && pane && box.x >= pane.x && box.x + box.width <= pane.x + pane.width).toBe(true);
+  }
 });

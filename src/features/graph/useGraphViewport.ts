@@ -5,7 +5,8 @@ import { useAppStore } from '../../state/useAppStore.ts';
 import { useAutoFit } from './useAutoFit.ts';
 
 // Nodes drawn into the picture are hidden from React Flow, but still count for fitting the view.
-export const FIT: FitViewOptions = { padding: 0.12, includeHiddenNodes: true };
+// A small graph is not blown up past a little over life size: its labels stay on screen.
+export const FIT: FitViewOptions = { padding: 0.12, includeHiddenNodes: true, maxZoom: 1.25 };
 // Start zoomed out, so a large graph's first frame is the picture, not a thousand elements.
 export const START: Viewport = { x: 0, y: 0, zoom: 0.5 };
 
