@@ -1,25 +1,12 @@
 import { gunzipSync, inflateSync, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import type { ChatEngine } from '../core/index.ts';
-import { USER_STOP, encodeShareLink, gzipLog, toBundle, zipProject } from '../core/index.ts';
+import { encodeShareLink, gzipLog, toBundle, zipProject } from '../core/index.ts';
 import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
-import { modelReply } from '../test/scriptedModels.ts';
+import { politeEngine } from '../test/scriptedModels.ts';
 
 const KEY = 'sk-share-5d1f0b9c27e84a63';
 
-/** The agent answers; the simulated user asks once, then says goodbye. */
-const engine: ChatEngine = {
-  chat: (request) =>
-    Promise.resolve(
-      modelReply(
-        request.tools
-          ? 'I can help with that.'
-          : request.messages.some((m) => m.role === 'assistant')
-            ? `Thanks, bye. ${USER_STOP}`
-            : 'Hello, I need a refund.',
-      ),
-    ),
-};
+const engine = politeEngine;
 
 const holds = (bytes: Uint8Array, text: string) =>
   Buffer.from(bytes).indexOf(Buffer.from(text)) >= 0;

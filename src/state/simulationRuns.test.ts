@@ -15,24 +15,12 @@ import {
 import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
 import { manualScheduler } from '../test/manualScheduler.ts';
 import { M_PRICE, storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
-import { modelReply } from '../test/scriptedModels.ts';
+import { modelReply, politeEngine } from '../test/scriptedModels.ts';
 import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
 import { runSelectors } from './simulationSelectors.ts';
 
-/** The agent says one thing; the simulated user asks, then says goodbye. */
-const engine: ChatEngine = {
-  chat: (request) =>
-    Promise.resolve(
-      modelReply(
-        request.tools
-          ? 'I can help with that.'
-          : request.messages.some((m) => m.role === 'assistant')
-            ? `Thanks, bye. ${USER_STOP}`
-            : 'Hello, I need a refund.',
-      ),
-    ),
-};
+const engine = politeEngine;
 
 /** A run store whose writes wait until the test lets them through, one by one or all. */
 function heldRuns(runs: RunRepository) {

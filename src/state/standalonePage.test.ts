@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatEngine } from '../core/index.ts';
-import { STANDALONE_RUN_ID, USER_STOP, readStandaloneRun } from '../core/index.ts';
+import { STANDALONE_RUN_ID, readStandaloneRun } from '../core/index.ts';
 import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
-import { modelReply } from '../test/scriptedModels.ts';
+import { politeEngine } from '../test/scriptedModels.ts';
 import { replaySelectors } from './replaySelectors.ts';
 
 const KEY = 'sk-standalone-3e9c1d7a5b2f4e60';
@@ -10,19 +9,7 @@ const KEY = 'sk-standalone-3e9c1d7a5b2f4e60';
 /** The viewer's template as far as the page that writes into it knows: a title and the run's place. */
 const TEMPLATE = `<!doctype html><html><head><title>PolicyLab run</title></head><body><script type="application/json" id="${STANDALONE_RUN_ID}"></script></body></html>`;
 
-/** The agent answers politely; the simulated user asks once, then says goodbye. */
-const engine: ChatEngine = {
-  chat: (request) =>
-    Promise.resolve(
-      modelReply(
-        request.tools
-          ? 'I can help with that.'
-          : request.messages.some((m) => m.role === 'assistant')
-            ? `Thanks, bye. ${USER_STOP}`
-            : 'Hello, I need a refund.',
-      ),
-    ),
-};
+const engine = politeEngine;
 
 /** A finished run of the mini project over an endpoint with an API key, open in the Replay pane. */
 async function finishedRun(viewerTemplate?: () => Promise<string>) {

@@ -1,5 +1,5 @@
 import type { ChatEngine, ChatRequest, ChatResponse, RetryRuntime, Usage } from '../core/index.ts';
-import { ModelError } from '../core/index.ts';
+import { ModelError, USER_STOP } from '../core/index.ts';
 
 /** A tool call a scripted model makes: arguments as an object, or as raw (maybe broken) text. */
 export interface ScriptedCall {
@@ -106,3 +106,20 @@ export function queuedEngine(answers: ScriptedAnswer[], whenEmpty?: () => ChatRe
   };
   return { engine, requests };
 }
+
+/**
+ * One engine for both seats of a short, polite dialogue: as the agent (asked with tools) it says
+ * one thing; as the simulated user it asks once, then says goodbye.
+ */
+export const politeEngine: ChatEngine = {
+  chat: (request) =>
+    Promise.resolve(
+      modelReply(
+        request.tools
+          ? 'I can help with that.'
+          : request.messages.some((m) => m.role === 'assistant')
+            ? `Thanks, bye. ${USER_STOP}`
+            : 'Hello, I need a refund.',
+      ),
+    ),
+};

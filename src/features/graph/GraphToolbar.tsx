@@ -6,6 +6,7 @@ import type { AppState } from '../../state/createAppStore.ts';
 import { canMove } from '../../state/slices/projectSlice.ts';
 import { selectEffectiveTheme } from '../../state/selectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
+import { copyText } from '../../ui/clipboard.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { IconButton } from '../../ui/IconButton.tsx';
 import { exportPng, exportSvg } from './exportGraph.ts';
@@ -278,12 +279,7 @@ async function copyViewLink(state: AppState): Promise<string> {
     ...(highlightedPolicies && { sample: highlightedPolicies }),
   };
   const link = shareUrl(window.location.origin + window.location.pathname, state.project, view);
-  try {
-    await navigator.clipboard.writeText(link);
-    return COPIED;
-  } catch {
-    return link;
-  }
+  return (await copyText(link)) ? COPIED : link;
 }
 
 /** "58 policies · 44 relations · 96 heuristic": what the graph holds, whatever the filters show. */

@@ -2,9 +2,16 @@ import { useState } from 'react';
 import type { Replay } from '../../core/index.ts';
 import { replaySelectors } from '../../state/replaySelectors.ts';
 import { withReplayPlace } from '../../state/replayAddress.ts';
+import { copyText } from '../../ui/clipboard.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { downloadDialogue, downloadDialoguePicture } from './exportDialogue.ts';
 import { selectEffectiveTheme } from '../../state/selectors.ts';
+
+/** The dialogue as a file: Markdown for a ticket, JSON for tools. */
+const EXPORTS = [
+  { format: 'markdown', label: 'Markdown' },
+  { format: 'json', label: 'JSON' },
+] as const;
 
 /** The dialogue's title bar: back to the list, its verdict, a link to the step, export, compare. */
 export function DialogueActions({ replay, step }: { replay: Replay; step: number }) {
@@ -29,12 +36,7 @@ export function DialogueActions({ replay, step }: { replay: Replay; step: number
   const copyLink = async () => {
     if (run === null) return;
     const link = withReplayPlace(window.location.href, { run, dialogue: replay.dialogue, step });
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied('Link copied.');
-    } catch {
-      setCopied(link);
-    }
+    setCopied((await copyText(link)) ? 'Link copied.' : link);
   };
 
   return (
@@ -62,26 +64,19 @@ export function DialogueActions({ replay, step }: { replay: Replay; step: number
             Copy link to this step
           </button>
         )}
-        <button
-          type="button"
-          className="button button-quiet"
-          onClick={() => {
-            const events = selectors.selectReplayEvents(store.getState());
-            if (events) downloadDialogue(events, replay.dialogue, 'markdown');
-          }}
-        >
-          Markdown
-        </button>
-        <button
-          type="button"
-          className="button button-quiet"
-          onClick={() => {
-            const events = selectors.selectReplayEvents(store.getState());
-            if (events) downloadDialogue(events, replay.dialogue, 'json');
-          }}
-        >
-          JSON
-        </button>
+        {EXPORTS.map(({ format, label }) => (
+          <button
+            key={format}
+            type="button"
+            className="button button-quiet"
+            onClick={() => {
+              const events = selectors.selectReplayEvents(store.getState());
+              if (events) downloadDialogue(events, replay.dialogue, format);
+            }}
+          >
+            {label}
+          </button>
+        ))}
         <button
           type="button"
           className="button button-quiet"

@@ -1,22 +1,13 @@
 import { useMemo, useRef, useState } from 'react';
 import { shareUrl, toBundle, zipProject } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
+import { copyText } from '../../ui/clipboard.ts';
 import { downloadFile, fileStem } from '../../ui/download.ts';
 import { readPicked } from './readFiles.ts';
 import { RunExport } from './RunExport.tsx';
 
 /** About what chat tools take before they cut or refuse a link. */
 const SHARE_CHAT_LIMIT = 2_000;
-
-/** Copies text, or shows it selected for the person to copy when the clipboard is refused. */
-async function copy(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A link holding the whole project (no server: it is all in the address), the project as a file
@@ -50,7 +41,7 @@ export function ShareView() {
             type="button"
             className="button"
             onClick={() => {
-              void copy(link).then((ok) => {
+              void copyText(link).then((ok) => {
                 setCopied(ok ? 'Link copied.' : link);
               });
             }}
