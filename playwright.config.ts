@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 4317;
+// E2E_PORT lets two checkouts (git worktrees) run their suites side by side.
+const PORT = Number(process.env.E2E_PORT ?? 4317);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
