@@ -45,7 +45,7 @@ export function useGlobalShortcuts() {
       if (event.key === 'F6' && !event.altKey && !event.ctrlKey && !event.metaKey) {
         const next = cyclePane(
           paneWithFocus(),
-          store.selectors.selectHiddenPanes(store.getState()),
+          store.selectors.selectCollapsedPanes(store.getState()),
           event.shiftKey ? -1 : 1,
         );
         if (next) {

@@ -1,8 +1,8 @@
 import type { ProjectFileName } from '../core/index.ts';
 import { PROJECT_FILES } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
-import type { PaneId, PaneLayout } from './paneLayout.ts';
-import { hiddenPanesFrom } from './paneLayout.ts';
+import type { PaneId } from './paneLayout.ts';
+import { PANE_IDS, collapsedPanesFrom, hiddenPanesFrom } from './paneLayout.ts';
 
 /**
  * The shell's memoised selectors of one store, made once by `createAppStore` and read through
@@ -29,15 +29,38 @@ export const selectThemePreference = (state: AppState) => state.themePreference;
 
 /** Which panes show and which files are unsaved. */
 function createWorkbenchSelectors() {
-  let hiddenCache: { sizes: PaneLayout; hidden: readonly PaneId[] } | undefined;
+  let hiddenCache: { key: readonly unknown[]; hidden: readonly PaneId[] } | undefined;
+  let collapsedCache: { key: readonly unknown[]; collapsed: readonly PaneId[] } | undefined;
+  const same = (a: readonly unknown[], b: readonly unknown[]) => a.every((v, i) => v === b[i]);
   let dirtyCache: { files: unknown; saved: unknown; dirty: readonly ProjectFileName[] } | undefined;
 
-  /** Panes that take no space right now (collapsed, or inside a collapsed column). */
+  /**
+   * Panes that take no space right now: collapsed, inside a collapsed column, or behind another
+   * tab of their slot. Stacked in one column (a narrow window) every pane shows, unless one is
+   * maximized.
+   */
   function selectHiddenPanes(state: AppState): readonly PaneId[] {
-    if (hiddenCache?.sizes !== state.panelSizes) {
-      hiddenCache = { sizes: state.panelSizes, hidden: hiddenPanesFrom(state.panelSizes) };
+    const { panelSizes, paneTabs, stacked, maximizedPane } = state;
+    const key = [panelSizes, paneTabs, stacked, stacked && maximizedPane];
+    if (!hiddenCache || !same(hiddenCache.key, key)) {
+      const hidden = stacked
+        ? PANE_IDS.filter((p) => maximizedPane !== null && p !== maximizedPane)
+        : hiddenPanesFrom(panelSizes, paneTabs);
+      hiddenCache = { key, hidden };
     }
     return hiddenCache.hidden;
+  }
+
+  /** Panes collapsed away (not those only behind another tab): F6 skips them. */
+  function selectCollapsedPanes(state: AppState): readonly PaneId[] {
+    const key = [state.panelSizes, state.stacked];
+    if (!collapsedCache || !same(collapsedCache.key, key)) {
+      collapsedCache = {
+        key,
+        collapsed: state.stacked ? [] : collapsedPanesFrom(state.panelSizes),
+      };
+    }
+    return collapsedCache.collapsed;
   }
 
   /** Whether a pane takes space on screen right now. */
@@ -59,5 +82,5 @@ function createWorkbenchSelectors() {
     return dirtyCache.dirty;
   }
 
-  return { selectHiddenPanes, selectPaneVisible, selectDirtyFiles };
+  return { selectHiddenPanes, selectCollapsedPanes, selectPaneVisible, selectDirtyFiles };
 }

@@ -13,6 +13,11 @@ export interface PaneFrameProps {
   onToggleMaximize: () => void;
   onHide: () => void;
   sectionRef?: Ref<HTMLElement>;
+  /** Behind another tab of its slot: kept mounted, not shown. */
+  inactive?: boolean;
+  /** Tabs of the panes sharing the slot, before and after this pane's title. */
+  tabsBefore?: ReactNode;
+  tabsAfter?: ReactNode;
   children: ReactNode;
 }
 
@@ -30,8 +35,12 @@ export function PaneFrame({
   onToggleMaximize,
   onHide,
   sectionRef,
+  inactive = false,
+  tabsBefore,
+  tabsAfter,
   children,
 }: PaneFrameProps) {
+  const tabbed = tabsBefore !== undefined || tabsAfter !== undefined;
   const titleId = `pane-${id}-title`;
   return (
     <section
@@ -40,17 +49,26 @@ export function PaneFrame({
       data-pane={id}
       aria-labelledby={titleId}
       tabIndex={-1}
+      hidden={inactive}
     >
-      <header className="pane-header" onDoubleClick={onToggleMaximize}>
-        <span className="pane-icon" data-pane-icon={id}>
-          <Icon name={icon} size={14} />
+      <header
+        className="pane-header"
+        data-tabbed={tabbed || undefined}
+        onDoubleClick={onToggleMaximize}
+      >
+        {tabsBefore}
+        <span className="pane-heading">
+          <span className="pane-icon" data-pane-icon={id}>
+            <Icon name={icon} size={14} />
+          </span>
+          <h2 id={titleId} className="pane-title">
+            {title}
+          </h2>
+          <span className="pane-shortcut" aria-hidden="true">
+            {shortcut}
+          </span>
         </span>
-        <h2 id={titleId} className="pane-title">
-          {title}
-        </h2>
-        <span className="pane-shortcut" aria-hidden="true">
-          {shortcut}
-        </span>
+        {tabsAfter}
         <span className="pane-actions">
           <IconButton
             icon={maximized ? 'restore' : 'maximize'}

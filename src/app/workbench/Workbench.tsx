@@ -1,23 +1,31 @@
-import { useCallback, useState } from 'react';
+import { Fragment, useCallback, useState } from 'react';
 import type { Layout } from 'react-resizable-panels';
 import { Group, Panel, Separator } from 'react-resizable-panels';
-import type { PaneId } from '../../state/slices/uiSlice.ts';
+import type { Column, Slot } from '../../state/paneLayout.ts';
+import { COLUMNS, WORKBENCH_GROUP, activePaneOf, defaultLayoutOf } from '../../state/paneLayout.ts';
 import { PANE_IDS } from '../../state/slices/uiSlice.ts';
-import { PANES } from '../panes.ts';
-import { WORKBENCH_GROUP } from '../../state/slices/uiSlice.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
+import { PANES } from '../panes.ts';
 import { PaneSlot } from './PaneSlot.tsx';
-import type { Column } from '../../state/paneLayout.ts';
-import { COLUMNS } from '../../state/paneLayout.ts';
+import { useStacked } from './useStacked.ts';
 import { useWorkbench } from './WorkbenchContext.ts';
 
 const MIN_WIDTH_PX = 220;
 const MIN_HEIGHT_PX = 140;
+/** The workbench's padding on both sides (see `.app-main`). */
+const PADDING_PX = 12;
 
-/** Remembers each group's layout, except while a pane is maximized (that layout is temporary). */
+/**
+ * A group's layout: the one saved, else the default for this window's width. It is remembered
+ * on every change, except while a pane is maximized (that layout is temporary).
+ */
 function usePersistedLayout(groupId: string) {
   const store = useAppStoreApi();
-  const [defaultLayout] = useState(() => store.getState().readLayout(groupId));
+  const [defaultLayout] = useState(
+    () =>
+      store.getState().readLayout(groupId) ??
+      defaultLayoutOf(groupId, window.innerWidth - PADDING_PX),
+  );
   const onLayoutChanged = useCallback(
     (layout: Layout) => {
       if (store.getState().maximizedPane === null) store.getState().writeLayout(groupId, layout);
@@ -27,14 +35,42 @@ function usePersistedLayout(groupId: string) {
   return { defaultLayout, onLayoutChanged };
 }
 
-/** The five panes in three resizable columns; every separator can be dragged or moved by keys. */
+/**
+ * The five panes: in resizable columns (Simulate, Replay and Share take turns in one slot), or
+ * stacked one under another when the window is narrow.
+ */
 export function Workbench() {
+  return useStacked() ? <StackedWorkbench /> : <ColumnsWorkbench />;
+}
+
+function StackedWorkbench() {
+  const maximized = useAppStore((s) => s.maximizedPane);
+  return (
+    <div className="workbench workbench-stacked">
+      {PANE_IDS.map((pane) => (
+        <div
+          key={pane}
+          className="stack-item"
+          data-stack-pane={pane}
+          data-maximized={maximized === pane || undefined}
+          hidden={maximized !== null && maximized !== pane}
+        >
+          <PaneSlot pane={pane} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+type OnResize = (size: { asPercentage: number }, id: string | number | undefined) => void;
+
+function ColumnsWorkbench() {
   const store = useAppStoreApi();
-  const { registerPanel } = useWorkbench();
+  const { registerGroup } = useWorkbench();
   const outer = usePersistedLayout(WORKBENCH_GROUP);
 
-  const onResize = useCallback(
-    (size: { asPercentage: number }, id: string | number | undefined) => {
+  const onResize = useCallback<OnResize>(
+    (size, id) => {
       if (id === undefined) return;
       store.getState().reportPanelSize(String(id), size.asPercentage);
     },
@@ -43,14 +79,21 @@ export function Workbench() {
 
   return (
     <div className="workbench">
-      <Group id={WORKBENCH_GROUP} orientation="horizontal" {...withLayout(outer)}>
+      <Group
+        id={WORKBENCH_GROUP}
+        orientation="horizontal"
+        {...outer}
+        groupRef={(h) => {
+          registerGroup(WORKBENCH_GROUP, h);
+        }}
+      >
         {COLUMNS.map((column, index) => (
           <ColumnPanel
             key={column.id}
             column={column}
+            size={outer.defaultLayout[column.id]}
             previous={COLUMNS[index - 1]?.id}
             onResize={onResize}
-            registerPanel={registerPanel}
           />
         ))}
       </Group>
@@ -58,21 +101,16 @@ export function Workbench() {
   );
 }
 
-function withLayout(persisted: ReturnType<typeof usePersistedLayout>) {
-  return persisted.defaultLayout === undefined
-    ? { onLayoutChanged: persisted.onLayoutChanged }
-    : persisted;
-}
-
 interface ColumnPanelProps {
   column: Column;
+  size: number | undefined;
   previous?: string | undefined;
-  onResize: (size: { asPercentage: number }, id: string | number | undefined) => void;
-  registerPanel: ReturnType<typeof useWorkbench>['registerPanel'];
+  onResize: OnResize;
 }
 
-function ColumnPanel({ column, previous, onResize, registerPanel }: ColumnPanelProps) {
-  const [single] = column.panes;
+function ColumnPanel({ column, size, previous, onResize }: ColumnPanelProps) {
+  const { registerPanel } = useWorkbench();
+  const [single] = column.slots;
   return (
     <>
       {previous !== undefined && (
@@ -81,7 +119,7 @@ function ColumnPanel({ column, previous, onResize, registerPanel }: ColumnPanelP
       <Panel
         id={column.id}
         className="column"
-        defaultSize={String(column.size)}
+        {...(size !== undefined && { defaultSize: String(size) })}
         minSize={MIN_WIDTH_PX}
         collapsible
         onResize={onResize}
@@ -89,64 +127,64 @@ function ColumnPanel({ column, previous, onResize, registerPanel }: ColumnPanelP
           registerPanel(column.id, h);
         }}
       >
-        {column.panes.length === 1 && single !== undefined ? (
-          <PaneSlot pane={single} />
+        {column.slots.length === 1 && single !== undefined ? (
+          <SlotPanes slot={single} />
         ) : (
-          <StackedPanes column={column} onResize={onResize} registerPanel={registerPanel} />
+          <StackedSlots column={column} onResize={onResize} />
         )}
       </Panel>
     </>
   );
 }
 
-function StackedPanes({ column, onResize, registerPanel }: Omit<ColumnPanelProps, 'previous'>) {
+function StackedSlots({ column, onResize }: { column: Column; onResize: OnResize }) {
+  const { registerPanel, registerGroup } = useWorkbench();
   const layout = usePersistedLayout(column.id);
   return (
-    <Group id={column.id} orientation="vertical" {...withLayout(layout)}>
-      {column.panes.map((pane: PaneId, index) => (
-        <PanePanel
-          key={pane}
-          pane={pane}
-          previous={column.panes[index - 1]}
-          size={column.split?.[index] ?? 100 / column.panes.length}
-          onResize={onResize}
-          registerPanel={registerPanel}
-        />
-      ))}
+    <Group
+      id={column.id}
+      orientation="vertical"
+      {...layout}
+      groupRef={(h) => {
+        registerGroup(column.id, h);
+      }}
+    >
+      {column.slots.map((slot, index) => {
+        const previous = column.slots[index - 1];
+        const size = layout.defaultLayout[slot.id];
+        return (
+          <Fragment key={slot.id}>
+            {previous !== undefined && (
+              <PanelSeparator between={[previous.id, slot.id]} orientation="horizontal" />
+            )}
+            <Panel
+              id={slot.id}
+              {...(size !== undefined && { defaultSize: String(size) })}
+              minSize={MIN_HEIGHT_PX}
+              collapsible
+              onResize={onResize}
+              panelRef={(h) => {
+                registerPanel(slot.id, h);
+              }}
+            >
+              <SlotPanes slot={slot} />
+            </Panel>
+          </Fragment>
+        );
+      })}
     </Group>
   );
 }
 
-function PanePanel({
-  pane,
-  previous,
-  size,
-  onResize,
-  registerPanel,
-}: {
-  pane: PaneId;
-  previous: PaneId | undefined;
-  size: number;
-  onResize: ColumnPanelProps['onResize'];
-  registerPanel: ColumnPanelProps['registerPanel'];
-}) {
+/** The panes of one slot: the chosen one shows, the others wait behind their tabs. */
+function SlotPanes({ slot }: { slot: Slot }) {
+  const active = useAppStore((s) => activePaneOf(slot, s.paneTabs));
+  if (slot.panes.length === 1) return <PaneSlot pane={active} />;
   return (
     <>
-      {previous !== undefined && (
-        <PanelSeparator between={[previous, pane]} orientation="horizontal" />
-      )}
-      <Panel
-        id={pane}
-        defaultSize={String(size)}
-        minSize={MIN_HEIGHT_PX}
-        collapsible
-        onResize={onResize}
-        panelRef={(h) => {
-          registerPanel(pane, h);
-        }}
-      >
-        <PaneSlot pane={pane} />
-      </Panel>
+      {slot.panes.map((pane) => (
+        <PaneSlot key={pane} pane={pane} slot={slot} inactive={pane !== active} />
+      ))}
     </>
   );
 }
@@ -172,9 +210,10 @@ function PanelSeparator({
   );
 }
 
-/** A panel's name for people: a pane's title, or the titles of a column's panes. */
+/** A panel's name for people: the titles of the panes in a column or slot. */
 function panelTitle(id: string): string {
   const column = COLUMNS.find((c) => c.id === id);
-  const panes = column ? column.panes : PANE_IDS.filter((p) => p === id);
+  const slot = COLUMNS.flatMap((c) => c.slots).find((s) => s.id === id);
+  const panes = column ? column.slots.flatMap((s) => s.panes) : (slot?.panes ?? []);
   return panes.map((p) => PANES[p].title).join('/');
 }

@@ -1,19 +1,19 @@
 import type { StateCreator } from 'zustand';
 import type { KeyValueStore } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
-import type { PaneId, PaneLayout } from '../paneLayout.ts';
-import { COLUMNS } from '../paneLayout.ts';
+import type { PaneId, PaneLayout, PaneTabs } from '../paneLayout.ts';
+import { GROUP_IDS, LAYOUT_VERSION, panelIdsOf, parseLayout, parseTabs } from '../paneLayout.ts';
 
-export type { PaneId, PaneLayout } from '../paneLayout.ts';
-export { PANE_IDS } from '../paneLayout.ts';
+export type { PaneId, PaneLayout, PaneTabs } from '../paneLayout.ts';
+export { PANE_IDS, WORKBENCH_GROUP } from '../paneLayout.ts';
 
 export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
 export type ThemePreference = (typeof THEME_PREFERENCES)[number];
 
 const THEME_KEY = 'policylab.theme';
-const LAYOUT_KEY_PREFIX = 'policylab.layout.';
-/** The id of the outer, horizontal group of columns. */
-export const WORKBENCH_GROUP = 'workbench';
+/** Saved sizes carry the arrangement's version: the old arrangement's keys are never read. */
+const LAYOUT_KEY_PREFIX = `policylab.layout.v${LAYOUT_VERSION}.`;
+const TABS_KEY = `${LAYOUT_KEY_PREFIX}tabs`;
 
 export interface UiSlice {
   /** The page shows a run and changes nothing (the standalone viewer): what would write is hidden. */
@@ -22,6 +22,10 @@ export interface UiSlice {
   systemPrefersDark: boolean;
   /** The size of every workbench panel (columns and panes), in percent of its group. */
   panelSizes: PaneLayout;
+  /** The pane each tabbed slot shows (Simulate, Replay and Share share one). */
+  paneTabs: PaneTabs;
+  /** The window is too narrow for columns: the panes stack and the page scrolls. */
+  stacked: boolean;
   maximizedPane: PaneId | null;
   shortcutsOpen: boolean;
   projectsOpen: boolean;
@@ -40,6 +44,9 @@ export interface UiSlice {
   setSystemPrefersDark: (dark: boolean) => void;
   reportPanelSize: (panelId: string, percent: number) => void;
   setMaximizedPane: (pane: PaneId | null) => void;
+  /** Brings a pane to the front of its tabbed slot, remembered across visits. */
+  setPaneTab: (slotId: string, pane: PaneId) => void;
+  setStacked: (stacked: boolean) => void;
   setShortcutsOpen: (open: boolean) => void;
   setProjectsOpen: (open: boolean) => void;
   readLayout: (groupId: string) => PaneLayout | undefined;
@@ -48,23 +55,6 @@ export interface UiSlice {
   reportStorageProblem: (reason: 'full' | 'unavailable') => void;
   /** Asks the shell to show a pane and move focus into it (features cannot reach the workbench). */
   showPane: (pane: PaneId, options?: { maximize?: boolean }) => void;
-}
-
-/** Parses a saved layout, returning `undefined` for anything that is not a map of sizes. */
-export function parseLayout(text: string | null): PaneLayout | undefined {
-  if (text === null) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const entries = Object.entries(value as Record<string, unknown>);
-  const valid = entries.every(
-    ([, size]) => typeof size === 'number' && Number.isFinite(size) && size >= 0 && size <= 100,
-  );
-  return valid && entries.length > 0 ? (Object.fromEntries(entries) as PaneLayout) : undefined;
 }
 
 function readThemePreference(preferences: KeyValueStore): ThemePreference {
@@ -83,18 +73,17 @@ export function createUiSlice(
   const layoutKeys = new Set<string>();
   const readLayout = (groupId: string) => {
     layoutKeys.add(groupId);
-    return parseLayout(preferences.getItem(LAYOUT_KEY_PREFIX + groupId));
+    return parseLayout(preferences.getItem(LAYOUT_KEY_PREFIX + groupId), panelIdsOf(groupId));
   };
   // Known before the first render, so a pane saved as hidden never loads its code on startup.
-  const savedSizes = Object.assign(
-    {},
-    ...[WORKBENCH_GROUP, ...COLUMNS.map((c) => c.id)].map(readLayout),
-  ) as PaneLayout;
+  const savedSizes = Object.assign({}, ...GROUP_IDS.map(readLayout)) as PaneLayout;
   return (set, get) => ({
     readOnly,
     themePreference: readThemePreference(preferences),
     systemPrefersDark: false,
     panelSizes: savedSizes,
+    paneTabs: parseTabs(preferences.getItem(TABS_KEY)),
+    stacked: false,
     maximizedPane: null,
     shortcutsOpen: false,
     projectsOpen: false,
@@ -117,6 +106,16 @@ export function createUiSlice(
     setMaximizedPane: (maximizedPane) => {
       set({ maximizedPane });
     },
+    setPaneTab: (slotId, pane) => {
+      const { paneTabs } = get();
+      if (paneTabs[slotId] === pane) return;
+      const next = { ...paneTabs, [slotId]: pane };
+      preferences.setItem(TABS_KEY, JSON.stringify(next));
+      set({ paneTabs: next });
+    },
+    setStacked: (stacked) => {
+      if (get().stacked !== stacked) set({ stacked });
+    },
     setShortcutsOpen: (shortcutsOpen) => {
       set({ shortcutsOpen });
     },
@@ -130,10 +129,12 @@ export function createUiSlice(
     },
     resetLayout: () => {
       for (const groupId of layoutKeys) preferences.removeItem(LAYOUT_KEY_PREFIX + groupId);
+      preferences.removeItem(TABS_KEY);
       set((state) => ({
         layoutGeneration: state.layoutGeneration + 1,
         maximizedPane: null,
         panelSizes: {},
+        paneTabs: {},
       }));
     },
     showPane: (pane, options) => {
