@@ -126,66 +126,71 @@ export function RulePlayground() {
       {!model && <p className="loading">Reading the project…</p>}
       {model && (
         <>
-          <label htmlFor={ids.tool}>Tool</label>
-          <select
-            id={ids.tool}
-            value={chosen}
-            onChange={(e) => {
-              setTool(e.currentTarget.value);
-              setArgs('');
-            }}
-          >
-            {model.tools.map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.name} ({t.kind})
-              </option>
-            ))}
-          </select>
-          <label htmlFor={ids.args}>Arguments (JSON)</label>
-          <textarea
-            id={ids.args}
-            rows={4}
-            spellCheck={false}
-            value={argsText}
-            onChange={(e) => {
-              setArgs(e.currentTarget.value);
-            }}
-          />
-          <label htmlFor={ids.history}>Earlier calls (JSON list, optional)</label>
-          <textarea
-            id={ids.history}
-            rows={2}
-            spellCheck={false}
-            placeholder='[{"tool": "get_user", "args": {"user_id": "u1"}}]'
-            value={history}
-            onChange={(e) => {
-              setHistory(e.currentTarget.value);
-            }}
-          />
-          <label htmlFor={ids.rows}>
-            Database rows merged into the seed data by key (JSON, optional)
-          </label>
-          <textarea
-            id={ids.rows}
-            rows={2}
-            spellCheck={false}
-            placeholder='{"orders": [{"id": "o1", "status": "delivered"}]}'
-            value={rows}
-            onChange={(e) => {
-              setRows(e.currentTarget.value);
-            }}
-          />
-          {result && 'error' in result && (
-            <p className="playground-error" role="alert">
-              {result.error}
-            </p>
-          )}
-          {result && 'decision' in result && (
-            <>
-              <DecisionView decision={result.decision} onShowRule={showRule} />
-              {result.leftOut.length > 0 && <LeftOutRows problems={result.leftOut} />}
-            </>
-          )}
+          <div className="playground-inputs">
+            <label htmlFor={ids.tool}>Tool</label>
+            <select
+              id={ids.tool}
+              value={chosen}
+              onChange={(e) => {
+                setTool(e.currentTarget.value);
+                setArgs('');
+              }}
+            >
+              {model.tools.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.name} ({t.kind})
+                </option>
+              ))}
+            </select>
+            <label htmlFor={ids.args}>Arguments (JSON)</label>
+            <textarea
+              id={ids.args}
+              rows={4}
+              spellCheck={false}
+              value={argsText}
+              onChange={(e) => {
+                setArgs(e.currentTarget.value);
+              }}
+            />
+            <label htmlFor={ids.history}>Earlier calls (JSON list, optional)</label>
+            <textarea
+              id={ids.history}
+              rows={2}
+              spellCheck={false}
+              placeholder='[{"tool": "get_user", "args": {"user_id": "u1"}}]'
+              value={history}
+              onChange={(e) => {
+                setHistory(e.currentTarget.value);
+              }}
+            />
+            <label htmlFor={ids.rows}>
+              Database rows merged into the seed data by key (JSON, optional)
+            </label>
+            <textarea
+              id={ids.rows}
+              rows={2}
+              spellCheck={false}
+              placeholder='{"orders": [{"id": "o1", "status": "delivered"}]}'
+              value={rows}
+              onChange={(e) => {
+                setRows(e.currentTarget.value);
+              }}
+            />
+          </div>
+          {/* Beside the inputs, or above them in a narrow column: never below the fold. */}
+          <div className="playground-result">
+            {result && 'error' in result && (
+              <p className="playground-error" role="alert">
+                {result.error}
+              </p>
+            )}
+            {result && 'decision' in result && (
+              <>
+                <DecisionView decision={result.decision} onShowRule={showRule} />
+                {result.leftOut.length > 0 && <LeftOutRows problems={result.leftOut} />}
+              </>
+            )}
+          </div>
         </>
       )}
     </aside>

@@ -1,10 +1,15 @@
+import type { SyntheticEvent } from 'react';
 import { useState } from 'react';
 import type { RunSettings } from '../../state/slices/simulationSlice.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 import { formatLevelBand, parseLevelBand } from '../../core/index.ts';
 
-/** The next run's settings, and Run / Stop. */
-export function RunForm() {
+/**
+ * The next run's settings, and Run / Stop. `compact` (a run is on screen, whose report matters
+ * more) shows them as one line, with a button that opens the fields.
+ */
+export function RunForm({ compact = false }: { compact?: boolean }) {
+  const [editing, setEditing] = useState(false);
   const settings = useAppStore((s) => s.runSettings);
   const setSettings = useAppStore((s) => s.setRunSettings);
   const live = useAppStore((s) => s.currentRun?.live ?? false);
@@ -34,15 +39,47 @@ export function RunForm() {
     </label>
   );
 
+  const submit = (
+    <>
+      {live ? (
+        <button type="button" className="button button-danger" onClick={cancelRun}>
+          Stop
+        </button>
+      ) : (
+        <button type="submit" className="button">
+          Run scenarios
+        </button>
+      )}
+    </>
+  );
+  const onSubmit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (!live) void startRun();
+  };
+
+  if (compact && !editing) {
+    return (
+      <form className="run-form run-form-compact" aria-label="Run settings" onSubmit={onSubmit}>
+        <span className="run-form-summary" data-testid="run-settings-summary">
+          {summarize(settings)}
+        </span>
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-expanded={false}
+          onClick={() => {
+            setEditing(true);
+          }}
+        >
+          Settings…
+        </button>
+        {submit}
+      </form>
+    );
+  }
+
   return (
-    <form
-      className="run-form"
-      aria-label="Run settings"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!live) void startRun();
-      }}
-    >
+    <form className="run-form" aria-label="Run settings" onSubmit={onSubmit}>
       {number('trials', 'Trials', 20)}
       {number('concurrency', 'At once', 32)}
       {number('maxTurns', 'Max turns', 50)}
@@ -66,17 +103,34 @@ export function RunForm() {
       {number('generated', 'Generate', 200, 0)}
       {settings.generated > 0 && number('seed', 'Seed', 1_000_000)}
       {settings.generated > 0 && <LevelsField disabled={live} />}
-      {live ? (
-        <button type="button" className="button button-danger" onClick={cancelRun}>
-          Stop
-        </button>
-      ) : (
-        <button type="submit" className="button">
-          Run scenarios
+      {submit}
+      {compact && (
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-expanded={true}
+          onClick={() => {
+            setEditing(false);
+          }}
+        >
+          Fold
         </button>
       )}
     </form>
   );
+}
+
+/** The settings in one line, e.g. "2 trials · 2 at once · ≤10 turns · budget $1". */
+function summarize(settings: RunSettings): string {
+  const parts = [
+    `${settings.trials} trial${settings.trials === 1 ? '' : 's'}`,
+    `${settings.concurrency} at once`,
+    `≤${settings.maxTurns} turns`,
+    settings.budgetDollars === null ? 'no budget' : `budget $${settings.budgetDollars}`,
+  ];
+  if (settings.generated > 0)
+    parts.push(`${settings.generated} generated (${formatLevelBand(settings.levels)})`);
+  return parts.join(' · ');
 }
 
 /** The challenge band sampled combinations are drawn from, typed as "4-8". */

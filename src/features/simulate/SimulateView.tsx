@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { runSelectors } from '../../state/simulationSelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -14,21 +14,30 @@ export function SimulateView() {
   const message = useAppStore((s) => s.simulationMessage);
   const run = useAppStore((s) => s.currentRun);
   const report = useAppStore(runSelectors(useAppStoreApi()).selectRunReport);
+  const top = useRef<HTMLDivElement>(null);
+  const runId = run?.id;
 
   useEffect(() => {
     void refreshRuns();
   }, [refreshRuns, projectId]);
 
+  // A run opened (from the list below, or just started) shows from its report's top.
+  useEffect(() => {
+    if (runId !== undefined) top.current?.closest('.simulate')?.scrollTo({ top: 0 });
+  }, [runId]);
+
+  const onScreen = run && report;
   return (
-    <div className="simulate-view">
-      <RunForm />
-      <PromptsPanel />
+    <div className="simulate-view" ref={top}>
+      {/* With a run on screen the form folds to one line, so the report shows without scrolling. */}
+      <RunForm compact={Boolean(onScreen)} />
+      {!onScreen && <PromptsPanel />}
       {message && (
         <p className="simulate-message" role="alert">
           {message}
         </p>
       )}
-      {run && report ? (
+      {onScreen ? (
         <RunReportView run={run} report={report} />
       ) : (
         <EmptyState icon="simulate" title="No run on screen">
@@ -40,6 +49,7 @@ export function SimulateView() {
           <p>New here? Play (the tab above) lets you hold one side of a dialogue yourself.</p>
         </EmptyState>
       )}
+      {onScreen && <PromptsPanel />}
       <RunList />
     </div>
   );
