@@ -102,6 +102,11 @@ export class Workbench {
     return box?.width ?? 0;
   }
 
+  async paneHeight(id: PaneId): Promise<number> {
+    const box = await this.pane(id).boundingBox();
+    return box?.height ?? 0;
+  }
+
   /** The visible panes, judged by what is on screen: a pane with no area is not visible. */
   async visiblePanes(): Promise<PaneId[]> {
     const visible: PaneId[] = [];

@@ -12,6 +12,8 @@ export class ReplayPane {
 
   /** Opens a run's log from a file, with "Open a run file…". */
   async importRun(path: string) {
+    // Replay shares a slot with Simulate and Share: bring it to the front first.
+    await this.page.keyboard.press('Alt+4');
     await this.root.getByTestId('replay-import').setInputFiles(path);
   }
 
