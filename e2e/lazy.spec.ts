@@ -10,7 +10,7 @@ test('the editor and the graph library load only when their panes first show', a
   await workbench.open();
   await workbench.toggle('author').click();
   await workbench.toggle('graph').click();
-  await expect.poll(() => workbench.visiblePanes()).toEqual(['simulate', 'replay', 'share']);
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['simulate']);
 
   const requested: string[] = [];
   page.on('request', (request) => requested.push(new URL(request.url()).pathname));

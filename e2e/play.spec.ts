@@ -111,7 +111,8 @@ test.describe('play', () => {
       replay.getByRole('list', { name: 'Conversation' }).getByText('Never mind, bye.'),
     ).toBeVisible();
 
-    // The game is kept with the runs, and reads as a one-dialogue run.
+    // The game is kept with the runs, and reads as a one-dialogue run (Simulate is a tab away).
+    await page.keyboard.press('Alt+3');
     await pane.getByRole('tab', { name: 'Runs' }).click();
     await pane
       .getByRole('region', { name: 'Saved runs' })

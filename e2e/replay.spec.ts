@@ -30,8 +30,10 @@ test.describe('Replay', () => {
     await replay.importRun(AIRLINE_RUN.path);
     await expect(replay.root).toContainText(`${AIRLINE_RUN.totals.dialogues} dialogues`);
 
-    // Opened from the report's dialogue list, at the turn where it broke.
+    // Opened from the report's dialogue list, at the turn where it broke (Simulate is a tab
+    // beside Replay).
     const simulate = workbench.pane('simulate');
+    await page.keyboard.press('Alt+3');
     await simulate
       .getByRole('region', { name: 'Saved runs' })
       .getByRole('button', { name: /^Imported: airline-run/ })
@@ -151,6 +153,7 @@ test.describe('Replay', () => {
       'true',
     );
     // The report counts what people said of the judge.
+    await page.keyboard.press('Alt+3');
     await simulate
       .getByRole('region', { name: 'Saved runs' })
       .getByRole('button', { name: /^Imported: airline-run/ })
@@ -240,6 +243,7 @@ test.describe('Replay', () => {
         'customer',
       ]);
       // The new run is saved with the others and reports its one dialogue passing.
+      await page.keyboard.press('Alt+3');
       await expect(report.getByTestId('pass-rate')).toContainText('1 passed, 0 failed');
       await expect(simulate.getByRole('region', { name: 'Saved runs' })).toContainText(
         'Continued: fresh-refund#1 from the agent’s 2nd reply',

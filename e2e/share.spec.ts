@@ -37,9 +37,18 @@ async function freshPage(browser: Browser) {
   return { page, errors, workbench: new Workbench(page) };
 }
 
+/** The Share pane, brought to the front of the slot it shares with Simulate and Replay. */
+async function sharePane(page: Page) {
+  await expect(page.getByRole('banner')).toBeVisible();
+  await page.keyboard.press('Alt+5');
+  const share = page.getByRole('region', { name: 'Share', exact: true });
+  await expect(share).toBeVisible();
+  return share;
+}
+
 /** The bundle the Share pane downloads for the open project, as text. */
 async function downloadedBundle(page: Page): Promise<string> {
-  const share = page.getByRole('region', { name: 'Share', exact: true });
+  const share = await sharePane(page);
   const download = page.waitForEvent('download');
   await share.getByRole('button', { name: /^Download bundle/ }).click();
   return readFileSync(await (await download).path(), 'utf8');
@@ -53,7 +62,7 @@ test.describe('Share', () => {
   }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await openBundle(page, PLACED);
-    const share = page.getByRole('region', { name: 'Share', exact: true });
+    const share = await sharePane(page);
     await share.getByRole('button', { name: 'Copy link' }).click();
     const link = await page.evaluate(() => navigator.clipboard.readText());
     expect(link).toContain('#p=1.');
@@ -84,16 +93,13 @@ test.describe('Share', () => {
     const zip = readFileSync(await (await zipDownload).path());
     const fourth = await freshPage(browser);
     await fourth.page.goto('/?new');
-    await fourth.page
-      .getByRole('region', { name: 'Share', exact: true })
+    const fourthShare = await sharePane(fourth.page);
+    await fourthShare
       .getByTestId('share-import')
       .setInputFiles({ name: 'SkyWay shared.zip', mimeType: 'application/zip', buffer: zip });
     await expect(fourth.page.getByTestId('arrival')).toContainText('Opened “SkyWay shared”');
     const again = fourth.page.waitForEvent('download');
-    await fourth.page
-      .getByRole('region', { name: 'Share', exact: true })
-      .getByRole('button', { name: 'Download zip of the six files' })
-      .click();
+    await fourthShare.getByRole('button', { name: 'Download zip of the six files' }).click();
     expect(readFileSync(await (await again).path()).equals(zip)).toBe(true);
 
     // "Look at this policy": the graph's view link opens with it selected, the graph maximised.
@@ -155,20 +161,21 @@ test.describe('Share', () => {
     await workbench.openExample('airline');
     const replay = new ReplayPane(page);
     await replay.importRun(AIRLINE_RUN.path);
-    const share = workbench.pane('share');
+    const share = await sharePane(page);
     const download = page.waitForEvent('download');
     await share.getByRole('button', { name: 'Download the run’s log (.json.gz)' }).click();
     const gz = readFileSync(await (await download).path());
 
     const other = await freshPage(browser);
     await other.page.goto('/?example=airline');
-    await other.page
-      .getByRole('region', { name: 'Share', exact: true })
+    const otherShare = await sharePane(other.page);
+    await otherShare
       .getByTestId('share-import')
       .setInputFiles({ name: 'airline-run.json.gz', mimeType: 'application/gzip', buffer: gz });
     const otherReplay = new ReplayPane(other.page);
     await expect(otherReplay.root).toContainText(`${AIRLINE_RUN.totals.dialogues} dialogues`);
     const simulate = other.workbench.pane('simulate');
+    await other.page.keyboard.press('Alt+3');
     await simulate
       .getByRole('region', { name: 'Saved runs' })
       .getByRole('button', { name: /^Imported: airline-run/ })
@@ -189,7 +196,7 @@ test.describe('Share', () => {
       .getByRole('banner')
       .getByRole('button', { name: 'Project: SkyWay Airlines support. Rename' });
     await expect(projectName).toBeVisible();
-    const share = workbench.pane('share');
+    const share = await sharePane(page);
     const paste = async (text: string) => {
       await share.getByLabel('Or paste a link or a bundle’s text').fill(text);
       await share.getByRole('button', { name: 'Open', exact: true }).click();

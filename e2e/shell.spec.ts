@@ -1,14 +1,26 @@
 import { mkdirSync } from 'node:fs';
 import { PANES, TITLES, expect, test } from './fixtures.ts';
 
-test('shows the five panes, the project name and the main actions', async ({ workbench, page }) => {
+/** What the default layout shows: Replay and Share wait behind Simulate's tab. */
+const DEFAULT_VISIBLE = ['author', 'graph', 'simulate'] as const;
+
+test('shows the editor, the graph and Simulate, with Replay and Share as tabs, and the main actions', async ({
+  workbench,
+  page,
+}) => {
   await workbench.open();
-  for (const id of PANES) {
+  for (const id of DEFAULT_VISIBLE) {
     await expect(workbench.pane(id)).toBeVisible();
     await expect(
       workbench.pane(id).getByRole('heading', { name: TITLES[id], exact: true }),
     ).toBeVisible();
     await expect(workbench.toggle(id)).toHaveAttribute('aria-pressed', 'true');
+  }
+  for (const id of ['replay', 'share'] as const) {
+    await expect(workbench.toggle(id)).toHaveAttribute('aria-pressed', 'false');
+    await expect(
+      workbench.pane('simulate').getByRole('button', { name: TITLES[id], exact: true }),
+    ).toBeVisible();
   }
   await expect(page.getByRole('button', { name: /Project: Untitled project/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Reset layout' })).toBeVisible();
@@ -31,11 +43,14 @@ test('every pane is reachable from the keyboard', async ({ workbench, page }) =>
   await page.keyboard.press('Shift+F6');
   await expect.poll(() => workbench.focusedPane()).toBe('share');
 
-  // Tab walks from the top of the page through every pane. Inside the editor Tab indents, so a
+  await page.keyboard.press('Alt+3');
+  await expect.poll(() => workbench.focusedPane()).toBe('simulate');
+
+  // Tab walks from the top of the page through every pane on screen. Inside the editor Tab indents, so a
   // keyboard user presses Ctrl+M (Monaco's "Tab moves focus") to walk on, as the dialog says.
   await page.locator('body').focus();
   const reached = new Set<string>();
-  for (let i = 0; i < 80 && reached.size < PANES.length; i++) {
+  for (let i = 0; i < 80 && reached.size < DEFAULT_VISIBLE.length; i++) {
     await page.keyboard.press('Tab');
     const inEditor = await page.evaluate(
       () => document.activeElement?.closest('.monaco-editor') !== null,
@@ -44,7 +59,7 @@ test('every pane is reachable from the keyboard', async ({ workbench, page }) =>
     const pane = await workbench.focusedPane();
     if (pane) reached.add(pane);
   }
-  expect([...reached].sort()).toEqual([...PANES].sort());
+  expect([...reached].sort()).toEqual([...DEFAULT_VISIBLE].sort());
 });
 
 test('the theme follows the system until the user picks one, and is remembered', async ({
@@ -89,33 +104,32 @@ test('panes hide and show from the header, never all of them, and the layout is 
 }) => {
   await workbench.open();
   await workbench.toggle('graph').click();
-  await workbench.toggle('share').click();
   await expect(workbench.toggle('graph')).toHaveAttribute('aria-pressed', 'false');
-  expect(await workbench.visiblePanes()).toEqual(['author', 'simulate', 'replay']);
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['author', 'simulate']);
+  // A pane behind a tab comes forward in its slot.
+  await workbench.toggle('share').click();
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['author', 'share']);
+  await expect(workbench.toggle('simulate')).toHaveAttribute('aria-pressed', 'false');
 
   await workbench.page.reload();
   await expect(workbench.pane('author')).toBeVisible();
-  await expect.poll(() => workbench.visiblePanes()).toEqual(['author', 'simulate', 'replay']);
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['author', 'share']);
 
   // Showing a hidden pane also moves focus into it.
   await workbench.toggle('graph').click();
-  await expect
-    .poll(() => workbench.visiblePanes())
-    .toEqual(['author', 'graph', 'simulate', 'replay']);
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['author', 'graph', 'share']);
   await expect.poll(() => workbench.focusedPane()).toBe('graph');
 
-  for (const id of ['author', 'graph', 'simulate'] as const) {
+  for (const id of ['author', 'graph'] as const) {
     await workbench.toggle(id).click();
   }
   // The last visible pane stays: its toggle does nothing and its hide button is disabled.
-  await expect.poll(() => workbench.visiblePanes()).toEqual(['replay']);
-  await expect(workbench.toggle('replay')).toHaveAttribute('aria-disabled', 'true');
-  await expect(
-    workbench.pane('replay').getByRole('button', { name: 'Hide Replay' }),
-  ).toBeDisabled();
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['share']);
+  await expect(workbench.toggle('share')).toHaveAttribute('aria-disabled', 'true');
+  await expect(workbench.pane('share').getByRole('button', { name: 'Hide Share' })).toBeDisabled();
 
   await workbench.page.getByRole('button', { name: 'Reset layout' }).click();
-  await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
+  await expect.poll(() => workbench.visiblePanes()).toEqual([...DEFAULT_VISIBLE]);
 });
 
 test('a pane maximizes and restores by button, double-click, Alt+M and Escape', async ({
@@ -129,12 +143,13 @@ test('a pane maximizes and restores by button, double-click, Alt+M and Escape', 
   expect(await workbench.paneWidth('simulate')).toBeGreaterThan(1300);
 
   await simulate.getByRole('button', { name: 'Restore Simulate' }).click();
-  await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
+  await expect.poll(() => workbench.visiblePanes()).toEqual([...DEFAULT_VISIBLE]);
 
+  await page.keyboard.press('Alt+4');
   await workbench.pane('replay').getByRole('heading', { name: 'Replay', exact: true }).dblclick();
   await expect.poll(() => workbench.visiblePanes()).toEqual(['replay']);
   await page.keyboard.press('Escape');
-  await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['author', 'graph', 'replay']);
 
   await page.keyboard.press('Alt+2');
   await expect.poll(() => workbench.focusedPane()).toBe('graph');
@@ -142,7 +157,7 @@ test('a pane maximizes and restores by button, double-click, Alt+M and Escape', 
   await expect.poll(() => workbench.visiblePanes()).toEqual(['graph']);
   // Jumping to another pane restores the layout first.
   await page.keyboard.press('Alt+5');
-  await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
+  await expect.poll(() => workbench.visiblePanes()).toEqual(['author', 'graph', 'share']);
   await expect.poll(() => workbench.focusedPane()).toBe('share');
 });
 
