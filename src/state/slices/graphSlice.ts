@@ -115,7 +115,12 @@ export function createGraphSlice(layouter: Layouter): StateCreator<AppState, [],
       selectPolicy: (id, { centre = false } = {}) => {
         const current = get().selectedPolicy;
         if (current?.id === id && current.centre === centre) return;
-        set({ selectedPolicy: id === null ? null : { id, centre } });
+        // Nothing selected: nothing to show details of (a relation's panel reopens them itself).
+        set(
+          id === null
+            ? { selectedPolicy: null, detailsOpen: false }
+            : { selectedPolicy: { id, centre } },
+        );
       },
       setDetailsOpen: (detailsOpen) => {
         if (get().detailsOpen !== detailsOpen) set({ detailsOpen });
