@@ -13,8 +13,7 @@ export interface GraphResults extends RunResults {
 /** The graph's memoised run results, made once per store (`graphResultsSelectors(store)`). */
 export function createGraphResultsSelectors() {
   let last:
-    | { events: readonly SimEvent[]; policies: unknown; id: string; title: string }
-    | undefined;
+    { events: readonly SimEvent[]; policies: unknown; id: string; title: string } | undefined;
   let lastResults: GraphResults | null = null;
 
   /**
