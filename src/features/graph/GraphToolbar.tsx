@@ -44,7 +44,10 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
       if (result.ok) added = result.id;
       return result;
     });
-    if (added !== undefined) store.getState().selectPolicy(added, { centre: true });
+    if (added !== undefined) {
+      store.getState().selectPolicy(added, { centre: true });
+      store.getState().setDetailsOpen(true);
+    }
   };
 
   const exportAs = async (kind: 'png' | 'svg') => {
