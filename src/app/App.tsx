@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { selectProjectName } from '../state/selectors.ts';
 import { useAppStore } from '../state/useAppStore.ts';
+import { DismissProvider } from '../ui/useDismissible.tsx';
 import { ModelsDialog } from '../features/models/ModelsDialog.tsx';
 import { ProjectsDialog } from '../features/projects/ProjectsDialog.tsx';
 import { Header } from './Header.tsx';
@@ -18,9 +19,11 @@ import { WorkbenchProvider } from './workbench/WorkbenchProvider.tsx';
 /** The shell: header, the five-pane workbench, status bar. It lays out; features do the work. */
 export function App() {
   return (
-    <WorkbenchProvider>
-      <Shell />
-    </WorkbenchProvider>
+    <DismissProvider>
+      <WorkbenchProvider>
+        <Shell />
+      </WorkbenchProvider>
+    </DismissProvider>
   );
 }
 

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { PaneId } from '../state/slices/uiSlice.ts';
 import { PANE_IDS } from '../state/slices/uiSlice.ts';
 import { useAppStoreApi } from '../state/useAppStore.ts';
+import { useDismissStack } from '../ui/useDismissible.tsx';
 import { PANES } from './panes.ts';
 import { cyclePane } from '../state/paneLayout.ts';
 import { useWorkbench } from './workbench/WorkbenchContext.ts';
@@ -22,15 +23,30 @@ function paneWithFocus(): PaneId | undefined {
 
 /**
  * The shortcuts of the shell. They listen in the capture phase so they also work while the
- * editor has focus; keys that type text ("?", Esc) are left alone inside text fields.
+ * editor has focus; keys that type text ("?", Esc) are left alone inside text fields and the
+ * editor. Escape closes the innermost thing open: a dialog, then a panel (what features register
+ * with `useDismissible`), and only then restores a maximised pane.
  */
 export function useGlobalShortcuts() {
   const store = useAppStoreApi();
   const { focusPane, maximizePane, restorePanes } = useWorkbench();
+  const layers = useDismissStack();
 
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
       const { maximizedPane, shortcutsOpen } = store.getState();
+      if (event.key === 'Escape' && !event.altKey && !event.ctrlKey && !event.metaKey) {
+        if (isTyping(event.target)) return;
+        if (layers?.dismissTop()) {
+          event.preventDefault();
+          event.stopPropagation();
+        } else if (maximizedPane !== null) {
+          event.preventDefault();
+          restorePanes();
+          focusPane(maximizedPane);
+        }
+        return;
+      }
       if (shortcutsOpen) return;
 
       const digit = /^Digit([1-9])$/.exec(event.code)?.[1];
@@ -68,15 +84,11 @@ export function useGlobalShortcuts() {
       if (event.key === '?' && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
         store.getState().setShortcutsOpen(true);
-      } else if (event.key === 'Escape' && maximizedPane !== null) {
-        event.preventDefault();
-        restorePanes();
-        focusPane(maximizedPane);
       }
     }
     window.addEventListener('keydown', onKeyDown, { capture: true });
     return () => {
       window.removeEventListener('keydown', onKeyDown, { capture: true });
     };
-  }, [store, focusPane, maximizePane, restorePanes]);
+  }, [store, layers, focusPane, maximizePane, restorePanes]);
 }

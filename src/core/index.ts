@@ -84,6 +84,7 @@ export {
   nodeRadius,
   themeColors,
 } from './graph/palette.ts';
+export { heatColor, heatStops, untestedColor } from './graph/heat.ts';
 export type { SvgOptions } from './graph/svg.ts';
 export { graphToSvg } from './graph/svg.ts';
 export type { LayoutInput, LayoutOptions, LayoutResult, Point } from './graph/layout.ts';
@@ -196,6 +197,13 @@ export type { RunDeps, RunPlan } from './sim/run.ts';
 export { dialogueId, runSimulation, startingData } from './sim/run.ts';
 export type { Transcript, TranscriptCall, TranscriptMessage } from './sim/transcript.ts';
 export { describeCall, ordinal, readerTurns, transcriptOf, turnLabel } from './sim/transcript.ts';
+export type {
+  PolicyDialogue,
+  PolicyResult,
+  PolicyVerdict,
+  RunResults,
+} from './sim/policyResults.ts';
+export { failureRate, pairKey, policyResults } from './sim/policyResults.ts';
 export type { DialogueFilter, DialogueRow, FilterChoices } from './sim/dialogueIndex.ts';
 export { dialogueIndex, filterChoices, filterDialogues } from './sim/dialogueIndex.ts';
 export type { AlignedRow, Alignment, WordSegment } from './sim/align.ts';

@@ -15,6 +15,8 @@ import { simulateInThread } from '../workers/simulationClient.ts';
 import { createSelectors } from './selectors.ts';
 import type { AnalysisSlice } from './slices/analysisSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
+import type { GraphRunSlice } from './slices/graphRunSlice.ts';
+import { createGraphRunSlice } from './slices/graphRunSlice.ts';
 import type { GraphSlice, Layouter } from './slices/graphSlice.ts';
 import { createGraphSlice } from './slices/graphSlice.ts';
 import type { LibrarySlice } from './slices/librarySlice.ts';
@@ -72,6 +74,7 @@ export type AppState = UiSlice &
   LibrarySlice &
   AnalysisSlice &
   GraphSlice &
+  GraphRunSlice &
   ModelsSlice &
   LocalModelSlice &
   SimulationSlice &
@@ -101,6 +104,7 @@ export function createAppStore(
     })(...args),
     ...createAnalysisSlice(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),
+    ...createGraphRunSlice(services.runs)(...args),
     ...createModelsSlice(services.preferences, services.models, newId)(...args),
     ...createLocalModelSlice(
       services.models?.local,

@@ -226,3 +226,38 @@ export const AIRLINE_RUN = {
     partsAt: { turn: 5, label: 'the agent’s 4th reply' },
   },
 } as const;
+
+/**
+ * What the recorded run says of three policies, as the report counts them: tested = dialogues
+ * that had it under test and examined it, broken = those of them that broke it. cancel-one-leg-only
+ * breaks whole-reservation-cancellation twice; refund-within-24-hours is kept in three dialogues
+ * and broken by the guard in late-refund-without-insurance#1; refund-insured-covered-reason is
+ * under test only where nothing examined it or the dialogue ended in an error: never tested.
+ */
+export const AIRLINE_POLICY_RESULTS = {
+  'whole-reservation-cancellation': {
+    tested: 2,
+    broken: 2,
+    dialogues: { 'cancel-one-leg-only#1': 'broken', 'cancel-one-leg-only#2': 'broken' },
+  },
+  'refund-within-24-hours': {
+    tested: 4,
+    broken: 1,
+    dialogues: {
+      'cancel-within-24-hours#1': 'kept',
+      'cancel-within-24-hours#2': 'kept',
+      'late-refund-without-insurance#1': 'broken',
+      'late-refund-without-insurance#2': 'kept',
+    },
+  },
+  'refund-insured-covered-reason': {
+    tested: 0,
+    broken: 0,
+    dialogues: {
+      'insured-cancel-for-health#1': 'error',
+      'insured-cancel-for-health#2': 'error',
+      'late-refund-without-insurance#1': 'not-checked',
+      'late-refund-without-insurance#2': 'not-checked',
+    },
+  },
+} as const;

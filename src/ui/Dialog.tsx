@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useEffect, useId, useRef } from 'react';
 import { IconButton } from './IconButton.tsx';
+import { useDismissible } from './useDismissible.tsx';
 
 /**
  * A modal dialog on the native `<dialog>` element: it traps focus, closes on Escape and gives
@@ -21,6 +22,8 @@ export function Dialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // Escape outside a text field goes through the shell's one rule: the innermost layer closes.
+  useDismissible(open, onClose, true);
 
   useEffect(() => {
     const dialog = ref.current;

@@ -90,7 +90,11 @@ export function MonacoEditor() {
         graphSelectors(store).selectPolicySpans(state),
         model.getOffsetAt(event.position),
       );
-      if (id !== undefined && state.selectedPolicy?.id !== id)
+      // Only a policy the graph has: half-typed or unparsable text never drops the selection.
+      const known = graphSelectors(store)
+        .selectPolicyGraph(state)
+        .nodes.some((n) => n.id === id);
+      if (id !== undefined && known && state.selectedPolicy?.id !== id)
         state.selectPolicy(id, { centre: true });
     });
     editor.current = instance;

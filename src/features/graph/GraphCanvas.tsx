@@ -26,6 +26,7 @@ import { useFarPicture } from './useFarPicture.ts';
 import { useGraphEdits } from './useGraphEdits.ts';
 import { useGraphSelection } from './useGraphSelection.ts';
 import { FIT, START, useGraphViewport } from './useGraphViewport.ts';
+import { useHeatmap } from './useHeatmap.ts';
 import { usePolicyNodes } from './usePolicyNodes.ts';
 import { useRelayout } from './useRelayout.ts';
 
@@ -47,18 +48,20 @@ function GraphView() {
   const theme = useAppStore(selectEffectiveTheme);
   const graph = useAppStore(graphSelectors(useAppStoreApi()).selectPolicyGraph);
   const selected = useAppStore((s) => s.selectedPolicy);
+  const detailsOpen = useAppStore((s) => s.detailsOpen);
   const analysed = useAppStore((s) => s.analysis !== null);
   const root = useRef<HTMLDivElement>(null);
 
   useRelayout(graph);
-  const derived = usePolicyNodes(graph, theme);
+  const heat = useHeatmap(theme);
+  const derived = usePolicyNodes(graph, theme, heat);
   const { nodes, onNodesChange } = useDraggedNodes(derived.nodes);
   const picture = useFarPicture(nodes, derived.edges);
   const selection = useGraphSelection(picture.pictureNodes ? nodes : null);
   const { selectedEdge } = selection;
   const edges = useMemo(
-    () => (picture.asPicture ? [] : relationEdges(derived.edges, selectedEdge, theme)),
-    [derived.edges, picture.asPicture, selectedEdge, theme],
+    () => (picture.asPicture ? [] : relationEdges(derived.edges, selectedEdge, theme, heat)),
+    [derived.edges, picture.asPicture, selectedEdge, theme, heat],
   );
   const edits = useGraphEdits(graph, root, selection.selectEdge);
   const { host, onMoveStart } = useGraphViewport();
@@ -127,17 +130,17 @@ function GraphView() {
         <GraphLegend categories={graph.categories} colourOf={derived.colourOf} />
         <GraphReplayBanner />
         <GraphStaleNote />
-        {(selected || edgeDetails) && (
-          <PolicyDetails
-            graph={graph}
-            policyId={selected?.id ?? null}
-            edge={edgeDetails ?? null}
-            onShowInEditor={selection.showInEditor}
-            onClose={selection.clear}
-          />
-        )}
         {graph.nodes.length === 0 && <GraphEmpty analysed={analysed} />}
       </div>
+      {detailsOpen && (selected || edgeDetails) && (
+        <PolicyDetails
+          graph={graph}
+          policyId={selected?.id ?? null}
+          edge={edgeDetails ?? null}
+          onShowInEditor={selection.showInEditor}
+          onClose={selection.close}
+        />
+      )}
     </div>
   );
 }

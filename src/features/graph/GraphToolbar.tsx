@@ -10,6 +10,7 @@ import { copyText } from '../../ui/clipboard.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { IconButton } from '../../ui/IconButton.tsx';
 import { exportPng, exportSvg } from './exportGraph.ts';
+import { HeatmapControl } from './HeatmapControl.tsx';
 import { SampleDialog } from './SampleDialog.tsx';
 import { visibleGraph } from './visibleGraph.ts';
 
@@ -43,7 +44,10 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
       if (result.ok) added = result.id;
       return result;
     });
-    if (added !== undefined) store.getState().selectPolicy(added, { centre: true });
+    if (added !== undefined) {
+      store.getState().selectPolicy(added, { centre: true });
+      store.getState().setDetailsOpen(true);
+    }
   };
 
   const exportAs = async (kind: 'png' | 'svg') => {
@@ -139,6 +143,7 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
       <span className="graph-count" role="status">
         {counts(graph)}
       </span>
+      <HeatmapControl />
       <span className="graph-toolbar-spacer" />
       {progress !== null ? (
         <span className="graph-progress" role="status">

@@ -1,12 +1,17 @@
 import { useState } from 'react';
 import type { GraphEdge, PolicyGraph } from '../../core/index.ts';
 import { deletePolicy, removeRelation, setPolicyField, setRelation } from '../../core/index.ts';
-import { useAppStoreApi } from '../../state/useAppStore.ts';
+import { graphSelectors } from '../../state/graphSelectors.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { IconButton } from '../../ui/IconButton.tsx';
+import { useDismissible } from '../../ui/useDismissible.tsx';
+import { PolicyRunResults } from './PolicyRunResults.tsx';
+import './details.css';
 
 /**
- * The selected policy (or edge) beside the graph: its text and fields, its relations with their
- * weights, and the edits the graph offers. Every edit is one undo step in policies.yaml.
+ * The details panel beside the canvas: the selected policy (or relation), its text and fields,
+ * its results in the run the graph shows, its relations with their weights, and the edits the
+ * graph offers. Every edit is one undo step in policies.yaml. Escape closes it (after any dialog).
  */
 export function PolicyDetails({
   graph,
@@ -22,16 +27,27 @@ export function PolicyDetails({
   onClose: () => void;
 }) {
   const policy = graph.nodes.find((n) => n.id === policyId);
+  const stale = useAppStore(graphSelectors(useAppStoreApi()).selectGraphStale) !== null;
+  useDismissible(true, onClose);
   return (
-    <aside className="policy-details" aria-label={policy ? `Policy ${policy.id}` : 'Relation'}>
+    <aside
+      className="policy-details details-panel"
+      aria-label={policy ? `Policy ${policy.id}` : 'Relation'}
+      data-testid="details-panel"
+    >
       <header>
-        <h3>{policy ? policy.id : edge ? 'Relation' : 'Nothing selected'}</h3>
+        <h3>{policy ? policy.id : edge ? 'Relation' : (policyId ?? 'Nothing selected')}</h3>
         <IconButton icon="close" label="Close details" onClick={onClose} />
       </header>
       {policy ? (
-        <PolicyFields graph={graph} id={policy.id} onShowInEditor={onShowInEditor} />
+        <>
+          <PolicyFields graph={graph} id={policy.id} onShowInEditor={onShowInEditor} />
+          <PolicyRunResults policy={policy.id} />
+        </>
       ) : edge ? (
         <EdgeFields edge={edge} />
+      ) : stale ? (
+        <p>policies.yaml does not parse now; this policy shows again once it does.</p>
       ) : (
         <p>This policy is no longer in policies.yaml.</p>
       )}
@@ -107,11 +123,6 @@ function PolicyFields({
       </label>
       <p className="policy-meta">
         {policy.tools.length > 0 ? `Tools: ${policy.tools.join(', ')}.` : 'No tools.'}
-      </p>
-      <p className="policy-meta">
-        {policy.tested > 0
-          ? `Tested ${policy.tested}×, failed ${policy.failed}×.`
-          : 'Not tested yet.'}
       </p>
       <h4>Relations</h4>
       {related.length === 0 ? (

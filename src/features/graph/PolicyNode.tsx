@@ -15,6 +15,8 @@ export interface PolicyNodeData extends Record<string, unknown> {
   readonly pinned: boolean;
   /** How the replayed step marks it, while a dialogue is replayed. */
   readonly replay?: ReplayMark;
+  /** Its failure rate in the run the graph shows (null: not tested there); absent for none. */
+  readonly failureRate?: number | null;
 }
 
 export type PolicyFlowNode = Node<PolicyNodeData, 'policy'>;
@@ -31,17 +33,19 @@ const REPLAY_TITLES: Readonly<Record<ReplayMark, string>> = {
  * right edge starts a new relation; drop it on another policy.
  */
 export const PolicyNode = memo(function PolicyNode({ data, selected }: NodeProps<PolicyFlowNode>) {
-  const { policy, color, radius, dimmed, matched, pinned, replay } = data;
+  const { policy, color, radius, dimmed, matched, pinned, replay, failureRate } = data;
   const classes = ['policy-node'];
   if (selected) classes.push('is-selected');
   if (dimmed) classes.push('is-dimmed');
   if (matched) classes.push('is-matched');
   if (replay) classes.push(`is-replay-${replay}`);
+  if (failureRate === null) classes.push('is-untested');
   return (
     <div
       className={classes.join(' ')}
       style={{ width: radius * 2, height: radius * 2, background: color }}
       data-replay={replay}
+      data-failure-rate={failureRate === undefined ? undefined : (failureRate ?? 'untested')}
       title={`${policy.id} (${policy.category}, challenge ${policy.challenge})${pinned ? ', placed by hand' : ''}${replay ? REPLAY_TITLES[replay] : ''}\n${policy.text}`}
     >
       <Handle

@@ -38,6 +38,11 @@ export function SampleDialog({ graph, onClose }: { graph: PolicyGraph; onClose: 
 
   return (
     <Dialog open title="Sample policy combinations" onClose={onClose} wide>
+      <p className="sample-help" id="sample-level-help">
+        A sample’s <strong>level</strong> is the sum of its policies’ challenges (each 1–5, set in
+        policies.yaml): three policies of challenge 2, 3 and 4 make level 9. The higher the level,
+        the more, or the harder, the policies one conversation has to keep at once.
+      </p>
       <form
         className="sample-form"
         onSubmit={(e) => {
@@ -69,9 +74,10 @@ export function SampleDialog({ graph, onClose }: { graph: PolicyGraph; onClose: 
           />
         </label>
         <label>
-          Levels from
+          Levels (sums of challenges) from
           <input
             type="number"
+            aria-describedby="sample-level-help"
             min={1}
             value={min}
             onChange={(e) => {
@@ -127,7 +133,12 @@ export function SampleDialog({ graph, onClose }: { graph: PolicyGraph; onClose: 
                     onClose();
                   }}
                 >
-                  <span className="sample-level">level {sample.level}</span>
+                  <span
+                    className="sample-level"
+                    title={`Level ${sample.level}: the sum of these policies’ challenges`}
+                  >
+                    level {sample.level}
+                  </span>
                   <span>{sample.policies.join(' · ')}</span>
                 </button>
               </li>

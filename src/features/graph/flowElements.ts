@@ -1,6 +1,13 @@
 import type { Edge } from '@xyflow/react';
 import type { GraphEdge, GraphLayout, Point } from '../../core/index.ts';
-import { edgeStyle, edgeWidth, nodeRadius, removeRelation, setRelation } from '../../core/index.ts';
+import {
+  edgeStyle,
+  edgeWidth,
+  nodeRadius,
+  removeRelation,
+  setRelation,
+  untestedColor,
+} from '../../core/index.ts';
 import type { AppStore } from '../../state/createAppStore.ts';
 import type { GraphLight } from '../../state/replaySelectors.ts';
 import type { PolicyFlowNode } from './PolicyNode.tsx';
@@ -18,6 +25,16 @@ export interface NodeMarks {
   readonly colourOf: (category: string) => string;
   /** The replayed step's policies to light; null when nothing is replayed. */
   readonly replay?: GraphLight | null;
+  /** A run's results to colour the policies by, instead of their categories; null for none. */
+  readonly heat?: HeatMarks | null;
+}
+
+/** A run's results on the graph: each policy's failure rate and colour, and the relations tested. */
+export interface HeatMarks {
+  /** Failed over tested dialogues; null when nothing tested the policy. */
+  readonly rate: (id: string) => number | null;
+  readonly colour: (id: string) => string;
+  readonly tested: (edge: GraphEdge) => boolean;
 }
 
 /** How a replayed step marks a policy: broken here, concerned here, under test, or none of these. */
@@ -32,7 +49,7 @@ export function replayMark(light: GraphLight, id: string): ReplayMark {
 
 /** React Flow's nodes for the visible policies that have a position yet. */
 export function policyNodes(visible: VisibleGraph, marks: NodeMarks): PolicyFlowNode[] {
-  const { positions, placed, selectedId, picked, colourOf, replay } = marks;
+  const { positions, placed, selectedId, picked, colourOf, replay, heat } = marks;
   const out: PolicyFlowNode[] = [];
   for (const policy of visible.nodes) {
     const hand = placed && Object.hasOwn(placed, policy.id) ? placed[policy.id] : undefined;
@@ -52,35 +69,45 @@ export function policyNodes(visible: VisibleGraph, marks: NodeMarks): PolicyFlow
       ariaLabel: `Policy ${policy.id}, ${policy.category}, challenge ${policy.challenge}`,
       data: {
         policy,
-        color: colourOf(policy.category),
+        color: heat ? heat.colour(policy.id) : colourOf(policy.category),
         radius,
         dimmed: picked !== null && !picked.has(policy.id),
         matched: picked?.has(policy.id) ?? false,
         pinned: hand !== undefined,
         ...(replay && { replay: replayMark(replay, policy.id) }),
+        ...(heat && { failureRate: heat.rate(policy.id) }),
       },
     });
   }
   return out;
 }
 
-/** React Flow's edges for the drawn relations; the selected one shows its weight. */
+/**
+ * React Flow's edges for the drawn relations; the selected one shows its weight. With a run's
+ * results (`heat`), a relation no dialogue of the run tested is grey.
+ */
 export function relationEdges(
   drawn: readonly GraphEdge[],
   selectedEdge: string | null,
   theme: 'light' | 'dark',
+  heat: HeatMarks | null = null,
 ): Edge[] {
-  return drawn.map((e) => ({
-    id: e.id,
-    source: e.source,
-    target: e.target,
-    type: 'straight',
-    selected: e.id === selectedEdge,
-    className: `policy-edge is-${e.origin}`,
-    ariaLabel: `${e.origin} relation between ${e.source} and ${e.target}, weight ${e.weight}`,
-    style: styleOf(e, theme),
-    ...(e.id === selectedEdge ? { label: String(e.weight) } : {}),
-  }));
+  return drawn.map((e) => {
+    const untested = heat !== null && !heat.tested(e);
+    return {
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      type: 'straight',
+      selected: e.id === selectedEdge,
+      className: `policy-edge is-${e.origin}${untested ? ' is-untested' : ''}`,
+      ariaLabel: `${e.origin} relation between ${e.source} and ${e.target}, weight ${e.weight}${untested ? ', never tested in the run' : ''}`,
+      style: untested
+        ? { ...styleOf(e, theme), stroke: untestedColor(theme), strokeOpacity: 0.45 }
+        : styleOf(e, theme),
+      ...(e.id === selectedEdge ? { label: String(e.weight) } : {}),
+    };
+  });
 }
 
 /** Where each drawn node is, by policy id. */

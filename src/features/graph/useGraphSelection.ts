@@ -9,8 +9,8 @@ import type { PolicyFlowNode } from './PolicyNode.tsx';
 
 /**
  * What a click on the canvas selects: a policy (kept in the store, and shown in the editor) or a
- * relation (kept here). `pictured` are the nodes drawn into the picture, if any: a click on the
- * pane then picks the policy nearest to it.
+ * relation (kept here); either opens the details panel. `pictured` are the nodes drawn into the
+ * picture, if any: a click on the pane then picks the policy nearest to it.
  */
 export function useGraphSelection(pictured: readonly PolicyFlowNode[] | null) {
   const store = useAppStoreApi();
@@ -39,11 +39,13 @@ export function useGraphSelection(pictured: readonly PolicyFlowNode[] | null) {
     onNodeClick: (_: MouseEvent, node: Node) => {
       selectEdge(null);
       store.getState().selectPolicy(node.id);
+      store.getState().setDetailsOpen(true);
       showInEditor(node.id);
     },
     onEdgeClick: (_: MouseEvent, edge: Edge) => {
       selectEdge(edge.id);
       store.getState().selectPolicy(null);
+      store.getState().setDetailsOpen(true);
     },
     onPaneClick: (event: MouseEvent) => {
       selectEdge(null);
@@ -51,12 +53,15 @@ export function useGraphSelection(pictured: readonly PolicyFlowNode[] | null) {
         ? policyNear(pictured, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }))
         : undefined;
       store.getState().selectPolicy(hit ?? null);
-      if (hit) showInEditor(hit);
+      if (hit) {
+        store.getState().setDetailsOpen(true);
+        showInEditor(hit);
+      }
     },
-    /** Closes the details: nothing selected. */
-    clear: () => {
+    /** Closes the details; the policy stays selected. */
+    close: () => {
       selectEdge(null);
-      store.getState().selectPolicy(null);
+      store.getState().setDetailsOpen(false);
     },
   };
 }

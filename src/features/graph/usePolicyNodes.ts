@@ -3,14 +3,20 @@ import type { PolicyGraph } from '../../core/index.ts';
 import { categoryColor } from '../../core/index.ts';
 import { replaySelectors } from '../../state/replaySelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
+import type { HeatMarks } from './flowElements.ts';
 import { policyNodes } from './flowElements.ts';
 import { visibleGraph } from './visibleGraph.ts';
 
 /**
  * What the canvas draws of the graph: the filters and focus applied, the policies that have a
- * position as React Flow nodes, the relations between those, and the colour of each category.
+ * position as React Flow nodes, the relations between those, and the colour of each category
+ * (each policy coloured by a run's results instead, with `heat`).
  */
-export function usePolicyNodes(graph: PolicyGraph, theme: 'light' | 'dark') {
+export function usePolicyNodes(
+  graph: PolicyGraph,
+  theme: 'light' | 'dark',
+  heat: HeatMarks | null = null,
+) {
   const filters = useAppStore((s) => s.graphFilters);
   const focus = useAppStore((s) => s.focusedPolicy);
   const selected = useAppStore((s) => s.selectedPolicy);
@@ -35,8 +41,9 @@ export function usePolicyNodes(graph: PolicyGraph, theme: 'light' | 'dark') {
         picked: highlighted ? new Set(highlighted) : visible.matches,
         colourOf,
         replay,
+        heat,
       }),
-    [visible, positions, placed, selected, colourOf, highlighted, replay],
+    [visible, positions, placed, selected, colourOf, highlighted, replay, heat],
   );
   // Keyed on which nodes are drawn, not on the nodes: re-marking them (a replay step, a selection)
   // leaves the edges as they were, so React Flow does not redraw every edge.

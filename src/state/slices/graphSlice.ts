@@ -62,6 +62,11 @@ export interface GraphSlice {
    * the node itself, which is in view already).
    */
   selectedPolicy: { readonly id: string; readonly centre: boolean } | null;
+  /**
+   * Whether the details panel is open (for the selected policy, or the relation the canvas has
+   * selected). Selecting does not open it: a click on the graph does, the editor's cursor not.
+   */
+  detailsOpen: boolean;
   /** Show only this policy and its neighbours, when set. */
   focusedPolicy: string | null;
   /** Why the last graph edit could not be made, until the next one. */
@@ -72,6 +77,8 @@ export interface GraphSlice {
 
   setGraphFilters: (patch: Partial<GraphFilters>) => void;
   selectPolicy: (id: string | null, options?: { centre?: boolean }) => void;
+  /** Opens or closes the details panel; the selection stays as it is. */
+  setDetailsOpen: (open: boolean) => void;
   focusPolicy: (id: string | null) => void;
   /** Applies an edit of policies.yaml as one undo step labelled `label`; false when refused. */
   editPolicies: (label: string, edit: (text: string) => GraphEdit) => boolean;
@@ -96,6 +103,7 @@ export function createGraphSlice(layouter: Layouter): StateCreator<AppState, [],
     return {
       graphFilters: NO_FILTERS,
       selectedPolicy: null,
+      detailsOpen: false,
       focusedPolicy: null,
       graphMessage: null,
       graphLayout: { positions: new Map(), progress: null, error: null },
@@ -107,7 +115,15 @@ export function createGraphSlice(layouter: Layouter): StateCreator<AppState, [],
       selectPolicy: (id, { centre = false } = {}) => {
         const current = get().selectedPolicy;
         if (current?.id === id && current.centre === centre) return;
-        set({ selectedPolicy: id === null ? null : { id, centre } });
+        // Nothing selected: nothing to show details of (a relation's panel reopens them itself).
+        set(
+          id === null
+            ? { selectedPolicy: null, detailsOpen: false }
+            : { selectedPolicy: { id, centre } },
+        );
+      },
+      setDetailsOpen: (detailsOpen) => {
+        if (get().detailsOpen !== detailsOpen) set({ detailsOpen });
       },
       focusPolicy: (focusedPolicy) => {
         set({ focusedPolicy });

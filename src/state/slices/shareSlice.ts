@@ -106,7 +106,10 @@ export function createShareSlice(
           ...(view.tool !== undefined && { tool: view.tool }),
         });
       if (view.sample) state.highlightPolicies(view.sample);
-      if (view.policy !== undefined) state.selectPolicy(view.policy, { centre: true });
+      if (view.policy !== undefined) {
+        state.selectPolicy(view.policy, { centre: true });
+        state.setDetailsOpen(true);
+      }
       if (view.maximize === 'graph') state.showPane('graph', { maximize: true });
     };
 
