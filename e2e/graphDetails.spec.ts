@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { heatColor } from '../src/core/index.ts';
 import { AIRLINE_POLICY_RESULTS, AIRLINE_RUN } from '../src/test/airlineRun.ts';
-import { PANES, expect, test } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
 import { ReplayPane } from './replayPane.ts';
 
 test.describe.configure({ timeout: 90_000 });
@@ -37,6 +37,7 @@ test('Escape closes the innermost first: the dialog, then the details panel, the
 }) => {
   await workbench.openExample('airline');
   const graph = workbench.pane('graph');
+  const before = await workbench.visiblePanes();
   await graph.getByRole('button', { name: 'Maximize Graph' }).click();
   await expect.poll(() => workbench.visiblePanes()).toEqual(['graph']);
   await node(page, 'confirm-before-write').dispatchEvent('click');
@@ -60,7 +61,7 @@ test('Escape closes the innermost first: the dialog, then the details panel, the
   await expect(node(page, 'confirm-before-write')).toHaveClass(/selected/);
 
   await page.keyboard.press('Escape');
-  await expect.poll(() => workbench.visiblePanes()).toEqual([...PANES]);
+  await expect.poll(() => workbench.visiblePanes()).toEqual(before);
 });
 
 test('the cursor in policies.yaml selects and centres a node without opening the panel; a click opens it beside the canvas', async ({
