@@ -71,7 +71,7 @@ export function rateDifference(before: PassRate, after: PassRate): RateDifferenc
   const b = wilson(after.passes, n2);
   const delta = b.rate - a.rate;
   const low = delta - Math.sqrt((b.rate - b.low) ** 2 + (a.high - a.rate) ** 2);
-  const high = delta + Math.sqrt((b.rate - b.low) ** 2 + (a.high - a.rate) ** 2);
+  const high = delta + Math.sqrt((b.high - b.rate) ** 2 + (a.rate - a.low) ** 2);
   return { delta, low: Math.max(-1, low), high: Math.min(1, high) };
 }
 
