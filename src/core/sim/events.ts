@@ -230,6 +230,8 @@ export type SimEvent =
       readonly database?: StartingData;
       /** The run this one was derived from, for a derived run. */
       readonly source?: RunSource;
+      /** The slice of the run's scenario × trial jobs this log holds, when it was sharded. */
+      readonly shard?: { readonly index: number; readonly count: number };
     }
   | {
       readonly type: 'scenario';
@@ -428,4 +430,9 @@ export function usageEvent(
     ms: call.end - call.start,
     ...(call.failed !== undefined && { failed: call.failed }),
   };
+}
+
+/** The id of trial `trial` of a scenario; stable, so logs of equal runs are equal. */
+export function dialogueId(scenario: string, trial: number): string {
+  return `${scenario}#${trial + 1}`;
 }

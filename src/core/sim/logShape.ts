@@ -153,6 +153,7 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
       tables: list(object({ name: text, key: text, rows: list(map(anything)) })),
     }),
     'source?': object({ kind: oneOf('continued'), run: text, dialogue: text, turn: count }),
+    'shard?': object({ index: count, count }),
   },
   scenario: {
     at: number,
