@@ -190,15 +190,19 @@ export interface StartingData {
 
 /**
  * Where a derived run came from: a dialogue continued from one of its agent turns with the
- * project as it is now. The continued dialogue's messages before `turn` are the source's, copied.
+ * project as it is now (the continued dialogue's messages before `turn` are the source's,
+ * copied); or a whole run judged again against the project's checks and expectations as they are
+ * now, without a model call (its dialogues are the source's, copied).
  */
-export interface RunSource {
-  readonly kind: 'continued';
-  readonly run: string;
-  readonly dialogue: string;
-  /** The raw message index of the agent turn the new dialogue was re-run from. */
-  readonly turn: number;
-}
+export type RunSource =
+  | {
+      readonly kind: 'continued';
+      readonly run: string;
+      readonly dialogue: string;
+      /** The raw message index of the agent turn the new dialogue was re-run from. */
+      readonly turn: number;
+    }
+  | { readonly kind: 'rechecked'; readonly run: string };
 
 /** What a person's mark is about: a deterministic finding (by id) or the judge's opinion of a policy. */
 export type MarkTarget =

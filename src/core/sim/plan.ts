@@ -209,7 +209,7 @@ function forkOf(
   | undefined {
   const from = request.continueFrom;
   if (started) {
-    if (!started.source || !request.resuming) return undefined;
+    if (started.source?.kind !== 'continued' || !request.resuming) return undefined;
     const point = continuedPrefix(request.resuming);
     return point.ok ? { ...point, source: started.source } : { ...point, fix: 'log' };
   }
