@@ -19,6 +19,7 @@ import {
 } from '../core/index.ts';
 import { loadProject } from './loadProject.ts';
 import { runModels } from './models.ts';
+import { compare, recheck, report } from './reports.ts';
 import { runRun } from './run.ts';
 import { DEFAULT_SHARE_BASE, open, share } from './share.ts';
 
@@ -64,6 +65,17 @@ Usage:
   policylab open <link|bundle|zip> --out FOLDER [--force]
                                              Write a shared project's files into a folder
                                              (quote a link: the shell reads its # and &).
+  policylab report <run> [--project <folder|bundle>] [--md|--csv|--json]
+                                             Print a run's report from its log (Markdown by
+                                             default).
+  policylab compare <before> <after> [--project <folder|bundle>] [--max-drop 0.05] [--json]
+                                             Compare two runs per policy and category; exit 1
+                                             when the pass rate or a policy's dropped by more
+                                             than --max-drop and beyond noise.
+  policylab recheck <folder|bundle> <run> [--out FILE]
+                                             Judge a saved run again against the project's
+                                             checks and expectations as they are now (no model
+                                             is called); writes the re-judged log.
   policylab --help | --version
 
 Options:
@@ -82,6 +94,15 @@ Options:
                       to a server.
   --out FOLDER        (open) Where to write the files; it must be new or empty.
   --force             (open) Write into a folder that is not empty, replacing the files.
+  --project P         (report, compare) The project, for the policies' categories.
+  --md, --csv         (report) Print Markdown (the default) or the rates as CSV.
+  --max-drop X        (compare) The drop, as a share (0.05 = five points), that fails the
+                      comparison when it is also beyond noise (default 0.05).
+  --out FILE          (recheck) Where to write the re-judged log (default: beside the run's,
+                      named *.rechecked.jsonl).
+
+A run is one events.jsonl (or .jsonl.gz), or several logs of one run (the shards of
+"policylab run --shard K/N"): a folder of them, or paths joined with commas.
 
 A project is a folder holding these files (or one *.policylab.json bundle of them):
 ${files}
@@ -120,6 +141,10 @@ export function runCli(
         base: { type: 'string' },
         out: { type: 'string' },
         force: { type: 'boolean' },
+        project: { type: 'string' },
+        md: { type: 'boolean' },
+        csv: { type: 'boolean' },
+        'max-drop': { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -140,6 +165,14 @@ export function runCli(
   if (!isCommand(command)) return usage(io, `unknown command "${command}".`);
   if (target === undefined)
     return usage(io, `"${command}" needs ${command === 'open' ? 'a link or a path' : 'a path'}.`);
+  const second = TWO_RUNS.has(command) ? extra.shift() : undefined;
+  if (TWO_RUNS.has(command) && second === undefined)
+    return usage(
+      io,
+      command === 'compare'
+        ? '"compare" needs two runs: the one before and the one after.'
+        : '"recheck" needs a project and a run.',
+    );
   if (extra.length > 0) return usage(io, `unexpected argument "${extra.join(' ')}".`);
   const misplaced = Object.keys(values).find(
     (option) => !(OPTIONS_OF[command] as readonly string[]).includes(option),
@@ -160,6 +193,21 @@ export function runCli(
     case 'open':
       if (values.out === undefined) return usage(io, '"open" needs --out <folder>.');
       return open(target, values.out, values.force === true, io);
+    case 'report': {
+      if ([values.md, values.csv, values.json].filter(Boolean).length > 1)
+        return usage(io, 'choose one of --md, --csv and --json.');
+      const format = values.csv ? 'csv' : values.json ? 'json' : 'md';
+      return report(target, { project: values.project, format }, io);
+    }
+    case 'compare':
+      return compare(
+        target,
+        second ?? '',
+        { project: values.project, maxDrop: values['max-drop'], json: values.json === true },
+        io,
+      );
+    case 'recheck':
+      return recheck(target, second ?? '', { out: values.out }, io);
   }
 }
 
@@ -171,7 +219,13 @@ const OPTIONS_OF = {
   sample: ['json', 'seed', 'count', 'levels', 'prefer-uncovered'],
   share: ['base'],
   open: ['out', 'force'],
+  report: ['project', 'md', 'csv', 'json'],
+  compare: ['project', 'max-drop', 'json'],
+  recheck: ['out'],
 } as const;
+
+/** Commands that take two positional arguments. */
+const TWO_RUNS: ReadonlySet<string> = new Set(['compare', 'recheck']);
 
 const isCommand = (name: string): name is keyof typeof OPTIONS_OF =>
   Object.hasOwn(OPTIONS_OF, name);

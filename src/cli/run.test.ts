@@ -8,6 +8,7 @@ import { startOpenAIServer } from '../test/servers/openaiServer.ts';
 import type { Project, RunPlan } from '../core/index.ts';
 import { DEFAULT_PRICES, planRun, runSimulation } from '../core/index.ts';
 import { loadProject } from './loadProject.ts';
+import { report } from './reports.ts';
 import { runRun } from './run.ts';
 
 /** The project in `dir` as the CLI loads it. */
@@ -80,6 +81,50 @@ ${extra}`,
     for (const file of ['events.jsonl', 'summary.json', 'junit.xml']) {
       expect(readFileSync(path.join(dir, 'out', file), 'utf8')).not.toContain(KEY);
     }
+  });
+
+  it('runs one shard of the jobs with --shard K/N; the shards read as one run equal the whole', async () => {
+    const runOf = async (shard?: string) => {
+      const dir = project();
+      const file = path.join(dir, 'run.yaml');
+      writeFileSync(
+        file,
+        `models:
+  agent: { provider: openai, base_url: ${server.url}, model: m, api_key_env: RUN_KEY }
+trials: 6
+concurrency: 1
+max_turns: 2
+out: ${path.join(dir, 'out')}
+`,
+      );
+      const { io: cli } = io();
+      const argv = [dir, '--config', file, ...(shard ? ['--shard', shard] : [])];
+      expect(await runRun(argv, cli, { RUN_KEY: KEY })).toBeLessThan(2);
+      return path.join(dir, 'out', 'events.jsonl');
+    };
+    const reportOfLogs = (logs: string) => {
+      const { io: cli, out } = io();
+      expect(report(logs, { format: 'json' }, cli)).toBe(0);
+      const {
+        wallMs: _w,
+        msByRole: _m,
+        usage: _u,
+        ...rest
+      } = JSON.parse(out.join('')) as Record<string, unknown>;
+      return rest;
+    };
+    const whole = await runOf();
+    const shards = [await runOf('1/3'), await runOf('2/3'), await runOf('3/3')];
+    const started = shards.map(
+      (log) => readFileSync(log, 'utf8').match(/"type":"dialogue-started"/g)?.length ?? 0,
+    );
+    expect(started.reduce((a, b) => a + b, 0)).toBe(6);
+    expect(started.every((n) => n < 6)).toBe(true);
+    expect(reportOfLogs(shards.join(','))).toEqual(reportOfLogs(whole));
+
+    const { io: cli, err } = io();
+    expect(await runRun([project(), '--config', 'run.yaml', '--shard', '4/3'], cli)).toBe(2);
+    expect(err.join('')).toContain('--shard: K must be from 1 to N (3), not 4.');
   });
 
   it('sends an own agent only the conversation', async () => {

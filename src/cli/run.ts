@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { createRemoteEngine } from '../adapters/models/remote.ts';
 import { monotonicClock, platformRuntime } from '../adapters/models/runtime.ts';
-import type { LevelBand, ModelPrice, Player, PriceTable, RunReport } from '../core/index.ts';
+import type { LevelBand, ModelPrice, Player, PriceTable, RunReport, Shard } from '../core/index.ts';
 import {
   DEFAULT_LEVELS,
   DEFAULT_PRICES,
@@ -12,6 +12,7 @@ import {
   createRecorder,
   formatLevelBand,
   parseLevelBand,
+  parseShard,
   planRun,
   reportOf,
   runClock,
@@ -29,7 +30,11 @@ export function runHelpText(): string {
   return `policylab run: run a whole evaluation headless, against remote endpoints.
 
 Usage:
-  policylab run <project> --config run.yaml
+  policylab run <project> --config run.yaml [--shard K/N]
+
+--shard K/N runs only the K-th of N disjoint slices of the scenario × trial jobs (stable: every
+machine of a CI matrix computes the same slices); "policylab report" and "compare" read the N
+logs as one run. The seed, trials and models must be the same on every shard.
 
 run.yaml:
   models:
@@ -86,8 +91,14 @@ export async function runRun(
     io.out(runHelpText());
     return target === undefined ? CODE.usage : CODE.ok;
   }
-  if (flag !== '--config' || configPath === undefined || extra.length > 0) {
-    return usage(io, 'the form is: policylab run <project> --config run.yaml');
+  let shard: Shard | undefined;
+  if (extra[0] === '--shard' && extra.length === 2) {
+    const read = parseShard(extra[1] ?? '');
+    if ('problem' in read) return usage(io, `--shard: ${read.problem}`);
+    shard = read;
+  }
+  if (flag !== '--config' || configPath === undefined || (extra.length > 0 && !shard)) {
+    return usage(io, 'the form is: policylab run <project> --config run.yaml [--shard K/N]');
   }
   const loaded = loadProject(target);
   if ('error' in loaded) return usage(io, loaded.error);
@@ -122,6 +133,7 @@ export async function runRun(
     ...(config.generator && { generator: player(config.generator) }),
     prices: config.prices,
     now: new Date().toISOString(),
+    ...(shard && { shard }),
   });
   if (!planned.ok) return usage(io, `${configPath}: ${planned.problem}`);
   const { plan, model } = planned;

@@ -233,6 +233,13 @@ export type { DialogueReport, PolicyFacts, RunReport, Verdict } from './sim/repo
 export type { GenerationFailureReport, GenerationReport } from './sim/generationReport.ts';
 export { generationOf } from './sim/generationReport.ts';
 export { reportOf } from './sim/report.ts';
+export type { Change, Flip, RateComparison, RateDifference, RunComparison } from './sim/compare.ts';
+export { changeOf, compareRuns, rateDifference, regressions } from './sim/compare.ts';
+export type { Recheck } from './sim/recheck.ts';
+export { recheckRun } from './sim/recheck.ts';
+export { comparisonMarkdown, csvField, reportCsv, reportMarkdown } from './sim/reportText.ts';
+export type { Shard } from './sim/shard.ts';
+export { MAX_SHARDS, inShard, jobKey, mergeRunLogs, parseShard, shardOf } from './sim/shard.ts';
 export type { PolicyChallenges } from './sim/scenarios.ts';
 export { handWrittenScenarios, scenarioProblems } from './sim/scenarios.ts';
 export type { GenerateDeps, GenerationFailure, ScenarioSample } from './sim/generate.ts';

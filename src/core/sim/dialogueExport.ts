@@ -183,8 +183,10 @@ function runFacts(
     `- **Seed:** ${replay.seed ?? 'not recorded'}`,
     replay.now !== undefined && `- **The time the run saw:** ${inlineText(replay.now)}`,
     run && `- **Project version (content hash):** ${inlineText(run.projectHash)}`,
-    source &&
+    source?.kind === 'continued' &&
       `- **Continued from:** dialogue ${inlineText(source.dialogue)} of run ${inlineText(source.run)}, re-run from ${turnName(source.turn)}`,
+    source?.kind === 'rechecked' &&
+      `- **Re-checked from:** run ${inlineText(source.run)}, judged again against the project's checks and expectations as they were then`,
     `- **How it ended:** ${ending.filter(Boolean).join(' ')}`,
     report.suspect.length > 0 &&
       `- **The simulated user probably erred:** ${list(report.suspect, '')}; a person’s review: ${report.review ?? 'none yet'}`,

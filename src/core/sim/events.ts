@@ -190,15 +190,19 @@ export interface StartingData {
 
 /**
  * Where a derived run came from: a dialogue continued from one of its agent turns with the
- * project as it is now. The continued dialogue's messages before `turn` are the source's, copied.
+ * project as it is now (the continued dialogue's messages before `turn` are the source's,
+ * copied); or a whole run judged again against the project's checks and expectations as they are
+ * now, without a model call (its dialogues are the source's, copied).
  */
-export interface RunSource {
-  readonly kind: 'continued';
-  readonly run: string;
-  readonly dialogue: string;
-  /** The raw message index of the agent turn the new dialogue was re-run from. */
-  readonly turn: number;
-}
+export type RunSource =
+  | {
+      readonly kind: 'continued';
+      readonly run: string;
+      readonly dialogue: string;
+      /** The raw message index of the agent turn the new dialogue was re-run from. */
+      readonly turn: number;
+    }
+  | { readonly kind: 'rechecked'; readonly run: string };
 
 /** What a person's mark is about: a deterministic finding (by id) or the judge's opinion of a policy. */
 export type MarkTarget =
@@ -230,6 +234,8 @@ export type SimEvent =
       readonly database?: StartingData;
       /** The run this one was derived from, for a derived run. */
       readonly source?: RunSource;
+      /** The slice of the run's scenario × trial jobs this log holds, when it was sharded. */
+      readonly shard?: { readonly index: number; readonly count: number };
     }
   | {
       readonly type: 'scenario';
@@ -428,4 +434,9 @@ export function usageEvent(
     ms: call.end - call.start,
     ...(call.failed !== undefined && { failed: call.failed }),
   };
+}
+
+/** The id of trial `trial` of a scenario; stable, so logs of equal runs are equal. */
+export function dialogueId(scenario: string, trial: number): string {
+  return `${scenario}#${trial + 1}`;
 }

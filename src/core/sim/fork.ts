@@ -83,7 +83,8 @@ export function dialoguePrefix(
  */
 export function continuedPrefix(events: readonly SimEvent[]): ForkPoint {
   const started = events.find((e): e is RunStarted => e.type === 'run-started');
-  if (!started?.source) return { ok: false, problem: 'This run was not continued from another.' };
+  if (started?.source?.kind !== 'continued')
+    return { ok: false, problem: 'This run was not continued from another.' };
   const begun = events.find((e) => e.type === 'dialogue-started');
   if (!begun)
     return {
@@ -245,7 +246,11 @@ export function forkState(model: ProjectModel, start: Database, prefix: Dialogue
 }
 
 /** The database with one recorded change made, by table and key; or why it cannot be made. */
-function applyChange(model: ProjectModel, db: Database, change: RowChange): Database | string {
+export function applyChange(
+  model: ProjectModel,
+  db: Database,
+  change: RowChange,
+): Database | string {
   const table = model.tables.find((t) => t.name === change.table);
   const rows = Object.hasOwn(db, change.table) ? db[change.table] : undefined;
   const cannot = `The dialogue’s start cannot be rebuilt on this project:`;

@@ -198,6 +198,8 @@ export async function generateScenarios(
     readonly concurrency?: number;
     readonly overBudget?: () => boolean;
     readonly onScenario?: (scenario: SimScenario) => void;
+    /** Which scenario ids to write (a shard's); the rest are skipped, keeping their numbers. */
+    readonly include?: (id: string) => boolean;
   },
 ): Promise<{ scenarios: SimScenario[]; failures: GenerationFailure[] }> {
   const results: ({ scenario: SimScenario } | GenerationFailure | undefined)[] = samples.map(
@@ -210,6 +212,7 @@ export async function generateScenarios(
       const index = next++;
       const sample = samples[index];
       if (!sample) return;
+      if (deps.include && !deps.include(`gen-${index + 1}`)) continue;
       const tried = { attempts: 0 };
       try {
         // Each sample its own seed, so two samples alike do not get the same scenario.

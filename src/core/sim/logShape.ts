@@ -137,6 +137,15 @@ const markTarget: Shape = (v, where) => {
   return `"${where}.kind" must be one of "finding", "judge"`;
 };
 
+/** Where a derived run came from: a continued dialogue, or a re-check of a whole run. */
+const runSource: Shape = (v, where) => {
+  if (!isRecord(v)) return `"${where}" must be a mapping`;
+  if (v.kind === 'continued')
+    return object({ kind: anything, run: text, dialogue: text, turn: count })(v, where);
+  if (v.kind === 'rechecked') return object({ kind: anything, run: text })(v, where);
+  return `"${where}.kind" must be one of "continued", "rechecked"`;
+};
+
 /** The fields of each event type of the current format (`at` is on every one). */
 export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
   'run-started': {
@@ -152,7 +161,8 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     'database?': object({
       tables: list(object({ name: text, key: text, rows: list(map(anything)) })),
     }),
-    'source?': object({ kind: oneOf('continued'), run: text, dialogue: text, turn: count }),
+    'source?': runSource,
+    'shard?': object({ index: count, count }),
   },
   scenario: {
     at: number,

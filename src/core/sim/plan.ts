@@ -14,6 +14,7 @@ import { continuedPrefix, dialoguePrefix } from './fork.ts';
 import type { Player } from './modelCall.ts';
 import { projectPrompts } from './prompts.ts';
 import type { RunPlan } from './run.ts';
+import type { Shard } from './shard.ts';
 import { handWrittenScenarios } from './scenarios.ts';
 
 /** Tool-calling answers the agent may give in a row before it must speak, in every run. */
@@ -59,6 +60,8 @@ export interface RunRequest {
    * (`scenarios` and `generate` are not used), and the rest is planned as for a new run.
    */
   readonly resuming?: readonly SimEvent[];
+  /** Run only this slice of the run's jobs (`policylab run --shard K/N`); see shard.ts. */
+  readonly shard?: Shard;
   /**
    * Continue dialogue `dialogue` of run `run` (its log: `events`) from agent message `turn` (its
    * raw index) with this project and these models: one trial of its scenario, the turns before
@@ -187,6 +190,9 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
     now: (started?.type === 'run-started' ? started.now : undefined) ?? fork?.now ?? request.now,
     ...(fork && { source: fork.source, prefix: fork.prefix }),
   };
+  // A resumed shard goes on as the same shard.
+  const shard = started?.shard ?? request.shard;
+  if (shard) return { ok: true, plan: { ...plan, shard }, model };
   return { ok: true, plan, model };
 }
 
@@ -203,7 +209,7 @@ function forkOf(
   | undefined {
   const from = request.continueFrom;
   if (started) {
-    if (!started.source || !request.resuming) return undefined;
+    if (started.source?.kind !== 'continued' || !request.resuming) return undefined;
     const point = continuedPrefix(request.resuming);
     return point.ok ? { ...point, source: started.source } : { ...point, fix: 'log' };
   }

@@ -4,6 +4,8 @@ import { EMPTY_LEDGER } from '../models/usage.ts';
 import type { Finding, SimEvent, SimScenario, Speaker, TerminationReason } from './events.ts';
 import { readerTurns } from './transcript.ts';
 import { ERROR_ENDINGS } from './events.ts';
+import type { Shard } from './shard.ts';
+import { inShard, jobKey } from './shard.ts';
 import { generationOf } from './generationReport.ts';
 import type { PassRate } from './metrics.ts';
 import { passHatK, passRate } from './metrics.ts';
@@ -55,9 +57,10 @@ function spend(entry: Spent, e: UsageEvent): Spent {
     inputTokens: entry.inputTokens + e.inputTokens,
     outputTokens: entry.outputTokens + e.outputTokens,
     cost: entry.cost === null || e.cost === null ? null : entry.cost + e.cost,
+    // Sorted, so the report of a log does not hang on the order its shards were merged in.
     unpriced:
       e.cost === null && !entry.unpriced.includes(e.model)
-        ? [...entry.unpriced, e.model]
+        ? [...entry.unpriced, e.model].sort()
         : entry.unpriced,
   };
 }
@@ -203,6 +206,7 @@ function rates<K>(from: Tally<K>, order: (a: K, b: K) => number): [K, PassRate][
 /** The log read once: the run's own events, and each dialogue's events gathered. */
 function read(events: readonly SimEvent[]) {
   let run: RunReport['run'] = null;
+  let shard: Shard | undefined;
   let ended: Progress['ended'] = 'unfinished';
   let usage: UsageLedger = EMPTY_LEDGER;
   const msByRole: Partial<Record<ModelRole, number>> = {};
@@ -218,6 +222,7 @@ function read(events: readonly SimEvent[]) {
           trials: e.trials,
           externalAgent: e.externalAgent === true,
         };
+        shard = e.shard;
         break;
       case 'scenario':
         announced.set(e.scenario.id, e);
@@ -270,7 +275,7 @@ function read(events: readonly SimEvent[]) {
     last = Math.max(last, at);
   }
   const wallMs = events.length === 0 ? 0 : last - first;
-  return { run, ended, usage, msByRole, announced, open, wallMs };
+  return { run, shard, ended, usage, msByRole, announced, open, wallMs };
 }
 
 /**
@@ -280,7 +285,7 @@ function read(events: readonly SimEvent[]) {
  * interrupted; the same log always gives the same report, in a stable order.
  */
 export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): RunReport {
-  const { run, ended, usage, msByRole, announced, open, wallMs } = read(events);
+  const { run, shard, ended, usage, msByRole, announced, open, wallMs } = read(events);
   const dialogues = [...open.values()]
     .map(finish)
     .sort(
@@ -394,7 +399,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
       scenarios: announced.size,
       dialoguesStarted: dialogues.length,
       dialoguesEnded: dialogues.length - running,
-      dialoguesExpected: announced.size * trials,
+      dialoguesExpected: expectedDialogues(announced.values(), trials, shard),
       running,
       ended,
     },
@@ -446,4 +451,20 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     wallMs,
     msByRole,
   };
+}
+
+/**
+ * How many dialogues a run (or one shard of it) is to run: every trial of every scenario, or the
+ * shard's slice of them (see `jobKey`).
+ */
+function expectedDialogues(
+  announced: Iterable<Extract<SimEvent, { type: 'scenario' }>>,
+  trials: number,
+  shard: Shard | undefined,
+): number {
+  let expected = 0;
+  for (const { scenario, source } of announced)
+    for (let trial = 0; trial < trials; trial++)
+      if (inShard(jobKey(scenario.id, trial, source), shard)) expected++;
+  return expected;
 }

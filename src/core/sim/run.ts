@@ -6,9 +6,11 @@ import type { DialogueLimits, Player } from './dialogue.ts';
 import { DEFAULT_LIMITS, runDialogue } from './dialogue.ts';
 import type { PromptUse, RunSource, SimEvent, SimScenario, StartingData } from './events.ts';
 import type { DialoguePrefix } from './fork.ts';
-import { ERROR_ENDINGS, LOG_VERSION } from './events.ts';
+import { dialogueId, ERROR_ENDINGS, LOG_VERSION } from './events.ts';
 import type { GenerationFailure, ScenarioSample } from './generate.ts';
 import { generateScenarios } from './generate.ts';
+import type { Shard } from './shard.ts';
+import { inShard, jobKey } from './shard.ts';
 import { judgeDialogue } from './judge.ts';
 import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
 import { seedDatabase } from './database.ts';
@@ -61,6 +63,11 @@ export interface RunPlan {
   /** The run this one is derived from (a dialogue continued from a turn), recorded with it. */
   readonly source?: RunSource;
   /**
+   * Run only this slice of the scenario × trial jobs (see shard.ts): a hand-written scenario's
+   * trials by their dialogue ids, a generated scenario whole, by its id (only its shard writes it).
+   */
+  readonly shard?: Shard;
+  /**
    * A continued run's copied start (its one scenario, one trial): the dialogue copies it and goes
    * on from its turn (see `runDialogue`).
    */
@@ -98,10 +105,7 @@ export interface RunDeps {
   ) => ((delta: ChatDelta) => void) | undefined;
 }
 
-/** The id of trial `trial` of a scenario; stable, so logs of equal runs are equal. */
-export function dialogueId(scenario: string, trial: number): string {
-  return `${scenario}#${trial + 1}`;
-}
+export { dialogueId } from './events.ts';
 
 /**
  * Runs every scenario `plan.trials` times, `plan.concurrency` dialogues at a time, and judges
@@ -178,6 +182,7 @@ export async function runSimulation(
       now: plan.now,
       database: startingData(model),
       ...(plan.source && { source: plan.source }),
+      ...(plan.shard && { shard: plan.shard }),
     });
     for (const { scenario, source } of plan.scenarios) {
       emit({ type: 'scenario', at: deps.clock(), scenario, source, baseline: baseline(scenario) });
@@ -197,6 +202,7 @@ export async function runSimulation(
           ...(plan.prompts?.scenarioGenerator && { template: plan.prompts.scenarioGenerator }),
           seed: plan.seed,
           concurrency: plan.concurrency,
+          ...(plan.shard && { include: (id: string) => inShard(id, plan.shard) }),
           overBudget,
           onScenario: (scenario) => {
             emit({
@@ -224,9 +230,23 @@ export async function runSimulation(
   const scenarios = previous
     ? previous.flatMap((e) => (e.type === 'scenario' ? [e.scenario] : []))
     : [...plan.scenarios.map((s) => s.scenario), ...generated.scenarios];
+  const generatedIds = new Set(
+    previous
+      ? previous.flatMap((e) =>
+          e.type === 'scenario' && e.source === 'generated' ? [e.scenario.id] : [],
+        )
+      : [
+          ...plan.scenarios.flatMap((s) => (s.source === 'generated' ? [s.scenario.id] : [])),
+          ...generated.scenarios.map((s) => s.id),
+        ],
+  );
   const queue = scenarios
     .flatMap((scenario) => Array.from({ length: plan.trials }, (_, trial) => ({ scenario, trial })))
-    .filter((job) => !judged.has(dialogueId(job.scenario.id, job.trial)));
+    .filter((job) => !judged.has(dialogueId(job.scenario.id, job.trial)))
+    .filter((job) => {
+      const source = generatedIds.has(job.scenario.id) ? 'generated' : 'hand-written';
+      return inShard(jobKey(job.scenario.id, job.trial, source), plan.shard);
+    });
   // Each dialogue's own events, for judging it when it ends.
   const logs = new Map<string, SimEvent[]>();
   const record = (event: SimEvent) => {

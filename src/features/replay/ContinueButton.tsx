@@ -29,7 +29,8 @@ export function ContinueButton({
       const first = current?.events[0];
       if (!current || first?.type !== 'run-started') return;
       const source = first.source;
-      if (source?.run !== run || source.dialogue !== dialogue || source.turn !== turn) return;
+      if (source?.kind !== 'continued') return;
+      if (source.run !== run || source.dialogue !== dialogue || source.turn !== turn) return;
       const started = current.events.find((e) => e.type === 'dialogue-started');
       if (started?.type !== 'dialogue-started') return;
       stop();

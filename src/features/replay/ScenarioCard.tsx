@@ -80,7 +80,16 @@ export function ScenarioCard({ replay }: { replay: Replay }) {
             </dd>
           </>
         )}
-        {replay.source && (
+        {replay.source?.kind === 'rechecked' && (
+          <>
+            <dt>Re-checked from</dt>
+            <dd>
+              run {replay.source.run}: its dialogues judged again against the project’s checks and
+              expectations as they stood then, without a model call
+            </dd>
+          </>
+        )}
+        {replay.source?.kind === 'continued' && (
           <>
             <dt>Continued from</dt>
             <dd>

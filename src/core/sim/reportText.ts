@@ -1,0 +1,220 @@
+import type { ModelRole } from '../models/chat.ts';
+import type { RateComparison, RunComparison } from './compare.ts';
+import { ENDING_LABELS } from './events.ts';
+import { inlineText } from './markdownText.ts';
+import type { PassRate } from './metrics.ts';
+import type { RunReport } from './reportTypes.ts';
+
+/*
+ * A run's report and a comparison of two runs as files a person keeps or a CI job prints:
+ * Markdown and CSV. Ids, model names and hashes come from files and logs, so they are escaped as
+ * untrusted text (Markdown) or quoted and defused (CSV), never trusted to be plain.
+ */
+
+const percent = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '—');
+const interval = (r: PassRate) =>
+  r.passes + r.fails === 0 ? '—' : `${percent(r.low)}–${percent(r.high)}`;
+const cell = (text: string) => inlineText(text);
+
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  if (rows.length === 0) return '_None._';
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const rateCells = (r: PassRate) => [
+  percent(r.rate),
+  interval(r),
+  String(r.passes),
+  String(r.fails),
+];
+
+/** Who played each role: every pass rate depends on the simulated user's model, so it is named. */
+function modelsLine(report: RunReport): string {
+  const models = report.run?.models ?? {};
+  const roles: ModelRole[] = ['agent', 'user', 'judge', 'generator'];
+  const named = roles.flatMap((role) =>
+    models[role] === undefined ? [] : [`${role} ${cell(models[role])}`],
+  );
+  return named.length === 0 ? 'Models: not recorded.' : `Models: ${named.join(' · ')}.`;
+}
+
+/**
+ * The report as Markdown: the pass rate with its interval and the models behind it, by level,
+ * category and policy, pass^k, endings and errors, spending per role, and every dialogue.
+ */
+export function reportMarkdown(report: RunReport, title: string): string {
+  const { overall, progress, usage } = report;
+  const userModel = report.run?.models.user;
+  const judgeModel = report.run?.models.judge;
+  const sections = [
+    `# ${cell(title)}`,
+    [
+      `- ${modelsLine(report)}`,
+      `- Project version (content hash): ${cell(report.run?.projectHash ?? 'not recorded')}.`,
+      `- Seed ${report.run?.seed ?? '—'}, ${report.run?.trials ?? '—'} trial(s) per scenario; ${progress.dialoguesEnded} of ${progress.dialoguesExpected} dialogues ended (${progress.ended}).`,
+    ].join('\n'),
+    '## Pass rate',
+    `**${percent(overall.rate)}** (95% Wilson interval ${interval(overall)}): ${overall.passes} passed, ${overall.fails} failed, ${report.errors.total} errors left out${report.suspect > 0 ? `, ${report.suspect} waiting for review` : ''}. Simulated user: ${cell(userModel ?? 'not recorded')}${judgeModel === undefined ? '' : `; the judge's opinions (${cell(judgeModel)}) are not in it`}.`,
+    '## By challenge level',
+    table(
+      ['Level', 'Pass rate', '95% interval', 'Passed', 'Failed'],
+      report.byLevel.map((l) => [l.level === null ? 'unknown' : String(l.level), ...rateCells(l)]),
+    ),
+    '## By category',
+    table(
+      ['Category', 'Pass rate', '95% interval', 'Passed', 'Failed'],
+      report.byCategory.map((c) => [cell(c.category), ...rateCells(c)]),
+    ),
+    '## By policy',
+    table(
+      ['Policy', 'Category', 'Pass rate', '95% interval', 'Passed', 'Failed', 'Not checked'],
+      report.byPolicy.map((p) => [
+        cell(p.policy),
+        cell(p.category ?? 'not in the project'),
+        ...rateCells(p),
+        String(p.notChecked),
+      ]),
+    ),
+    '## pass^k',
+    table(
+      ['k', 'pass^k', 'Scenarios'],
+      report.passHatK.map((p) => [String(p.k), percent(p.value), String(p.scenarios)]),
+    ),
+    '## Errors by cause',
+    table(
+      ['Cause', 'Dialogues'],
+      report.errors.byReason.map((e) => [ENDING_LABELS[e.reason].short, String(e.count)]),
+    ),
+    '## Spending',
+    table(
+      ['Role', 'Calls', 'Failed calls', 'Input tokens', 'Output tokens', 'Cost', 'Waiting'],
+      (Object.entries(usage.byRole) as [ModelRole, (typeof usage.byRole)[ModelRole]][]).map(
+        ([role, spent]) => [
+          role,
+          String(spent?.calls ?? 0),
+          String(spent?.failed ?? 0),
+          String(spent?.inputTokens ?? 0),
+          String(spent?.outputTokens ?? 0),
+          spent?.cost === null || spent === undefined ? 'unknown' : `$${spent.cost.toFixed(4)}`,
+          `${((report.msByRole[role] ?? 0) / 1000).toFixed(1)} s`,
+        ],
+      ),
+    ),
+    '## Dialogues',
+    table(
+      ['Dialogue', 'Scenario', 'Trial', 'Verdict', 'Ending', 'Broken'],
+      report.dialogues.map((d) => [
+        cell(d.dialogue),
+        cell(d.scenario),
+        String(d.trial + 1),
+        d.verdict,
+        d.ending === null ? 'running' : ENDING_LABELS[d.ending].short,
+        cell([...new Set(d.breaches.map((b) => b.policy ?? 'unattributed'))].join(', ')),
+      ]),
+    ),
+  ];
+  return `${sections.join('\n\n')}\n`;
+}
+
+/**
+ * A CSV field: quoted when it holds a comma, quote or line break, and defused when a spreadsheet
+ * would read it as a formula (a leading `=`, `+`, `-`, `@`, tab or carriage return).
+ */
+export function csvField(value: string | number): string {
+  let text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value;
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * The report's rates as one CSV table: a row for the run, each level, category and policy, with
+ * passes, failures, the rate and its 95% interval (rates as fractions; empty when untested).
+ */
+export function reportCsv(report: RunReport): string {
+  const rows: (string | number)[][] = [
+    ['section', 'key', 'passes', 'fails', 'rate', 'low', 'high', 'not_checked'],
+  ];
+  const add = (section: string, key: string, r: PassRate, notChecked: number | '' = '') => {
+    const tested = r.passes + r.fails > 0;
+    rows.push([
+      section,
+      key,
+      r.passes,
+      r.fails,
+      tested ? r.rate : '',
+      tested ? r.low : '',
+      tested ? r.high : '',
+      notChecked,
+    ]);
+  };
+  add('overall', 'run', report.overall);
+  for (const l of report.byLevel) add('level', l.level === null ? 'unknown' : String(l.level), l);
+  for (const c of report.byCategory) add('category', c.category, c);
+  for (const p of report.byPolicy) add('policy', p.policy, p, p.notChecked);
+  return `${rows.map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`;
+}
+
+const CHANGE_WORDS = {
+  better: 'better',
+  worse: 'worse',
+  same: 'within noise',
+  untested: 'not tested in both',
+} as const;
+
+function comparisonRow(row: RateComparison): string[] {
+  const { before, after, difference } = row;
+  const delta = Number.isFinite(difference.delta)
+    ? `${difference.delta >= 0 ? '+' : ''}${(difference.delta * 100).toFixed(1)} pts (${(difference.low * 100).toFixed(1)} to ${(difference.high * 100).toFixed(1)})`
+    : '—';
+  return [
+    cell(row.key),
+    `${percent(before.rate)} (${before.passes}/${before.passes + before.fails})`,
+    `${percent(after.rate)} (${after.passes}/${after.passes + after.fails})`,
+    delta,
+    CHANGE_WORDS[row.change],
+  ];
+}
+
+/**
+ * A comparison as Markdown: whether the project changed, which models did, the rates before and
+ * after with the difference's 95% interval (Newcombe's hybrid score method) and whether it is
+ * beyond noise, and the scenarios that flipped.
+ */
+export function comparisonMarkdown(c: RunComparison, before: string, after: string): string {
+  const head = ['', 'Before', 'After', 'Difference (95% interval)', 'Change'];
+  const flips = (list: RunComparison['broke']) =>
+    list.length === 0
+      ? '_None._'
+      : list
+          .map(
+            (f) =>
+              `- ${cell(f.scenario)}, trial ${f.trial + 1}: ${cell(f.before.dialogue)} ${f.before.verdict} → ${cell(f.after.dialogue)} ${f.after.verdict}`,
+          )
+          .join('\n');
+  const sections = [
+    `# ${cell(before)} → ${cell(after)}`,
+    [
+      `- ${c.sameProject ? 'The same project files.' : 'The project files differ between the runs.'}`,
+      `- ${c.modelChanges.length === 0 ? 'The same models.' : `Models changed: ${c.modelChanges.map(cell).join('; ')}.`}`,
+      `- A difference counts as better or worse only when its 95% interval (Newcombe's hybrid score interval) leaves out zero.`,
+    ].join('\n'),
+    '## Overall',
+    table(head, [comparisonRow(c.overall)]),
+    '## By policy',
+    table(head, c.byPolicy.map(comparisonRow)),
+    '## By category',
+    table(head, c.byCategory.map(comparisonRow)),
+    `## Passed before, failed after (${c.broke.length})`,
+    flips(c.broke),
+    `## Failed before, passed after (${c.fixed.length})`,
+    flips(c.fixed),
+    `## An error on one side (${c.erred.length})`,
+    flips(c.erred),
+  ];
+  if (c.onlyBefore + c.onlyAfter > 0)
+    sections.push(
+      `${c.onlyBefore} scenario trial(s) ran only before and ${c.onlyAfter} only after; they are not compared.`,
+    );
+  return `${sections.join('\n\n')}\n`;
+}
