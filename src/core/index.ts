@@ -86,6 +86,16 @@ export {
 } from './graph/palette.ts';
 export type { SvgOptions } from './graph/svg.ts';
 export { graphToSvg } from './graph/svg.ts';
+export type {
+  LabelImportance,
+  LabelNode,
+  LabelOptions,
+  LabelSide,
+  PlacedLabel,
+  Rect,
+} from './graph/labels.ts';
+export { fitText, overlaps, placeLabels } from './graph/labels.ts';
+export { LABEL_FONT_FAMILY, approximateTextWidth } from './graph/textWidth.ts';
 export type { LayoutInput, LayoutOptions, LayoutResult, Point } from './graph/layout.ts';
 export { layoutGraph } from './graph/layout.ts';
 export { sameGraph } from './graph/same.ts';
