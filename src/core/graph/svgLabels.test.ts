@@ -26,9 +26,7 @@ const read = (name: string) =>
 
 function airlineSvg(): string {
   const project = { name: 'Airline', files: Object.fromEntries(FILES.map((f) => [f, read(f)])) };
-  const model = analyzeProject(project as unknown as Project).model;
-  if (!model) throw new Error('the airline example does not parse');
-  const graph = buildGraph(model);
+  const graph = buildGraph(analyzeProject(project as unknown as Project).model);
   const { positions } = layoutGraph(
     {
       nodes: graph.nodes.map((n) => ({ id: n.id, radius: nodeRadius(n.challenge) })),
