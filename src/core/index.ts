@@ -96,6 +96,8 @@ export type {
 } from './graph/labels.ts';
 export { fitText, overlaps, placeLabels } from './graph/labels.ts';
 export { LABEL_FONT_FAMILY, approximateTextWidth } from './graph/textWidth.ts';
+export type { FitNode, FitOptions, Viewport } from './graph/fit.ts';
+export { fitViewport } from './graph/fit.ts';
 export type { LayoutInput, LayoutOptions, LayoutResult, Point } from './graph/layout.ts';
 export { layoutGraph } from './graph/layout.ts';
 export { sameGraph } from './graph/same.ts';
