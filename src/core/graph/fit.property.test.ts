@@ -15,9 +15,10 @@ const fitNode = fc.record({
   r: fc.integer({ min: 8, max: 20 }),
 });
 
+// Canvases large enough that clearing the three costs less than leaving them over the graph.
 const canvasSize = fc.record({
-  width: fc.integer({ min: 500, max: 2000 }),
-  height: fc.integer({ min: 400, max: 1200 }),
+  width: fc.integer({ min: 1000, max: 2000 }),
+  height: fc.integer({ min: 700, max: 1200 }),
 });
 
 function options(width: number, height: number): FitOptions {
@@ -61,6 +62,24 @@ describe('fitViewport', () => {
           }
         }
       }),
+    );
+  });
+
+  it('leaves an obstacle over the graph rather than lose more than 40 % of the zoom', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fitNode, { minLength: 2, maxLength: 30 }),
+        fc.record({
+          width: fc.integer({ min: 300, max: 2000 }),
+          height: fc.integer({ min: 200, max: 1200 }),
+        }),
+        (nodes, size) => {
+          const o = options(size.width, size.height);
+          const open = fitViewport(nodes, { ...o, obstacles: [] });
+          const fitted = fitViewport(nodes, o);
+          expect(fitted?.zoom ?? 0).toBeGreaterThanOrEqual((open?.zoom ?? 0) * 0.6 - 1e-9);
+        },
+      ),
     );
   });
 

@@ -31,14 +31,21 @@ export interface FitOptions {
 type Side = 'left' | 'right' | 'top' | 'bottom';
 
 /**
+ * Clearing an obstacle may cost at most this much of the zoom (0.6: 40 %); dearer, it is left over
+ * the graph, as an open legend on a small pane would otherwise squeeze the graph into a corner.
+ */
+const IGNORE_COST = 0.6;
+
+/**
  * The viewport that shows every node as large as it can be, within the zoom limits and never
  * drawing a node larger than `maxScreenRadius`, centred in the canvas, with `margin` around the
- * nodes and every node clear of the obstacles.
+ * nodes and every node clear of the obstacles that are cheap enough to clear.
  *
  * Each obstacle is cleared by giving up a strip of the canvas along one of its two nearest edges
- * (the legend in the top-left corner takes a strip on the left or one at the top); every choice is
- * tried (2 per obstacle) and the one that leaves the largest zoom wins, so a wide, flat graph gives
- * up a strip at the top and a tall one a strip at the side. Null when there are no nodes.
+ * (the legend in the top-left corner takes a strip on the left or one at the top), or, when that
+ * would cost more than `IGNORE_COST` of the zoom, left over the graph. Every choice is tried (3
+ * per obstacle) and the one that leaves the largest zoom wins, so a wide, flat graph gives up a
+ * strip at the top and a tall one a strip at the side. Null when there are no nodes.
  */
 export function fitViewport(nodes: readonly FitNode[], options: FitOptions): Viewport | null {
   const { canvas, margin } = options;
@@ -64,11 +71,13 @@ export function fitViewport(nodes: readonly FitNode[], options: FitOptions): Vie
     return Math.min(ceiling, width > 0 ? w / width : ceiling, height > 0 ? h / height : ceiling);
   };
   const obstacles = (options.obstacles ?? []).filter((o) => o.width > 0 && o.height > 0);
-  let best: { zoom: number; area: Rect } | null = null;
-  for (let choice = 0; choice < 2 ** obstacles.length; choice++) {
-    const area = clearArea(canvas, obstacles, choice);
+  let best: { zoom: number; score: number; area: Rect } | null = null;
+  for (let choice = 0; choice < 3 ** obstacles.length; choice++) {
+    const { area, ignored } = clearArea(canvas, obstacles, choice);
     const zoom = zoomIn(area);
-    if (zoom !== null && (!best || zoom > best.zoom)) best = { zoom, area };
+    // Leaving an obstacle over the graph counts as losing IGNORE_COST of the zoom.
+    const score = zoom === null ? -1 : zoom * IGNORE_COST ** ignored;
+    if (zoom !== null && (!best || score > best.score)) best = { zoom, score, area };
   }
   // Obstacles that leave no room at all: fit the whole canvas and let them cover what they cover.
   const area = best?.area ?? canvas;
@@ -80,12 +89,22 @@ export function fitViewport(nodes: readonly FitNode[], options: FitOptions): Vie
   };
 }
 
-/** The canvas less one strip per obstacle, on the side the `choice` bits pick for each. */
-function clearArea(canvas: Rect, obstacles: readonly Rect[], choice: number): Rect {
+/**
+ * The canvas less one strip per obstacle, on the side the `choice` digits (base 3) pick for each:
+ * 0 a strip at its left or right, 1 at its top or bottom, 2 none (the obstacle is left over it).
+ */
+function clearArea(
+  canvas: Rect,
+  obstacles: readonly Rect[],
+  choice: number,
+): { area: Rect; ignored: number } {
   const taken: Record<Side, number> = { left: 0, right: 0, top: 0, bottom: 0 };
+  let ignored = 0;
   obstacles.forEach((o, i) => {
-    const horizontal = ((choice >> i) & 1) === 0;
-    if (horizontal) {
+    const digit = Math.floor(choice / 3 ** i) % 3;
+    if (digit === 2) {
+      ignored++;
+    } else if (digit === 0) {
       const left = o.x + o.width / 2 < canvas.x + canvas.width / 2;
       if (left) taken.left = Math.max(taken.left, o.x + o.width - canvas.x);
       else taken.right = Math.max(taken.right, canvas.x + canvas.width - o.x);
@@ -95,10 +114,11 @@ function clearArea(canvas: Rect, obstacles: readonly Rect[], choice: number): Re
       else taken.bottom = Math.max(taken.bottom, canvas.y + canvas.height - o.y);
     }
   });
-  return {
+  const area = {
     x: canvas.x + taken.left,
     y: canvas.y + taken.top,
     width: canvas.width - taken.left - taken.right,
     height: canvas.height - taken.top - taken.bottom,
   };
+  return { area, ignored };
 }

@@ -41,7 +41,7 @@ export interface LabelOptions {
   readonly measure: (text: string) => number;
   /** A label's height. */
   readonly lineHeight: number;
-  /** The widest a label may be; a longer text is cut and ends in "…". */
+  /** The widest a label may be when its whole text finds no room; it is then cut and ends in "…". */
   readonly maxWidth: number;
   /** Room between a node's circle and its label. */
   readonly gap?: number;
@@ -87,7 +87,8 @@ export function compareLabels(a: LabelNode, b: LabelNode): number {
  * Labels are taken greedily in order of importance (`compareLabels`), and each tries four spots
  * around its node: below, above, right, left (the classic point-feature candidates of map
  * labelling), slid along its side to stay inside the canvas as long as it still faces its node.
- * The first free spot wins; a label with none is left out (its policy's title still names it).
+ * The first free spot wins, for the whole text first, then for the text cut to `maxWidth`; a
+ * label with none is left out (its policy's title still names it).
  * The selected and the hovered policy's labels always show (unless the one would cover the other):
  * if every spot is taken by circles or kept-clear areas, they go to the least crowded one.
  *
@@ -113,37 +114,40 @@ export function placeLabels(nodes: readonly LabelNode[], options: LabelOptions):
   for (const node of onCanvas) grid.addCircle(node);
 
   const placed: PlacedLabel[] = [];
-  const widest = Math.min(maxWidth, canvas.width - 2 * padding);
+  const room = canvas.width - 2 * padding;
   for (const node of [...onCanvas].sort(compareLabels)) {
-    if (!pointInRect(node, canvas) || widest <= 0 || lineHeight > canvas.height) continue;
-    const text = fitText(node.text, widest, measure);
-    if (text === '') continue;
-    const width = Math.min(measure(text), widest) + 2 * padding;
+    if (!pointInRect(node, canvas) || room <= 0 || lineHeight > canvas.height) continue;
+    // The whole text where it finds a free spot, else cut to the widest a label may be.
+    const whole = fitText(node.text, room, measure);
+    const cut = fitText(node.text, Math.min(maxWidth, room), measure);
     const forced = node.importance.selected === true || node.importance.hovered === true;
-    let best: { box: Rect; side: LabelSide; cost: number } | null = null;
-    for (const side of SIDES) {
-      const box = spot(node, side, width, lineHeight, gap, canvas);
-      if (!box || grid.hitsLabel(box)) continue;
-      const cost =
-        (grid.hitsCircle(box, node) ? 1 : 0) + (keepClear.some((k) => overlaps(k, box)) ? 1 : 0);
-      if (cost === 0) {
-        best = { box, side, cost };
-        break;
+    let best: { box: Rect; side: LabelSide; cost: number; text: string } | null = null;
+    for (const text of whole === cut ? [cut] : [whole, cut]) {
+      if (text === '') continue;
+      const width = Math.min(measure(text), room) + 2 * padding;
+      for (const side of SIDES) {
+        const box = spot(node, side, width, lineHeight, gap, canvas);
+        if (!box || grid.hitsLabel(box)) continue;
+        const cost =
+          (grid.hitsCircle(box, node) ? 1 : 0) + (keepClear.some((k) => overlaps(k, box)) ? 1 : 0);
+        if (cost === 0 || (forced && (!best || cost < best.cost))) best = { box, side, cost, text };
+        if (cost === 0) break;
       }
-      if (forced && (!best || cost < best.cost)) best = { box, side, cost };
+      if (best?.cost === 0) break;
     }
-    if (!best && forced) {
+    if (!best && forced && cut !== '') {
       // No side fits the canvas (a node in a corner of a small canvas): below it, pushed inside.
+      const width = Math.min(measure(cut), room) + 2 * padding;
       const box = {
         x: clamp(node.x - width / 2, canvas.x, canvas.x + canvas.width - width),
         y: clamp(node.y + node.r + gap, canvas.y, canvas.y + canvas.height - lineHeight),
         width,
         height: lineHeight,
       };
-      if (!grid.hitsLabel(box)) best = { box, side: 'below', cost: 2 };
+      if (!grid.hitsLabel(box)) best = { box, side: 'below', cost: 2, text: cut };
     }
     if (!best) continue;
-    const label: PlacedLabel = { id: node.id, text, side: best.side, ...best.box };
+    const label: PlacedLabel = { id: node.id, text: best.text, side: best.side, ...best.box };
     grid.addLabel(label);
     placed.push(label);
   }
