@@ -61,6 +61,7 @@ export interface PlacedLabel extends Rect {
 
 const SIDES: readonly LabelSide[] = ['below', 'above', 'right', 'left'];
 const ELLIPSIS = '…';
+let segmenter: Intl.Segmenter | undefined;
 
 /**
  * Orders labels by importance (most important first): selected, hovered, matched, failure,
@@ -117,13 +118,16 @@ export function placeLabels(nodes: readonly LabelNode[], options: LabelOptions):
   const room = canvas.width - 2 * padding;
   for (const node of [...onCanvas].sort(compareLabels)) {
     if (!pointInRect(node, canvas) || room <= 0 || lineHeight > canvas.height) continue;
-    // The whole text where it finds a free spot, else cut to the widest a label may be.
-    const whole = fitText(node.text, room, measure);
-    const cut = fitText(node.text, Math.min(maxWidth, room), measure);
+    // The whole text where it finds a free spot, else cut to the widest a label may be (worked
+    // out only then: cutting is the dear part).
+    const whole = cutText(node.text, room, measure);
     const forced = node.importance.selected === true || node.importance.hovered === true;
     let best: { box: Rect; side: LabelSide; cost: number; text: string } | null = null;
-    for (const text of whole === cut ? [cut] : [whole, cut]) {
-      if (text === '') continue;
+    let cut = '';
+    for (const variant of ['whole', 'cut'] as const) {
+      const text =
+        variant === 'whole' ? whole : (cut = cutText(node.text, Math.min(maxWidth, room), measure));
+      if (text === '' || (variant === 'cut' && text === whole)) continue;
       const width = Math.min(measure(text), room) + 2 * padding;
       for (const side of SIDES) {
         const box = spot(node, side, width, lineHeight, gap, canvas);
@@ -154,11 +158,31 @@ export function placeLabels(nodes: readonly LabelNode[], options: LabelOptions):
   return placed;
 }
 
+// Cuts already worked out, per measure (a canvas's or a table's), so placing again after the view
+// moves costs no cutting. Forgotten wholesale past a few thousand.
+const cuts = new WeakMap<(text: string) => number, Map<string, string>>();
+const CUTS_KEPT = 5_000;
+
+function cutText(text: string, width: number, measure: (text: string) => number): string {
+  if (measure(text) <= width) return text;
+  let known = cuts.get(measure);
+  if (!known) cuts.set(measure, (known = new Map<string, string>()));
+  const key = `${width}\u0000${text}`;
+  let cut = known.get(key);
+  if (cut === undefined) {
+    if (known.size >= CUTS_KEPT) known.clear();
+    cut = fitText(text, width, measure);
+    known.set(key, cut);
+  }
+  return cut;
+}
+
 /** `text` as it fits in `width`: whole, or cut with "…" at the end; empty when not even that fits. */
 export function fitText(text: string, width: number, measure: (text: string) => number): string {
   if (measure(text) <= width) return text;
   // Cut between graphemes, so an accent or an emoji is never split.
-  const chars = Array.from(new Intl.Segmenter().segment(text), (s) => s.segment);
+  segmenter ??= new Intl.Segmenter();
+  const chars = Array.from(segmenter.segment(text), (s) => s.segment);
   // Binary search for the longest prefix that fits with the ellipsis.
   let low = 0;
   let high = chars.length;
