@@ -87,6 +87,18 @@ export {
 export { heatColor, heatStops, untestedColor } from './graph/heat.ts';
 export type { SvgOptions } from './graph/svg.ts';
 export { graphToSvg } from './graph/svg.ts';
+export type {
+  LabelImportance,
+  LabelNode,
+  LabelOptions,
+  LabelSide,
+  PlacedLabel,
+  Rect,
+} from './graph/labels.ts';
+export { fitText, overlaps, placeLabels } from './graph/labels.ts';
+export { LABEL_FONT_FAMILY, approximateTextWidth } from './graph/textWidth.ts';
+export type { FitNode, FitOptions, Viewport } from './graph/fit.ts';
+export { fitViewport } from './graph/fit.ts';
 export type { LayoutInput, LayoutOptions, LayoutResult, Point } from './graph/layout.ts';
 export { layoutGraph } from './graph/layout.ts';
 export { sameGraph } from './graph/same.ts';

@@ -1,18 +1,30 @@
 import type { RelationOrigin } from '../format/model.ts';
+import type { LabelNode, PlacedLabel } from './labels.ts';
+import { placeLabels } from './labels.ts';
 import type { EdgeStyle, GraphTheme } from './palette.ts';
 import { categoryColor, edgeStyle, edgeWidth, nodeRadius, themeColors } from './palette.ts';
+import { LABEL_FONT_FAMILY, approximateTextWidth } from './textWidth.ts';
 import type { GraphNode, PolicyGraph } from './types.ts';
 
-/** How to draw the picture. Labels (the policy ids under the nodes) are on unless turned off. */
+/** How to draw the picture. Labels (the policy ids beside the nodes) are on unless turned off. */
 export interface SvgOptions {
   readonly theme: GraphTheme;
   readonly title?: string;
   readonly showLabels?: boolean;
+  /** The policies whose labels come first (the selection, the search's hits). */
+  readonly emphasised?: ReadonlySet<string>;
 }
 
 const MARGIN = 24;
 const FONT_SIZE = 11;
-const CHAR_WIDTH = FONT_SIZE * 0.6;
+const LINE_HEIGHT = 14;
+const LABEL_PADDING = 2;
+const LABEL_MAX_WIDTH = 180;
+/** Room around the outermost nodes for their labels, inside the drawing. */
+const LABEL_ROOM_X = 60;
+/** The spread aims for this distance (in user units) from a typical node to its nearest. */
+const TARGET_SPACING = 110;
+const MAX_SPREAD = 4;
 const ROW = 18;
 const TITLE_HEIGHT = 30;
 const ORIGINS: readonly RelationOrigin[] = ['manual', 'heuristic', 'model'];
@@ -29,14 +41,21 @@ interface Placed {
   readonly r: number;
 }
 
+const measure = (text: string) => approximateTextWidth(text, FONT_SIZE);
+
 /**
  * Draws the policy graph as a standalone SVG document, as the graph view shows it: edges as lines
  * (width by weight; manual solid, heuristic dashed and lighter, model dotted in violet, see
- * `edgeStyle`), nodes as circles (colour by category, radius by challenge), the policy ids under
+ * `edgeStyle`), nodes as circles (colour by category, radius by challenge), the policy ids beside
  * them, and a legend of the categories and edge kinds on the right. The view box fits the nodes
  * with a margin. Nodes without a position, and edges touching them, are left out; the `<desc>`
- * says how many. Positions are in the layout's units, which become the SVG's user units. Every
- * piece of text is XML-escaped.
+ * says how many. Every piece of text is XML-escaped.
+ *
+ * Labels follow the canvas's rule (`placeLabels`): none overlaps another or a node, long ids are
+ * cut with "…", and a label that finds no room is left out (its node's `<title>` names it). So
+ * that most find room, a crowded layout is spread out first (`spreadOf`): positions are scaled
+ * until a typical node is `TARGET_SPACING` from its nearest neighbour, while circles and text keep
+ * their size, as zooming in on the canvas does.
  */
 export function graphToSvg(
   graph: PolicyGraph,
@@ -45,31 +64,40 @@ export function graphToSvg(
 ): string {
   const colors = themeColors(options.theme);
   const labels = options.showLabels ?? true;
-  const placed: Placed[] = [];
+  const found: Placed[] = [];
   for (const node of graph.nodes) {
     const p = positions.get(node.id);
     if (p && Number.isFinite(p.x) && Number.isFinite(p.y)) {
-      placed.push({ node, x: p.x, y: p.y, r: nodeRadius(node.challenge) });
+      found.push({ node, x: p.x, y: p.y, r: nodeRadius(node.challenge) });
     }
   }
+  const spread = labels ? spreadOf(found) : 1;
+  const placed = found.map((p) => ({ ...p, x: p.x * spread, y: p.y * spread }));
   const byId = new Map(placed.map((p) => [p.node.id, p]));
   const edges = graph.edges.filter((e) => byId.has(e.source) && byId.has(e.target));
   const skipped = graph.nodes.length - placed.length;
 
-  // The drawing's extent: circles, and the labels under them.
+  // The drawing's extent: circles, and room around them for labels.
   let [minX, minY, maxX, maxY] =
     placed.length === 0 ? [0, 0, 0, 0] : [Infinity, Infinity, -Infinity, -Infinity];
-  for (const { node, x, y, r } of placed) {
-    const half = labels ? Math.max(r, textWidth(node.id) / 2) : r;
-    minX = Math.min(minX, x - half);
-    maxX = Math.max(maxX, x + half);
-    minY = Math.min(minY, y - r);
-    maxY = Math.max(maxY, y + r + (labels ? FONT_SIZE + 4 : 0));
+  for (const { x, y, r } of placed) {
+    minX = Math.min(minX, x - r - (labels ? LABEL_ROOM_X : 0));
+    maxX = Math.max(maxX, x + r + (labels ? LABEL_ROOM_X : 0));
+    minY = Math.min(minY, y - r - (labels ? LINE_HEIGHT + 2 : 0));
+    maxY = Math.max(maxY, y + r + (labels ? LINE_HEIGHT + 2 : 0));
   }
+  const shown = labels
+    ? svgLabels(placed, edges, options.emphasised, {
+        x: minX,
+        y: minY,
+        width: maxX - minX,
+        height: maxY - minY,
+      })
+    : [];
   const origins = ORIGINS.filter((o) => edges.some((e) => e.origin === o));
   const legendRows = [...graph.categories, ...origins.map((o) => ORIGIN_NAMES[o])];
   const legendWidth =
-    legendRows.length === 0 ? 0 : 20 + Math.max(...legendRows.map(textWidth), 140) + MARGIN;
+    legendRows.length === 0 ? 0 : 20 + Math.max(...legendRows.map(measure), 140) + MARGIN;
   const legendHeight = (legendRows.length + 1) * ROW;
   const titleHeight = options.title === undefined ? 0 : TITLE_HEIGHT;
   const x0 = minX - MARGIN;
@@ -80,7 +108,7 @@ export function graphToSvg(
 
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${num(x0)} ${num(y0)} ${num(width)} ${num(height)}" width="${num(width)}" height="${num(height)}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="${FONT_SIZE}" role="img">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${num(x0)} ${num(y0)} ${num(width)} ${num(height)}" width="${num(width)}" height="${num(height)}" font-family="${LABEL_FONT_FAMILY}" font-size="${FONT_SIZE}" role="img">`,
   ];
   if (options.title !== undefined) out.push(`<title>${escapeXml(options.title)}</title>`);
   const left =
@@ -118,10 +146,12 @@ export function graphToSvg(
   if (labels) {
     // A halo in the background colour keeps labels readable over edges.
     const halo = `stroke="${colors.background}" stroke-width="3" stroke-linejoin="round" paint-order="stroke"`;
-    out.push(`<g class="labels" fill="${colors.text}" ${halo} text-anchor="middle">`);
-    for (const { node, x, y, r } of placed) {
+    out.push(`<g class="labels" fill="${colors.text}" ${halo}>`);
+    for (const label of shown) {
+      // The baseline sits so the text's ascent and descent fill the label's line.
+      const baseline = label.y + (LINE_HEIGHT + FONT_SIZE * 0.7) / 2;
       out.push(
-        `<text class="label" x="${num(x)}" y="${num(y + r + FONT_SIZE + 1)}">${escapeXml(node.id)}</text>`,
+        `<text class="label" x="${num(label.x + LABEL_PADDING)}" y="${num(baseline)}">${escapeXml(label.text)}</text>`,
       );
     }
     out.push('</g>');
@@ -178,9 +208,66 @@ function stroke(style: EdgeStyle, width: number): string {
   return ` stroke="${style.color}" stroke-opacity="${style.opacity}" stroke-width="${num(width)}"${dash}`;
 }
 
-/** About how wide a text is drawn, for fitting the view box (no fonts to measure in core). */
-function textWidth(text: string): number {
-  return text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '_').length * CHAR_WIDTH;
+/** The labels of the picture, placed as the canvas places them, importance by degree. */
+function svgLabels(
+  placed: readonly Placed[],
+  edges: PolicyGraph['edges'],
+  emphasised: ReadonlySet<string> | undefined,
+  canvas: { x: number; y: number; width: number; height: number },
+): PlacedLabel[] {
+  const degree = new Map<string, number>();
+  for (const e of edges) {
+    degree.set(e.source, (degree.get(e.source) ?? 0) + 1);
+    degree.set(e.target, (degree.get(e.target) ?? 0) + 1);
+  }
+  const nodes: LabelNode[] = placed.map(({ node, x, y, r }) => ({
+    id: node.id,
+    x,
+    y,
+    r,
+    text: node.id,
+    importance: {
+      matched: emphasised?.has(node.id) ?? false,
+      degree: degree.get(node.id) ?? 0,
+      challenge: node.challenge,
+    },
+  }));
+  return placeLabels(nodes, {
+    canvas,
+    measure,
+    lineHeight: LINE_HEIGHT,
+    maxWidth: LABEL_MAX_WIDTH,
+    padding: LABEL_PADDING,
+  });
+}
+
+/**
+ * How much to scale a layout so labels find room: enough that the median distance from a node
+ * to its nearest neighbour reaches `TARGET_SPACING`, never shrinking it, at most `MAX_SPREAD`.
+ */
+export function spreadOf(points: readonly { x: number; y: number }[]): number {
+  if (points.length < 2) return 1;
+  // Nearest neighbours by a sweep along x: near-linear for a spread-out layout.
+  const sorted = [...points].sort((a, b) => a.x - b.x);
+  const nearest: number[] = [];
+  sorted.forEach((p, i) => {
+    let best = Infinity;
+    for (let j = i + 1; j < sorted.length; j++) {
+      const q = sorted[j];
+      if (!q || q.x - p.x >= best) break;
+      best = Math.min(best, Math.hypot(q.x - p.x, q.y - p.y));
+    }
+    for (let j = i - 1; j >= 0; j--) {
+      const q = sorted[j];
+      if (!q || p.x - q.x >= best) break;
+      best = Math.min(best, Math.hypot(q.x - p.x, q.y - p.y));
+    }
+    nearest.push(best);
+  });
+  nearest.sort((a, b) => a - b);
+  const median = nearest[Math.floor(nearest.length / 2)] ?? 0;
+  if (!(median > 0)) return 1;
+  return Math.min(MAX_SPREAD, Math.max(1, TARGET_SPACING / median));
 }
 
 function plural(count: number, one: string, many: string): string {

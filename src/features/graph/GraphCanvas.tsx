@@ -12,6 +12,7 @@ import { selectEffectiveTheme } from '../../state/selectors.ts';
 import { graphSelectors } from '../../state/graphSelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { GraphEmpty } from './GraphEmpty.tsx';
+import { GraphLabels } from './GraphLabels.tsx';
 import { GraphLegend } from './GraphLegend.tsx';
 import { GraphReplayBanner } from './GraphReplayBanner.tsx';
 import { GraphStaleNote } from './GraphStaleNote.tsx';
@@ -25,6 +26,7 @@ import { useDraggedNodes } from './useDraggedNodes.ts';
 import { useFarPicture } from './useFarPicture.ts';
 import { useGraphEdits } from './useGraphEdits.ts';
 import { useGraphSelection } from './useGraphSelection.ts';
+import { useHoveredPolicy } from './useHoveredPolicy.ts';
 import { FIT, START, useGraphViewport } from './useGraphViewport.ts';
 import { useHeatmap } from './useHeatmap.ts';
 import { usePolicyNodes } from './usePolicyNodes.ts';
@@ -64,7 +66,8 @@ function GraphView() {
     [derived.edges, picture.asPicture, selectedEdge, theme, heat],
   );
   const edits = useGraphEdits(graph, root, selection.selectEdge);
-  const { host, onMoveStart } = useGraphViewport();
+  const { host, onMoveStart, fit } = useGraphViewport(nodes);
+  const hover = useHoveredPolicy();
 
   const edgeDetails = selectedEdge ? graph.edges.find((e) => e.id === selectedEdge) : undefined;
 
@@ -85,6 +88,8 @@ function GraphView() {
           nodeOrigin={NODE_ORIGIN}
           onNodesChange={onNodesChange}
           onNodeClick={selection.onNodeClick}
+          onNodeMouseEnter={hover.onNodeMouseEnter}
+          onNodeMouseLeave={hover.onNodeMouseLeave}
           onEdgeClick={selection.onEdgeClick}
           onPaneClick={selection.onPaneClick}
           onConnect={edits.onConnect}
@@ -115,7 +120,7 @@ function GraphView() {
               theme={theme}
             />
           )}
-          <Controls showInteractive={false} />
+          <Controls showInteractive={false} onFitView={fit} />
           {!picture.pictureNodes && (
             <MiniMap<PolicyFlowNode>
               pannable
@@ -127,6 +132,7 @@ function GraphView() {
             />
           )}
         </ReactFlow>
+        <GraphLabels nodes={nodes} edges={derived.edges} hovered={hover.hovered} host={host} />
         <GraphLegend categories={graph.categories} colourOf={derived.colourOf} />
         <GraphReplayBanner />
         <GraphStaleNote />

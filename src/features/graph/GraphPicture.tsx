@@ -134,9 +134,7 @@ function drawNodes(
     context.stroke();
   }
   context.globalAlpha = 1;
-  // Picked-out policies get a ring and their id, so they stand out from far away.
-  context.font = '12px system-ui, sans-serif';
-  context.textAlign = 'center';
+  // Picked-out policies get a ring, so they stand out from far away (their ids: `GraphLabels`).
   for (const node of nodes) {
     if (!node.selected && !node.data.matched) continue;
     const { radius } = node.data;
@@ -145,8 +143,6 @@ function drawNodes(
     context.lineWidth = 3;
     context.strokeStyle = node.selected ? SELECTED[theme] : MATCHED[theme];
     context.stroke();
-    context.fillStyle = themeColors(theme).text;
-    context.fillText(node.id, node.position.x, node.position.y + radius + 16);
   }
 }
 

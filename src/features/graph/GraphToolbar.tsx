@@ -3,6 +3,7 @@ import type { PolicyGraph } from '../../core/index.ts';
 import type { ShareView } from '../../core/index.ts';
 import { addPolicy, shareUrl } from '../../core/index.ts';
 import type { AppState } from '../../state/createAppStore.ts';
+import type { GraphFilters } from '../../state/slices/graphSlice.ts';
 import { canMove } from '../../state/slices/projectSlice.ts';
 import { selectEffectiveTheme } from '../../state/selectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
@@ -141,7 +142,7 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
         </button>
       )}
       <span className="graph-count" role="status">
-        {counts(graph)}
+        {counts(graph, filters, focus)}
       </span>
       <HeatmapControl />
       <span className="graph-toolbar-spacer" />
@@ -287,14 +288,35 @@ async function copyViewLink(state: AppState): Promise<string> {
   return (await copyText(link)) ? COPIED : link;
 }
 
-/** "58 policies · 44 relations · 96 heuristic": what the graph holds, whatever the filters show. */
-function counts(graph: PolicyGraph): string {
-  const written = graph.edges.filter((e) => e.origin !== 'heuristic').length;
-  const heuristic = graph.edges.length - written;
-  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/**
+ * "58 policies · 44 relations · 96 heuristic": what the graph holds; while filters or focus hide
+ * some, what shows of it: "12 of 58 policies · 5 of 44 relations · 20 of 96 heuristic".
+ */
+function counts(graph: PolicyGraph, filters: GraphFilters, focus: string | null): string {
+  const shown = new Set(visibleGraph(graph, filters, focus).nodes.map((n) => n.id));
+  // Counted like the totals, weight 0 included: only what the filters hide is left out.
+  const through = graph.edges.filter(
+    (e) =>
+      shown.has(e.source) &&
+      shown.has(e.target) &&
+      e.weight >= filters.minWeight &&
+      (filters.showHeuristic || e.origin !== 'heuristic') &&
+      (focus === null || !shown.has(focus) || e.source === focus || e.target === focus),
+  );
+  const heuristic = (edges: readonly PolicyGraph['edges'][number][]) =>
+    edges.filter((e) => e.origin === 'heuristic').length;
+  const part = (count: number, total: number, one: string, many: string) =>
+    `${count === total ? '' : `${count} of `}${total} ${total === 1 ? one : many}`;
+  const allHeuristic = heuristic(graph.edges);
+  const shownHeuristic = heuristic(through);
   return [
-    plural(graph.nodes.length, 'policy', 'policies'),
-    plural(written, 'relation', 'relations'),
-    ...(heuristic > 0 ? [`${heuristic} heuristic`] : []),
+    part(shown.size, graph.nodes.length, 'policy', 'policies'),
+    part(
+      through.length - shownHeuristic,
+      graph.edges.length - allHeuristic,
+      'relation',
+      'relations',
+    ),
+    ...(allHeuristic > 0 ? [part(shownHeuristic, allHeuristic, 'heuristic', 'heuristic')] : []),
   ].join(' · ');
 }

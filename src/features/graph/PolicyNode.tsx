@@ -29,8 +29,9 @@ const REPLAY_TITLES: Readonly<Record<ReplayMark, string>> = {
 };
 
 /**
- * A policy as a circle: colour by category, size by challenge, its id beneath. The handle on its
- * right edge starts a new relation; drop it on another policy.
+ * A policy as a circle: colour by category, size by challenge (its id is drawn by `GraphLabels`,
+ * and named in its title). The handle on its right edge starts a new relation; drop it on another
+ * policy.
  */
 export const PolicyNode = memo(function PolicyNode({ data, selected }: NodeProps<PolicyFlowNode>) {
   const { policy, color, radius, dimmed, matched, pinned, replay, failureRate } = data;
@@ -54,7 +55,6 @@ export const PolicyNode = memo(function PolicyNode({ data, selected }: NodeProps
         className="policy-handle"
         aria-label={`Connect ${policy.id} to another policy`}
       />
-      <span className="policy-label">{policy.id}</span>
     </div>
   );
 });

@@ -2,23 +2,29 @@ import type { FitViewOptions, Viewport } from '@xyflow/react';
 import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
 import { useAppStore } from '../../state/useAppStore.ts';
+import type { PolicyFlowNode } from './PolicyNode.tsx';
 import { useAutoFit } from './useAutoFit.ts';
 
-// Nodes drawn into the picture are hidden from React Flow, but still count for fitting the view.
-// A small graph is not blown up past a little over life size: its labels stay on screen.
+// React Flow's own fit (its control's first step, before `fit` corrects it to keep off the legend).
 export const FIT: FitViewOptions = { padding: 0.12, includeHiddenNodes: true, maxZoom: 1.25 };
 // Start zoomed out, so a large graph's first frame is the picture, not a thousand elements.
 export const START: Viewport = { x: 0, y: 0, zoom: 0.5 };
 
 /**
- * Where the canvas looks: the whole graph until the user pans or zooms (see `useAutoFit`), and
- * a policy chosen outside the graph (the editor's cursor, the search, a link) brought to the
- * centre. Put `host` on the element around the canvas and pass `onMoveStart` to React Flow.
+ * Where the canvas looks: the whole graph (the drawn `nodes`) until the user pans or zooms, and
+ * again after a filter changes which policies show (see `useAutoFit`), and a policy chosen
+ * outside the graph (the editor's cursor, the search, a link) brought to the centre. Put `host`
+ * on the element around the canvas, pass `onMoveStart` to React Flow and `fit` to its controls.
  */
-export function useGraphViewport() {
+export function useGraphViewport(nodes: readonly PolicyFlowNode[]) {
   const flow = useReactFlow();
   const selected = useAppStore((s) => s.selectedPolicy);
   const positions = useAppStore((s) => s.graphLayout.positions);
+  // Which policies the filters let through: a change fits the view to them again.
+  const shown = useAppStore(
+    (s) =>
+      `${s.graphFilters.tool ?? ''}\u0000${s.graphFilters.hiddenCategories.join('\u0000')}\u0000${s.focusedPolicy ?? ''}`,
+  );
 
   useEffect(() => {
     if (!selected?.centre) return;
@@ -28,5 +34,5 @@ export function useGraphViewport() {
     void flow.setCenter(x, y, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
   }, [selected, flow]);
 
-  return useAutoFit(FIT, positions);
+  return useAutoFit(nodes, positions, shown);
 }
