@@ -68,6 +68,11 @@ function GraphView() {
   const edits = useGraphEdits(graph, root, selection.selectEdge);
   const { host, onMoveStart, fit } = useGraphViewport(nodes);
   const hover = useHoveredPolicy();
+  // Under the heatmap, the policies that failed most get their labels first.
+  const failures = useMemo(
+    () => (heat ? new Map(graph.nodes.map((n) => [n.id, heat.rate(n.id) ?? 0])) : undefined),
+    [heat, graph.nodes],
+  );
 
   const edgeDetails = selectedEdge ? graph.edges.find((e) => e.id === selectedEdge) : undefined;
 
@@ -132,7 +137,13 @@ function GraphView() {
             />
           )}
         </ReactFlow>
-        <GraphLabels nodes={nodes} edges={derived.edges} hovered={hover.hovered} host={host} />
+        <GraphLabels
+          nodes={nodes}
+          edges={derived.edges}
+          hovered={hover.hovered}
+          failures={failures}
+          host={host}
+        />
         <GraphLegend categories={graph.categories} colourOf={derived.colourOf} />
         <GraphReplayBanner />
         <GraphStaleNote />
