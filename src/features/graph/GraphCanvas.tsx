@@ -144,7 +144,11 @@ function GraphView() {
           failures={failures}
           host={host}
         />
-        <GraphLegend categories={graph.categories} colourOf={derived.colourOf} />
+        <GraphLegend
+          categories={graph.categories}
+          colourOf={derived.colourOf}
+          byResults={heat !== null}
+        />
         <GraphReplayBanner />
         <GraphStaleNote />
         {graph.nodes.length === 0 && <GraphEmpty analysed={analysed} />}

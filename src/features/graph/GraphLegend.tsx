@@ -17,9 +17,12 @@ const EDGE_KINDS: readonly [RelationOrigin, string][] = [
 export function GraphLegend({
   categories,
   colourOf,
+  byResults = false,
 }: {
   categories: readonly string[];
   colourOf: (category: string) => string;
+  /** The nodes are coloured by a run's failure rates (scale in the toolbar), not by category. */
+  byResults?: boolean;
 }) {
   const hidden = useAppStore((s) => s.graphFilters.hiddenCategories);
   const setFilters = useAppStore((s) => s.setGraphFilters);
@@ -45,7 +48,12 @@ export function GraphLegend({
       </button>
       {open && (
         <>
-          <ul className="legend-categories">
+          {byResults && (
+            <p className="legend-note">
+              Colour: failure rate in the chosen run (scale above). Categories:
+            </p>
+          )}
+          <ul className={byResults ? 'legend-categories is-plain' : 'legend-categories'}>
             {categories.map((category) => {
               const off = hidden.includes(category);
               return (
@@ -63,7 +71,9 @@ export function GraphLegend({
                       });
                     }}
                   >
-                    <span className="legend-swatch" style={{ background: colourOf(category) }} />
+                    {!byResults && (
+                      <span className="legend-swatch" style={{ background: colourOf(category) }} />
+                    )}
                     {category}
                   </button>
                 </li>

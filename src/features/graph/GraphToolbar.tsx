@@ -83,6 +83,7 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
         }}
       />
       <select
+        className="graph-tool"
         aria-label="Only policies using a tool"
         value={filters.tool ?? ''}
         onChange={(e) => {
@@ -199,16 +200,14 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
         >
           SVG
         </button>
-        <button
-          type="button"
-          className="button button-quiet"
-          title="A link that opens this project with this view: the graph maximised, the selected policy, the search and tool filter, the highlighted sample"
+        <IconButton
+          icon="share"
+          label="Copy link to this view"
+          title="Copy link to this view: it opens this project with the graph maximised, the selected policy, the search and tool filter, and the highlighted sample"
           onClick={() => {
             void copyViewLink(store.getState()).then(setLinkNote);
           }}
-        >
-          Copy link to this view
-        </button>
+        />
       </span>
       {linkNote && (
         <output className="graph-link-note">
