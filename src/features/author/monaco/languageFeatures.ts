@@ -6,7 +6,6 @@ import {
   hoverText,
   promptPlaceHover,
   isProjectFileName,
-  parseProject,
   referencesOf,
   renameSymbol,
   symbolAt,
@@ -54,7 +53,12 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   registered = { store };
   const state = () => (registered ?? { store }).store.getState();
   const model = () => state().analysis?.model;
-  const parsed = () => parseProject(state().project);
+  // The full parse (schemas, expressions) is for go to definition, references and rename only, so
+  // it loads on their first use instead of with the editor.
+  const parsed = async () => {
+    const { parseProject } = await import('../../../core/format/parseProject.ts');
+    return parseProject(state().project);
+  };
   const offsetOf = (text: TextModel, position: { lineNumber: number; column: number }) =>
     text.getOffsetAt(position);
   const rangeOf = (file: ProjectFileName, start: number, end: number) => {
@@ -113,8 +117,8 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   });
 
   monaco.languages.registerDefinitionProvider('yaml', {
-    provideDefinition(textModel, position) {
-      const project = parsed();
+    async provideDefinition(textModel, position) {
+      const project = await parsed();
       const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
       const definition = symbol && definitionOf(project, symbol);
       if (!definition) return null;
@@ -126,8 +130,8 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   });
 
   monaco.languages.registerReferenceProvider('yaml', {
-    provideReferences(textModel, position) {
-      const project = parsed();
+    async provideReferences(textModel, position) {
+      const project = await parsed();
       const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
       if (!symbol) return [];
       return referencesOf(state().project, project, symbol).map((o) => ({
@@ -138,10 +142,10 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   });
 
   monaco.languages.registerRenameProvider('yaml', {
-    resolveRenameLocation(textModel, position) {
+    async resolveRenameLocation(textModel, position) {
       const text = textModel.getValue();
       const offset = offsetOf(textModel, position);
-      const symbol = symbolAt(parsed().model, text, offset);
+      const symbol = symbolAt((await parsed()).model, text, offset);
       const at = wordAt(text, offset) ?? wordAt(text, offset - 1);
       if (!symbol || !at)
         return {
@@ -156,8 +160,8 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
         text: at.word,
       };
     },
-    provideRenameEdits(textModel, position, newName) {
-      const project = parsed();
+    async provideRenameEdits(textModel, position, newName) {
+      const project = await parsed();
       const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
       if (!symbol) return { edits: [], rejectReason: 'Nothing to rename here.' };
       const result = renameSymbol(state().project, project, symbol, newName.trim());
