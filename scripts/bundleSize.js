@@ -1,5 +1,5 @@
 // @ts-check
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -68,4 +68,26 @@ export function measureBuild(distDir, lazySources = {}) {
     initialJsGzipBytes: initial.reduce((sum, file) => sum + size(file), 0),
     lazyGzipBytes: lazy,
   };
+}
+
+/**
+ * Monaco's language workers (TypeScript, CSS, HTML, JSON) among a build's files. PolicyLab edits
+ * Markdown and YAML only, so one of them in the output means that something imports Monaco whole
+ * again (`monaco-editor/editor/editor.main`, or the package's root).
+ * @param {string[]} files output file names, with or without their folder
+ * @returns {string[]} the ones that are language workers
+ */
+export function languageWorkers(files) {
+  return files.filter((file) => /(^|\/)(ts|css|html|json)\.worker[-.][^/]*$/.test(file));
+}
+
+/**
+ * Every file of a build, its path relative to `distDir`.
+ * @param {string} distDir
+ * @returns {string[]}
+ */
+export function buildFiles(distDir) {
+  return readdirSync(distDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(distDir, path.join(entry.parentPath, entry.name)));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialChunkFiles } from './bundleSize.js';
+import { initialChunkFiles, languageWorkers } from './bundleSize.js';
 
 describe('initialChunkFiles', () => {
   it('follows static imports from the entry and skips dynamic ones', () => {
@@ -26,5 +26,39 @@ describe('initialChunkFiles', () => {
     expect(() =>
       initialChunkFiles({ 'index.html': { file: 'a.js', isEntry: true, imports: ['_gone.js'] } }),
     ).toThrow(/_gone\.js/);
+  });
+});
+
+describe('languageWorkers', () => {
+  it("finds Monaco's TypeScript, CSS, HTML and JSON workers among a build's files", () => {
+    expect(
+      languageWorkers([
+        'assets/ts.worker-CVbFdYz4.js',
+        'assets/css.worker-DA-Gmr7e.js',
+        'assets/html.worker-DNu74flJ.js',
+        'assets/json.worker-BfeARH1Q.js',
+        'json.worker.js',
+      ]),
+    ).toEqual([
+      'assets/ts.worker-CVbFdYz4.js',
+      'assets/css.worker-DA-Gmr7e.js',
+      'assets/html.worker-DNu74flJ.js',
+      'assets/json.worker-BfeARH1Q.js',
+      'json.worker.js',
+    ]);
+  });
+
+  it("leaves the editor's worker and PolicyLab's own workers alone", () => {
+    expect(
+      languageWorkers([
+        'assets/editor.worker-CX7Cj20z.js',
+        'assets/analysis.worker-DOzpzecx.js',
+        'assets/layout.worker-wfXaH4D7.js',
+        'assets/simulation.worker-GC1mOjk_.js',
+        'assets/parseProject-CTU2aoKU.js',
+        'examples/airline/tools.yaml',
+        'assets/posts.worker-x.js',
+      ]),
+    ).toEqual([]);
   });
 });
