@@ -6,8 +6,6 @@ import {
   hoverText,
   promptPlaceHover,
   isProjectFileName,
-  referencesOf,
-  renameSymbol,
   symbolAt,
   wordAt,
 } from '../../../core/index.ts';
@@ -53,12 +51,13 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   registered = { store };
   const state = () => (registered ?? { store }).store.getState();
   const model = () => state().analysis?.model;
-  // The full parse (schemas, expressions) is for go to definition, references and rename only, so
-  // it loads on their first use instead of with the editor.
+  // The full parse (schemas, expressions) is for go to definition, references and rename only, and
+  // finding references parses each YAML file again, so both load on first use, not with the editor.
   const parsed = async () => {
     const { parseProject } = await import('../../../core/format/parseProject.ts');
     return parseProject(state().project);
   };
+  const references = () => import('../../../core/ide/references.ts');
   const offsetOf = (text: TextModel, position: { lineNumber: number; column: number }) =>
     text.getOffsetAt(position);
   const rangeOf = (file: ProjectFileName, start: number, end: number) => {
@@ -134,6 +133,7 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
       const project = await parsed();
       const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
       if (!symbol) return [];
+      const { referencesOf } = await references();
       return referencesOf(state().project, project, symbol).map((o) => ({
         uri: fileUri(monaco, o.file),
         range: rangeOf(o.file, o.start, o.end),
@@ -164,6 +164,7 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
       const project = await parsed();
       const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
       if (!symbol) return { edits: [], rejectReason: 'Nothing to rename here.' };
+      const { referencesOf, renameSymbol } = await references();
       const result = renameSymbol(state().project, project, symbol, newName.trim());
       if ('error' in result) return { edits: [], rejectReason: result.error };
       const edits = referencesOf(state().project, project, symbol).map((o) => ({
