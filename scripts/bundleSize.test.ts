@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialChunkFiles, languageWorkers } from './bundleSize.js';
+import { initialChunkFiles, languageWorkers, missingStubs, stubParts } from './bundleSize.js';
 
 describe('initialChunkFiles', () => {
   it('follows static imports from the entry and skips dynamic ones', () => {
@@ -60,5 +60,31 @@ describe('languageWorkers', () => {
         'assets/posts.worker-x.js',
       ]),
     ).toEqual([]);
+  });
+});
+
+describe('stubParts', () => {
+  it("reads the part each stub's error names", () => {
+    const diff = `export const DiffEditorWidget = leftOutClass("Monaco's diff editor");`;
+    const quick = `const QUICK_INPUT = "Monaco's quick input (command palette and pickers)";`;
+    expect(stubParts([diff, quick, 'export function leftOut(part: string) {}'])).toEqual([
+      "Monaco's diff editor",
+      "Monaco's quick input (command palette and pickers)",
+    ]);
+  });
+});
+
+describe('missingStubs', () => {
+  const parts = ["Monaco's diff editor", "Monaco's GPU rendering"];
+
+  it('finds nothing missing when every stub names its part in the code', () => {
+    const code = `throw new Error("Monaco's diff editor is left out");x(\`Monaco's GPU rendering\`)`;
+    expect(missingStubs(parts, code)).toEqual([]);
+  });
+
+  it("names the part whose stub is not in the code: Monaco's own module is back", () => {
+    expect(missingStubs(parts, `class DiffEditorWidget{};x("Monaco's GPU rendering")`)).toEqual([
+      "Monaco's diff editor",
+    ]);
   });
 });
