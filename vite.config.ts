@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { monacoStubs } from './scripts/vite/monacoStubs.js';
 import { standaloneViewer } from './scripts/vite/standaloneViewer.ts';
 
 /**
@@ -12,8 +13,9 @@ const ISOLATION_HEADERS = {
 };
 
 export default defineConfig({
-  // The standalone viewer a run is saved into is built with the app and served beside it.
-  plugins: [react(), standaloneViewer()],
+  // Parts of Monaco PolicyLab never uses are replaced by stubs that throw if reached; the standalone
+  // viewer a run is saved into is built with the app and served beside it.
+  plugins: [monacoStubs(), react(), standaloneViewer()],
   server: { headers: ISOLATION_HEADERS },
   preview: { headers: ISOLATION_HEADERS },
   worker: { format: 'es' },

@@ -7,6 +7,7 @@ import { chromium } from '@playwright/test';
 import { analyzeProject, toBundle } from '../src/core/index.ts';
 import type { Project } from '../src/core/index.ts';
 import { generateProject } from '../src/core/testing/generateProject.ts';
+import { editorFigures } from './bench/editorFigures.ts';
 import { graphFigures } from './bench/graphFigures.ts';
 import { RECORD_FRAMES, STOP_RECORDING } from './bench/frames.ts';
 import { layoutFigures } from './bench/layoutFigures.ts';
@@ -169,6 +170,7 @@ console.log(
       ...parseLintFigures(project),
       ...graphFigures(),
       ...shareFigures(),
+      ...(await editorFigures()),
       ...(await layoutFigures()),
       ...(await browserFigures(project, graphProject)),
       ...(await replayFigures()),

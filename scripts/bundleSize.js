@@ -1,5 +1,5 @@
 // @ts-check
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -57,15 +57,65 @@ export function measureBuild(distDir, lazySources = {}) {
   const initial = initialChunkFiles(manifest).filter((f) => f.endsWith('.js'));
   /** @type {Record<string, number>} */
   const lazy = {};
+  /** @type {Record<string, string[]>} */
+  const lazyFiles = {};
   for (const [label, source] of Object.entries(lazySources)) {
     if (!manifest[source]) throw new Error(`${source} is not a chunk of the build.`);
     // What showing that pane downloads: its chunk and static imports not already loaded.
     const extra = staticClosure(manifest, [source]).filter((f) => !initial.includes(f));
     lazy[label] = extra.reduce((sum, file) => sum + size(file), 0);
+    lazyFiles[label] = extra;
   }
   return {
     initialFiles: initial,
     initialJsGzipBytes: initial.reduce((sum, file) => sum + size(file), 0),
     lazyGzipBytes: lazy,
+    lazyFiles,
   };
+}
+
+/**
+ * Monaco's language workers (TypeScript, CSS, HTML, JSON) among a build's files. PolicyLab edits
+ * Markdown and YAML only, so one of them in the output means that something imports Monaco whole
+ * again (`monaco-editor/editor/editor.main`, or the package's root).
+ * @param {string[]} files output file names, with or without their folder
+ * @returns {string[]} the ones that are language workers
+ */
+export function languageWorkers(files) {
+  return files.filter((file) => /(^|\/)(ts|css|html|json)\.worker[-.][^/]*$/.test(file));
+}
+
+/**
+ * The parts of Monaco that stubs leave out (src/features/author/monaco/stubs/, applied by
+ * scripts/vite/monacoStubs.js), as each stub's error names them: every "Monaco's …" string in
+ * their source.
+ * @param {string[]} stubSources the text of each stub file
+ * @returns {string[]}
+ */
+export function stubParts(stubSources) {
+  return stubSources.flatMap((source) =>
+    [...source.matchAll(/"(Monaco's [^"]+)"/g)].map((match) => match[1] ?? ''),
+  );
+}
+
+/**
+ * The parts whose stub is missing from the given code: each stub's error names its part, so a
+ * part not named there means the stub was not applied and Monaco's own module is back.
+ * @param {string[]} parts what stubStrings found
+ * @param {string} code the text of the chunks that should hold the stubs
+ * @returns {string[]} the parts whose stub is not in the code
+ */
+export function missingStubs(parts, code) {
+  return parts.filter((part) => !code.includes(part));
+}
+
+/**
+ * Every file of a build, its path relative to `distDir`.
+ * @param {string} distDir
+ * @returns {string[]}
+ */
+export function buildFiles(distDir) {
+  return readdirSync(distDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(distDir, path.join(entry.parentPath, entry.name)));
 }

@@ -23,6 +23,7 @@ import { createWorkerAnalyzer } from '../workers/analysisClient.ts';
 import { createLayoutClient } from '../workers/layoutClient.ts';
 import { createWorkerSimulator } from '../workers/simulationClient.ts';
 import { readReplayPlace } from '../state/replayAddress.ts';
+import { preloadEditor } from '../features/author/AuthorPane.tsx';
 import { App } from './App.tsx';
 import './theme.css';
 import '../ui/ui.css';
@@ -70,6 +71,10 @@ reportProblem = (problem) => {
   store.getState().reportStorageProblem(problem.reason);
 };
 early.forEach(reportProblem);
+
+// The editor is the largest download of a first visit: when the Author pane will show, fetch it
+// alongside the project instead of after it.
+if (store.selectors.selectPaneVisible('author')(store.getState())) preloadEditor();
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element.');

@@ -1,5 +1,10 @@
 import { Environment, ParseError, parse } from '@marcbachmann/cel-js';
+import { CEL_VARIABLES } from './celVariables.ts';
+import type { CelContext } from './celVariables.ts';
 import { closest } from './text.ts';
+
+export { CEL_VARIABLES } from './celVariables.ts';
+export type { CelContext } from './celVariables.ts';
 
 /** A CEL condition compiled once and run many times. */
 export interface CompiledExpression {
@@ -98,16 +103,6 @@ function firstLine(error: unknown): string {
   if (line === 'Unexpected character: =') return 'Unexpected "=": to compare, write "==".';
   return line;
 }
-
-/** The variables a condition may read, by where it is written (docs/format.md). */
-export const CEL_VARIABLES = {
-  guard: ['args', 'db', 'history', 'tool', 'now'],
-  effect: ['args', 'db', 'row', 'now'],
-  returns: ['args', 'db', 'now'],
-  assertion: ['db'],
-} as const;
-
-export type CelContext = keyof typeof CEL_VARIABLES;
 
 const VARIABLE_TYPES: Record<string, string> = {
   args: 'map',

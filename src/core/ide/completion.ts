@@ -1,5 +1,5 @@
-import { CEL_VARIABLES } from '../cel.ts';
-import type { CelContext } from '../cel.ts';
+import { CEL_VARIABLES } from '../celVariables.ts';
+import type { CelContext } from '../celVariables.ts';
 import type { ProjectModel } from '../format/model.ts';
 import { CHECK_KIND_HELP, CHECK_KINDS } from '../format/schemas.ts';
 import type { ProjectFileName } from '../project.ts';

@@ -7,7 +7,8 @@ import { PROJECT_FILES } from '../project.ts';
 import { MINI_FILES, miniProject } from '../testing/miniProject.ts';
 import { completionsAt } from './completion.ts';
 import { hoverText } from './hover.ts';
-import { definitionOf, referencesOf, renameSymbol, symbolAt } from './symbols.ts';
+import { referencesOf, renameSymbol } from './references.ts';
+import { definitionOf, symbolAt } from './symbols.ts';
 
 const project = miniProject();
 const parsed = parseProject(project);

@@ -9,13 +9,23 @@ import './author.css';
 
 // The editor, the playground and extraction load when first used: they bring Monaco and the
 // project parser, which the first paint does not need.
-const MonacoEditor = lazyWithRetry(() => import('./MonacoEditor.tsx').then((m) => m.MonacoEditor));
+const loadEditor = () => import('./MonacoEditor.tsx').then((m) => m.MonacoEditor);
+const MonacoEditor = lazyWithRetry(loadEditor);
 const RulePlayground = lazyWithRetry(() =>
   import('./RulePlayground.tsx').then((m) => m.RulePlayground),
 );
 const ExtractDialog = lazyWithRetry(() =>
   import('./ExtractDialog.tsx').then((m) => m.ExtractDialog),
 );
+
+/**
+ * Starts downloading the editor at once, for a page that will show the Author pane: otherwise the
+ * download waits until the project has opened and the pane renders. The pane's own load then finds
+ * the module on its way; a download that fails here is tried again, and reported, by the pane.
+ */
+export function preloadEditor() {
+  loadEditor().catch(() => undefined);
+}
 
 /** The Author pane: the project's files, the editor, problems, and the rule playground. */
 export function AuthorPane() {

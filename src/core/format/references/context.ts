@@ -1,4 +1,4 @@
-import type { CelContext } from '../../cel.ts';
+import type { CelContext } from '../../celVariables.ts';
 import { checkCel } from '../../cel.ts';
 import type { Diagnostic, Severity } from '../../diagnostics.ts';
 import { diagnosticAt } from '../../diagnostics.ts';

@@ -6,9 +6,6 @@ import {
   hoverText,
   promptPlaceHover,
   isProjectFileName,
-  parseProject,
-  referencesOf,
-  renameSymbol,
   symbolAt,
   wordAt,
 } from '../../../core/index.ts';
@@ -54,7 +51,13 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   registered = { store };
   const state = () => (registered ?? { store }).store.getState();
   const model = () => state().analysis?.model;
-  const parsed = () => parseProject(state().project);
+  // The full parse (schemas, expressions) is for go to definition, references and rename only, and
+  // finding references parses each YAML file again, so both load on first use, not with the editor.
+  const parsed = async () => {
+    const { parseProject } = await import('../../../core/format/parseProject.ts');
+    return parseProject(state().project);
+  };
+  const references = () => import('../../../core/ide/references.ts');
   const offsetOf = (text: TextModel, position: { lineNumber: number; column: number }) =>
     text.getOffsetAt(position);
   const rangeOf = (file: ProjectFileName, start: number, end: number) => {
@@ -113,8 +116,8 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   });
 
   monaco.languages.registerDefinitionProvider('yaml', {
-    provideDefinition(textModel, position) {
-      const project = parsed();
+    async provideDefinition(textModel, position) {
+      const project = await parsed();
       const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
       const definition = symbol && definitionOf(project, symbol);
       if (!definition) return null;
@@ -126,10 +129,11 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   });
 
   monaco.languages.registerReferenceProvider('yaml', {
-    provideReferences(textModel, position) {
-      const project = parsed();
+    async provideReferences(textModel, position) {
+      const project = await parsed();
       const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
       if (!symbol) return [];
+      const { referencesOf } = await references();
       return referencesOf(state().project, project, symbol).map((o) => ({
         uri: fileUri(monaco, o.file),
         range: rangeOf(o.file, o.start, o.end),
@@ -138,10 +142,10 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   });
 
   monaco.languages.registerRenameProvider('yaml', {
-    resolveRenameLocation(textModel, position) {
+    async resolveRenameLocation(textModel, position) {
       const text = textModel.getValue();
       const offset = offsetOf(textModel, position);
-      const symbol = symbolAt(parsed().model, text, offset);
+      const symbol = symbolAt((await parsed()).model, text, offset);
       const at = wordAt(text, offset) ?? wordAt(text, offset - 1);
       if (!symbol || !at)
         return {
@@ -156,10 +160,11 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
         text: at.word,
       };
     },
-    provideRenameEdits(textModel, position, newName) {
-      const project = parsed();
+    async provideRenameEdits(textModel, position, newName) {
+      const project = await parsed();
       const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
       if (!symbol) return { edits: [], rejectReason: 'Nothing to rename here.' };
+      const { referencesOf, renameSymbol } = await references();
       const result = renameSymbol(state().project, project, symbol, newName.trim());
       if ('error' in result) return { edits: [], rejectReason: result.error };
       const edits = referencesOf(state().project, project, symbol).map((o) => ({
