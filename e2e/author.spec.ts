@@ -191,3 +191,23 @@ test('projects: start from an example, duplicate, delete and undo', async ({ wor
   await page.getByRole('button', { name: 'Projects' }).click();
   await expect(list.getByRole('listitem')).toHaveCount(3);
 });
+
+test('the editor’s right-click menu stands on its own background, light and dark', async ({
+  workbench,
+  page,
+}) => {
+  await workbench.openExample('airline');
+  for (const theme of ['Light theme', 'Dark theme'] as const) {
+    await workbench.themeChoice(theme).click();
+    await page.locator('.monaco-editor .view-lines').first().click({ button: 'right' });
+    // The menu lives in a shadow root beside the editor: it must still get the theme's colours.
+    const menu = page.locator('.monaco-menu');
+    await expect(menu.getByText('Copy', { exact: true })).toBeVisible();
+    const background = await menu.evaluate(
+      (el) => el.parentElement && getComputedStyle(el.parentElement).backgroundColor,
+    );
+    expect(background).not.toBe('rgba(0, 0, 0, 0)');
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+  }
+});

@@ -229,5 +229,7 @@ export function MonacoEditor() {
     monaco.editor.setTheme(theme === 'dark' ? 'policylab-dark' : 'policylab-light');
   }, [theme]);
 
-  return <div ref={container} className="monaco-host" data-testid="monaco-host" />;
+  // "monaco-component" gives the host the theme's colour variables, which the context menu (drawn
+  // in a shadow root beside the editor, not inside it) inherits for its background and text.
+  return <div ref={container} className="monaco-host monaco-component" data-testid="monaco-host" />;
 }
