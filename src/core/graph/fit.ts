@@ -43,8 +43,9 @@ const IGNORE_COST = 0.6;
  *
  * Each obstacle is cleared by giving up a strip of the canvas along one of its two nearest edges
  * (the legend in the top-left corner takes a strip on the left or one at the top), or, when that
- * would cost more than `IGNORE_COST` of the zoom, left over the graph. Every choice is tried (3
- * per obstacle) and the one that leaves the largest zoom wins, so a wide, flat graph gives up a
+ * would leave less than `IGNORE_COST` of the zoom the whole canvas gives, left over the graph.
+ * Every choice is tried (3 per obstacle); of those that keep that much zoom, the one leaving the
+ * fewest obstacles over the graph wins, then the largest zoom, so a wide, flat graph gives up a
  * strip at the top and a tall one a strip at the side. Null when there are no nodes.
  */
 export function fitViewport(nodes: readonly FitNode[], options: FitOptions): Viewport | null {
@@ -71,13 +72,17 @@ export function fitViewport(nodes: readonly FitNode[], options: FitOptions): Vie
     return Math.min(ceiling, width > 0 ? w / width : ceiling, height > 0 ? h / height : ceiling);
   };
   const obstacles = (options.obstacles ?? []).filter((o) => o.width > 0 && o.height > 0);
-  let best: { zoom: number; score: number; area: Rect } | null = null;
+  // Clearing is worth it while it keeps at least IGNORE_COST of the zoom the whole canvas gives;
+  // among the choices that do, the one leaving fewest obstacles over the graph, then the largest.
+  const open = zoomIn(canvas);
+  let best: { zoom: number; ignored: number; area: Rect } | null = null;
   for (let choice = 0; choice < 3 ** obstacles.length; choice++) {
     const { area, ignored } = clearArea(canvas, obstacles, choice);
     const zoom = zoomIn(area);
-    // Leaving an obstacle over the graph counts as losing IGNORE_COST of the zoom.
-    const score = zoom === null ? -1 : zoom * IGNORE_COST ** ignored;
-    if (zoom !== null && (!best || score > best.score)) best = { zoom, score, area };
+    if (zoom === null || (open !== null && zoom < open * IGNORE_COST)) continue;
+    const better =
+      !best || ignored < best.ignored || (ignored === best.ignored && zoom > best.zoom);
+    if (better) best = { zoom, ignored, area };
   }
   // Obstacles that leave no room at all: fit the whole canvas and let them cover what they cover.
   const area = best?.area ?? canvas;
