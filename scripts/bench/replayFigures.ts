@@ -214,6 +214,8 @@ async function openAirline(page: Page): Promise<void> {
   const graph = page.locator('section[data-pane="graph"]');
   await graph.getByRole('button', { name: 'Lay out again' }).waitFor({ timeout: 120_000 });
   await graph.locator('.policy-node').first().waitFor();
+  // Replay shares a slot with Simulate and Share: bring it to the front, as a person would.
+  await page.keyboard.press('Alt+4');
   await page.getByTestId('replay-import').waitFor({ state: 'attached', timeout: 60_000 });
   await importRun(page, 'long.json', renamed(longDialogueLog()) as SimEvent[]);
   await page.evaluate(MEASURE);
