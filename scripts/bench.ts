@@ -8,6 +8,7 @@ import { analyzeProject, toBundle } from '../src/core/index.ts';
 import type { Project } from '../src/core/index.ts';
 import { generateProject } from '../src/core/testing/generateProject.ts';
 import { editorFigures } from './bench/editorFigures.ts';
+import { compareFigures } from './bench/compareFigures.ts';
 import { graphFigures } from './bench/graphFigures.ts';
 import { RECORD_FRAMES, STOP_RECORDING } from './bench/frames.ts';
 import { layoutFigures } from './bench/layoutFigures.ts';
@@ -169,6 +170,7 @@ console.log(
       graph_chunk_gzip_kb: round((build.lazyGzipBytes.graph ?? 0) / 1024),
       ...parseLintFigures(project),
       ...graphFigures(),
+      ...compareFigures(),
       ...shareFigures(),
       ...(await editorFigures()),
       ...(await layoutFigures()),

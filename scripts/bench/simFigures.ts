@@ -8,6 +8,8 @@
 // work (parsing, streaming, timers) would queue behind the engine's and be counted against it.
 // read_log_ms: reading back (checking every event of) the saved log of 300 such dialogues, the
 // work of opening a saved run; read_log_events: how many events that log holds.
+// recheck_dialogues_per_s: dialogues a second judged again against the project by recheckRun,
+// over that same log, without a model call.
 import { once } from 'node:events';
 import { modelReply } from '../../src/test/scriptedModels.ts';
 import { readFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import {
   parseProject,
   projectFromFiles,
   readLog,
+  recheckRun,
   runSimulation,
 } from '../../src/core/index.ts';
 import type {
@@ -270,7 +273,27 @@ async function readLogMs(model: ProjectModel, scenario: SimScenario) {
     times.push(performance.now() - start);
     if (!read.ok) throw new Error(`The benchmark log could not be read back: ${read.error}`);
   }
-  return { ms: Math.round(median(times.slice(1)) * 10) / 10, events: log.length };
+  return { ms: Math.round(median(times.slice(1)) * 10) / 10, events: log.length, log };
+}
+
+/**
+ * Dialogues a second that `recheckRun` judges again (transcript, database rebuilt from the log,
+ * checks and expectations), over that same 300-dialogue log; median of 5 after a warm-up. Fails
+ * when it did not judge every dialogue, so the figure is never of work skipped.
+ */
+function recheckDialoguesPerS(model: ProjectModel, log: readonly SimEvent[]): number {
+  const rates: number[] = [];
+  for (let run = 0; run < ENGINE_RUNS + 1; run++) {
+    const start = performance.now();
+    const again = recheckRun(model, 'bench', 'bench-run', log);
+    const ms = performance.now() - start;
+    if (again.rechecked !== ENGINE_DIALOGUES || again.kept.length > 0)
+      throw new Error(
+        `The re-check benchmark judged ${again.rechecked} of ${ENGINE_DIALOGUES} dialogues (${again.kept.length} kept as they were).`,
+      );
+    if (run > 0) rates.push(again.rechecked / (ms / 1000));
+  }
+  return Math.round(median(rates));
 }
 
 /** The simulation figures (see the top of this file). */
@@ -279,6 +302,7 @@ export async function simFigures(): Promise<{
   concurrency_efficiency: number;
   read_log_ms: number;
   read_log_events: number;
+  recheck_dialogues_per_s: number;
 }> {
   const { model, scenario } = airline();
   const read = await readLogMs(model, scenario);
@@ -287,5 +311,6 @@ export async function simFigures(): Promise<{
     concurrency_efficiency: await concurrencyEfficiency(model, scenario),
     read_log_ms: read.ms,
     read_log_events: read.events,
+    recheck_dialogues_per_s: recheckDialoguesPerS(model, read.log),
   };
 }

@@ -69,9 +69,25 @@ export function recheckRun(
     if (now) fromProject.add(id);
     return now ?? logged.get(id);
   };
-  const startOf = (id: string): Database =>
-    seedDatabase(seeded, logged.get(id)?.rows ?? today.get(id)?.rows).db;
+  // Every trial of a scenario started from the same rows: built once per scenario.
+  const starts = new Map<string, Database>();
+  const startOf = (id: string): Database => {
+    let db = starts.get(id);
+    if (!db) {
+      db = seedDatabase(seeded, logged.get(id)?.rows ?? today.get(id)?.rows).db;
+      starts.set(id, db);
+    }
+    return db;
+  };
 
+  // Each dialogue's own events, gathered once (transcriptOf reads only the one it is given).
+  const own = new Map<string, SimEvent[]>();
+  for (const e of events) {
+    if (!('dialogue' in e)) continue;
+    const list = own.get(e.dialogue);
+    if (list) list.push(e);
+    else own.set(e.dialogue, [e]);
+  }
   const kept: { dialogue: string; reason: string }[] = [];
   let rechecked = 0;
   const out: SimEvent[] = [];
@@ -105,7 +121,7 @@ export function recheckRun(
         const again = judgeAgain(e.dialogue);
         if (typeof again === 'string') {
           kept.push({ dialogue: e.dialogue, reason: again });
-          out.push(e, ...events.filter((s) => s.type === 'suspect' && s.dialogue === e.dialogue));
+          out.push(e, ...(own.get(e.dialogue) ?? []).filter((s) => s.type === 'suspect'));
           break;
         }
         rechecked++;
@@ -123,7 +139,7 @@ export function recheckRun(
   function judgeAgain(
     dialogue: string,
   ): { findings: Finding[]; suspect: readonly string[] } | string {
-    const transcript = transcriptOf(events, dialogue);
+    const transcript = transcriptOf(own.get(dialogue) ?? [], dialogue);
     const id = transcript.scenario;
     const scenario = id === undefined ? undefined : expectationsOf(id);
     if (id === undefined || !scenario) return 'its scenario is not in the log.';
