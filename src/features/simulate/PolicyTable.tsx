@@ -1,23 +1,47 @@
+import { useState } from 'react';
 import type { RunReport } from '../../core/index.ts';
+
+type PolicyReport = RunReport['byPolicy'][number];
 import { percent, rateWithInterval } from './format.ts';
 import { ReplayLink } from './ReplayLink.tsx';
+import type { SortState } from './report/chartMath.ts';
+import { sortRows } from './report/chartMath.ts';
+import { ModelsCaption } from './report/ModelsCaption.tsx';
+import { RateBar } from './report/RateBar.tsx';
+import { SortHeader } from './report/SortHeader.tsx';
 
-/** Each policy: how often the agent kept it where it was in play, and where it broke it. */
+type Column = 'name' | 'rate' | 'breaches';
+
+const KEYS: Record<Column, (p: PolicyReport) => number | string> = {
+  name: (p) => p.policy,
+  rate: (p) => p.rate,
+  breaches: (p) => p.breaches.length,
+};
+
+/**
+ * Each policy: how often the agent kept it where it was in play (a bar with its interval), and
+ * where it broke it. Sorted by a click on a column's header.
+ */
 export function PolicyTable({ report, run }: { report: RunReport; run: string }) {
+  const [sort, setSort] = useState<SortState<Column> | null>(null);
   if (report.byPolicy.length === 0) return null;
   const opinions = new Map(report.judgeOpinion.byPolicy.map((o) => [o.policy, o]));
   const judged = report.judgeOpinion.dialoguesJudged > 0;
   // Broken policies first, most breaches first: that is what the reader came for.
-  const policies = [...report.byPolicy].sort(
+  const byBreaches = [...report.byPolicy].sort(
     (a, b) => b.breaches.length - a.breaches.length || a.policy.localeCompare(b.policy),
   );
+  const policies = sort ? sortRows(byBreaches, KEYS[sort.key], sort.direction) : byBreaches;
   return (
-    <table className="run-table" aria-label="Policies">
+    <table className="run-table rate-table" aria-label="Policies">
+      <caption>
+        By policy · <ModelsCaption report={report} />
+      </caption>
       <thead>
         <tr>
-          <th scope="col">Policy</th>
-          <th scope="col">Kept</th>
-          <th scope="col">Broken at</th>
+          <SortHeader label="Policy" column="name" sort={sort} onSort={setSort} />
+          <SortHeader label="Kept" column="rate" sort={sort} onSort={setSort} />
+          <SortHeader label="Broken at" column="breaches" sort={sort} onSort={setSort} />
           {judged && (
             <th scope="col" title="A model's opinion, never mixed with the checks">
               Judge’s opinion
@@ -41,7 +65,10 @@ export function PolicyTable({ report, run }: { report: RunReport; run: string })
                 </span>
               ) : (
                 <>
-                  {percent(policy.rate)}{' '}
+                  <div className="rate-cell">
+                    <span className="rate-value">{percent(policy.rate)}</span>
+                    <RateBar rate={policy} />
+                  </div>
                   <span className="simulate-faint">
                     {policy.passes}/{policy.passes + policy.fails} · {rateWithInterval(policy)}
                   </span>

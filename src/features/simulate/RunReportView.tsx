@@ -4,6 +4,13 @@ import type { CurrentRun } from '../../state/slices/simulationSlice.ts';
 import { DialogueList } from './DialogueList.tsx';
 import { PolicyTable } from './PolicyTable.tsx';
 import { UnattributedList } from './UnattributedList.tsx';
+import { CategoryTable } from './report/CategoryTable.tsx';
+import { EndingsTable } from './report/EndingsTable.tsx';
+import { LevelChart } from './report/LevelChart.tsx';
+import { ModelsCaption } from './report/ModelsCaption.tsx';
+import { PassHatKChart } from './report/PassHatKChart.tsx';
+import { ReportFiles } from './report/ReportFiles.tsx';
+import { UsageTable } from './report/UsageTable.tsx';
 import { counted, percent, rateWithInterval } from './format.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 
@@ -49,6 +56,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
         {state === 'Interrupted' && !played && <ResumeButton />}
       </header>
       <progress className="run-progress" max={total} value={done} aria-label="Dialogues finished" />
+      <ReportFiles title={run.title} events={run.events} report={report} />
       {played && (
         <p className="simulate-faint" data-testid="played">
           Played by hand in Play: a person was {played}, so this dialogue says how the other side
@@ -73,6 +81,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
           <div className="simulate-faint">
             {overall.passes} passed, {overall.fails} failed · {rateWithInterval(overall)}
           </div>
+          <ModelsCaption report={report} />
         </div>
         <div className="run-card" data-testid="errors">
           <div className="run-card-label">Errors (not failures)</div>
@@ -113,29 +122,44 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             </div>
           </div>
         )}
-        {report.passHatK.length > 1 && (
-          <div className="run-card">
-            <div className="run-card-label">pass^k</div>
-            <div className="simulate-faint">
-              {report.passHatK.map((p) => `k=${p.k}: ${percent(p.value)}`).join(' · ')}
-            </div>
-          </div>
-        )}
       </div>
       <GenerationFailures report={report} />
       <IdleWarning report={report} />
       <UnattributedList report={report} />
+      <ReportCharts report={report} />
+      <CategoryTable report={report} />
       <PolicyTable report={report} run={run.id} />
-      {report.byLevel.length > 0 && (
-        <p className="simulate-faint" data-testid="by-level">
-          By challenge level:{' '}
-          {report.byLevel
-            .map((l) => `${l.level ?? '?'}: ${percent(l.rate)} (${l.passes}/${l.passes + l.fails})`)
-            .join(' · ')}
-        </p>
-      )}
+      <div className="report-tables">
+        <EndingsTable report={report} />
+        <UsageTable report={report} />
+      </div>
       <DialogueList report={report} live={run.live} run={run.id} />
     </section>
+  );
+}
+
+/** Pass rate by challenge level and pass^k, each captioned with the models behind it. */
+function ReportCharts({ report }: { report: RunReport }) {
+  if (report.byLevel.length === 0 && report.passHatK.length === 0) return null;
+  return (
+    <div className="report-charts">
+      {report.byLevel.length > 0 && (
+        <figure className="report-figure">
+          <LevelChart levels={report.byLevel} />
+          <figcaption>
+            Pass rate by challenge level, with 95% intervals · <ModelsCaption report={report} />
+          </figcaption>
+        </figure>
+      )}
+      {report.passHatK.length > 0 && (
+        <figure className="report-figure">
+          <PassHatKChart points={report.passHatK} />
+          <figcaption>
+            pass^k: every one of k trials passed · <ModelsCaption report={report} />
+          </figcaption>
+        </figure>
+      )}
+    </div>
   );
 }
 

@@ -1,0 +1,47 @@
+import type { RunReport } from '../../../core/index.ts';
+import { linearScale, passHatKLabel, wholePercent } from './chartMath.ts';
+
+const WIDTH = 320;
+const HEIGHT = 150;
+const PAD = { left: 34, right: 16, top: 10, bottom: 26 };
+
+/** pass^k for k = 1..K as a curve: how fast "every trial passes" falls as trials grow. */
+export function PassHatKChart({ points }: { points: RunReport['passHatK'] }) {
+  const last = points[points.length - 1];
+  if (!last) return null;
+  const label = passHatKLabel(points);
+  const x = linearScale([1, Math.max(last.k, 2)], [PAD.left + 10, WIDTH - PAD.right]);
+  const y = linearScale([0, 1], [HEIGHT - PAD.bottom, PAD.top]);
+  const drawn = points.filter((p) => Number.isFinite(p.value));
+  return (
+    <svg
+      className="report-chart"
+      data-testid="pass-hat-k-chart"
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+    >
+      <title>{label}</title>
+      {[0, 0.5, 1].map((tick) => (
+        <g key={tick} className="report-chart-grid">
+          <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
+          <text x={PAD.left - 4} y={y(tick)} textAnchor="end" dominantBaseline="middle">
+            {tick * 100}%
+          </text>
+        </g>
+      ))}
+      <polyline
+        className="report-chart-line"
+        points={drawn.map((p) => `${x(p.k)},${y(p.value)}`).join(' ')}
+      />
+      {drawn.map((p) => (
+        <circle key={p.k} className="report-chart-dot" cx={x(p.k)} cy={y(p.value)} r={3.5} />
+      ))}
+      {points.map((p) => (
+        <text key={p.k} className="report-chart-axis" x={x(p.k)} y={HEIGHT - 8} textAnchor="middle">
+          k={p.k} · {wholePercent(p.value)}
+        </text>
+      ))}
+    </svg>
+  );
+}
