@@ -3,7 +3,7 @@ import { linearScale, passHatKLabel, wholePercent } from './chartMath.ts';
 
 const WIDTH = 320;
 const HEIGHT = 150;
-const PAD = { left: 34, right: 16, top: 10, bottom: 26 };
+const PAD = { left: 34, right: 34, top: 10, bottom: 26 };
 
 /** pass^k for k = 1..K as a curve: how fast "every trial passes" falls as trials grow. */
 export function PassHatKChart({ points }: { points: RunReport['passHatK'] }) {

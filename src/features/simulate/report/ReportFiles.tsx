@@ -2,13 +2,21 @@ import type { RunReport, SimEvent } from '../../../core/index.ts';
 import { gzipLog, reportCsv, reportMarkdown } from '../../../core/index.ts';
 import { downloadFile, fileStem } from '../../../ui/download.ts';
 
-/** Prints the report alone: `simulate.css`'s print rules hide the rest of the page meanwhile. */
+/**
+ * Prints the report alone: `simulate.css`'s print rules hide the rest of the page meanwhile, and
+ * the light theme holds while it prints (paper has no dark background to carry light text).
+ */
 function printReport(): void {
+  const root = document.documentElement;
+  const theme = root.getAttribute('data-theme');
   document.body.dataset.print = 'report';
+  root.setAttribute('data-theme', 'light');
   window.addEventListener(
     'afterprint',
     () => {
       delete document.body.dataset.print;
+      if (theme === null) root.removeAttribute('data-theme');
+      else root.setAttribute('data-theme', theme);
     },
     { once: true },
   );

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { levelChartLabel, linearScale, passHatKLabel, sortRows } from './chartMath.ts';
+import {
+  endingCounts,
+  levelChartLabel,
+  linearScale,
+  nextSort,
+  passHatKLabel,
+  sortRows,
+} from './chartMath.ts';
 
 describe('linearScale', () => {
   it('maps the ends of the domain onto the ends of the range, and the middle between', () => {
@@ -64,5 +71,31 @@ describe('sortRows', () => {
     ];
     expect(sortRows(rows, (r) => r.n, 'descending').map((r) => r.name)).toEqual(['b', 'a', 'c']);
     expect(sortRows(rows, (r) => r.name, 'ascending').map((r) => r.name)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('nextSort', () => {
+  it('sorts a new column (names A to Z, numbers highest first), and turns it round on a second click', () => {
+    expect(nextSort(null, 'rate')).toEqual({ key: 'rate', direction: 'descending' });
+    expect(nextSort(null, 'name')).toEqual({ key: 'name', direction: 'ascending' });
+    expect(nextSort({ key: 'rate', direction: 'descending' }, 'rate').direction).toBe('ascending');
+    expect(nextSort({ key: 'rate', direction: 'ascending' }, 'name').direction).toBe('ascending');
+  });
+});
+
+describe('endingCounts', () => {
+  it('counts finished dialogues by ending, the errors among them, most common first', () => {
+    expect(
+      endingCounts([
+        { ending: 'user-done', verdict: 'pass' },
+        { ending: 'provider-error', verdict: 'error' },
+        { ending: 'user-done', verdict: 'fail' },
+        { ending: null, verdict: 'running' },
+        { ending: 'user-done', verdict: 'error' },
+      ]),
+    ).toEqual([
+      { reason: 'user-done', count: 3, errors: 1 },
+      { reason: 'provider-error', count: 1, errors: 1 },
+    ]);
   });
 });
