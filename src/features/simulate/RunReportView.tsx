@@ -56,7 +56,6 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
         {state === 'Interrupted' && !played && <ResumeButton />}
       </header>
       <progress className="run-progress" max={total} value={done} aria-label="Dialogues finished" />
-      <ReportFiles title={run.title} events={run.events} report={report} />
       {played && (
         <p className="simulate-faint" data-testid="played">
           Played by hand in Play: a person was {played}, so this dialogue says how the other side
@@ -75,7 +74,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
         </p>
       )}
       <div className="run-cards">
-        <div className="run-card" data-testid="pass-rate">
+        <div className="run-card run-card-wide" data-testid="pass-rate">
           <div className="run-card-label">Pass rate</div>
           <div className="run-card-value">{percent(overall.rate)}</div>
           <div className="simulate-faint">
@@ -123,6 +122,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
           </div>
         )}
       </div>
+      <ReportFiles title={run.title} events={run.events} report={report} />
       <GenerationFailures report={report} />
       <IdleWarning report={report} />
       <UnattributedList report={report} />
