@@ -13,6 +13,8 @@
 // dialogue_list_scroll_p95_ms: the gap between animation frames while the dialogue list of
 // manyDialoguesLog(5000) scrolls from top to bottom a list's height every frame (the pane
 // maximized), as dragging its scrollbar does.
+// report_open_ms: from the click on a saved run of 2,000 dialogues in the Simulate pane to the end
+// of the first frame painted with its report's first chart (median of 7 opens).
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import type { Browser, Page } from '@playwright/test';
@@ -33,6 +35,7 @@ const OPENS = 7;
 const STEPS = 50;
 const WARM_UP_STEPS = 5;
 const MANY_DIALOGUES = 5000;
+const REPORT_DIALOGUES = 2000;
 
 /**
  * The long log's policies and tools under the airline example's names, so that its steps light
@@ -63,6 +66,11 @@ const MEASURE = `(() => {
   const changed = {
     opened: () =>
       document.querySelector('[data-testid="replay-dialogue"] li.replay-step[data-position="current"]') !== null,
+    reported: () => {
+      const report = document.querySelector('section[data-pane="simulate"] [aria-label="Run report"]');
+      const title = report?.querySelector('h3')?.textContent ?? '';
+      return title.startsWith(window.__replayBench.title) && report.querySelector('.report-chart') !== null;
+    },
     stepped: (before) => {
       const current = document.querySelector('li.replay-step[data-position="current"]');
       return current !== null && current.dataset.step !== before;
@@ -79,7 +87,9 @@ const MEASURE = `(() => {
     );
   window.__replayBench = {
     arm(type, until) {
-      const pane = document.querySelector('section[data-pane="replay"]');
+      const pane = document.querySelector(
+        until === 'reported' ? 'section[data-pane="simulate"]' : 'section[data-pane="replay"]',
+      );
       const before =
         document.querySelector('li.replay-step[data-position="current"]')?.dataset.step ?? null;
       window.__replayBench.pending = new Promise((resolve, reject) => {
@@ -119,7 +129,7 @@ interface Moments {
 async function measured(
   page: Page,
   type: 'click' | 'keydown',
-  until: 'opened' | 'stepped',
+  until: 'opened' | 'stepped' | 'reported',
   act: () => Promise<void>,
 ): Promise<Moments> {
   await page.evaluate(
@@ -321,6 +331,30 @@ async function scrollFigures(page: Page) {
   return { dialogue_list_scroll_p95_ms: percentile(frameGaps, 95) };
 }
 
+/**
+ * Milliseconds from the click on a saved run of 2,000 dialogues (manyDialoguesLog) in the Simulate
+ * pane to the end of the first frame painted with its report's first chart (median of 7 opens
+ * after a warm-up, each from another run's report).
+ */
+async function reportFigures(page: Page) {
+  await page.keyboard.press('Alt+4');
+  await importRun(page, 'report-2000.json', manyDialoguesLog(REPORT_DIALOGUES));
+  await page.keyboard.press('Alt+3');
+  const runs = page.locator('section[data-pane="simulate"] section[aria-label="Saved runs"]');
+  const target = runs.getByRole('button', { name: /^Imported: report-2000/ });
+  const other = runs.getByRole('button', { name: /^Imported: long/ });
+  const title = page.locator('section[data-pane="simulate"] [aria-label="Run report"] h3');
+  const times: number[] = [];
+  for (let run = 0; run <= OPENS; run++) {
+    await other.click();
+    await title.filter({ hasText: /^Imported: long/ }).waitFor();
+    await page.evaluate(`window.__replayBench.title = 'Imported: report-2000'`);
+    const at = await measured(page, 'click', 'reported', () => target.click());
+    if (run > 0) times.push(at.painted - at.start);
+  }
+  return { report_open_ms: median(times) };
+}
+
 /** The Replay pane's figures (see the top of this file), on the build in `outDir`. */
 export async function replayFigures(outDir = 'dist') {
   let server: ChildProcess | undefined;
@@ -343,7 +377,8 @@ export async function replayFigures(outDir = 'dist') {
     const open = await doing('opening the long dialogue', () => openFigures(page));
     const step = await doing('stepping through the long dialogue', () => stepFigures(page));
     const scroll = await doing('scrolling the list of 5,000 dialogues', () => scrollFigures(page));
-    return { ...open, ...step, ...scroll };
+    const report = await doing('opening the report of 2,000 dialogues', () => reportFigures(page));
+    return { ...open, ...step, ...scroll, ...report };
   } finally {
     await browser?.close().catch(() => undefined);
     if (server) stopPreview(server);
