@@ -43,7 +43,8 @@ export function FlipLists({
                     title="Open both dialogues side by side in Replay"
                     onClick={() => void open(flip)}
                   >
-                    {flip.scenario} · trial {flip.trial}
+                    {flip.before.dialogue}
+                    {flip.after.dialogue !== flip.before.dialogue && ` → ${flip.after.dialogue}`}
                   </button>{' '}
                   <span className="simulate-faint">
                     {flip.before.verdict} → {flip.after.verdict}
