@@ -34,7 +34,7 @@ export function RecheckForm() {
           ))}
         </select>
       </label>
-      <button type="submit" disabled={busy || !run}>
+      <button type="submit" className="button" disabled={busy || !run}>
         {busy ? 'Re-checking…' : 'Re-check'}
       </button>
       <p className="simulate-faint">
