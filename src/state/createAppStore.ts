@@ -14,6 +14,8 @@ import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
 import { createSelectors } from './selectors.ts';
 import type { AnalysisSlice } from './slices/analysisSlice.ts';
+import type { CompareSlice } from './slices/compareSlice.ts';
+import { createCompareSlice } from './slices/compareSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
 import type { GraphRunSlice } from './slices/graphRunSlice.ts';
 import { createGraphRunSlice } from './slices/graphRunSlice.ts';
@@ -80,6 +82,7 @@ export type AppState = UiSlice &
   SimulationSlice &
   PlaySlice &
   ReplaySlice &
+  CompareSlice &
   ShareSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
@@ -129,6 +132,7 @@ export function createAppStore(
       services.scheduler ?? platformScheduler,
     )(...args),
     ...createReplaySlice(services.runs, newId, now, services.viewerTemplate)(...args),
+    ...createCompareSlice(services.runs, newId, now)(...args),
     ...createShareSlice(services.repository)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;

@@ -261,3 +261,56 @@ export const AIRLINE_POLICY_RESULTS = {
     },
   },
 } as const;
+
+/** Where the second run (AIRLINE_RUN_B) is saved, from the repository root. */
+export const AIRLINE_RUN_B_PATH = 'e2e/fixtures/airline-run-b.json';
+
+/**
+ * A second run of the airline example, made from the first (`airlineRunB(AIRLINE_RUN's log)`)
+ * by turning its checks, so that comparing the two has known flips: in
+ * cancel-within-24-hours#1 the agent now names a tool in its last reply (the no-tool-names
+ * check fails: passed → failed), and in cancel-one-leg-only#1 every check and expectation now
+ * holds (failed → passed). Everything else, dialogue ids included, is as it was; no trial ends in
+ * an error on one side only.
+ */
+export const AIRLINE_RUN_B = {
+  path: AIRLINE_RUN_B_PATH,
+  broke: ['cancel-within-24-hours#1'],
+  fixed: ['cancel-one-leg-only#1'],
+  erred: [],
+  totals: { dialogues: 8, passes: 3, fails: 3, errors: 2 },
+} as const;
+
+/** The second run's log, from the first's (see AIRLINE_RUN_B). */
+export function airlineRunB(events: readonly SimEvent[]): SimEvent[] {
+  const [broke] = AIRLINE_RUN_B.broke;
+  const [fixed] = AIRLINE_RUN_B.fixed;
+  const lastAgentTurn = Math.max(
+    ...events.flatMap((e) =>
+      e.type === 'message' && e.dialogue === broke && e.speaker === 'agent' ? [e.turn] : [],
+    ),
+  );
+  return events.map((e) => {
+    if (e.type !== 'checks') return e;
+    if (e.dialogue === broke)
+      return {
+        ...e,
+        findings: e.findings.map((f) =>
+          f.id === 'no-tool-names'
+            ? {
+                ...f,
+                passed: false,
+                turn: lastAgentTurn,
+                detail: 'The agent said “cancel_reservation” in its last reply.',
+              }
+            : f,
+        ),
+      };
+    if (e.dialogue === fixed)
+      return {
+        ...e,
+        findings: e.findings.map(({ turn: _turn, ...f }) => ({ ...f, passed: true })),
+      };
+    return e;
+  });
+}
