@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { DialogueReport, ModelRole, RunReport } from '../../core/index.ts';
 import { ENDING_LABELS } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
@@ -12,8 +13,15 @@ const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
 };
 
 /**
+ * Rows drawn at first, and added per "Show more": a run of thousands of dialogues opens its report
+ * at once (the Replay pane lists them all, virtualised and filtered).
+ */
+const PAGE = 100;
+
+/**
  * Every dialogue of the run: its verdict, how it ended, and what broke. A dialogue the simulated
- * user probably spoiled waits for a person's review (unless the run is still going).
+ * user probably spoiled waits for a person's review (unless the run is still going). A long run
+ * shows its first rows, and more on request.
  */
 export function DialogueList({
   report,
@@ -24,7 +32,50 @@ export function DialogueList({
   live: boolean;
   run: string;
 }) {
+  const [shown, setShown] = useState(PAGE);
   if (report.dialogues.length === 0) return null;
+  const total = report.dialogues.length;
+  const rows = total > shown ? report.dialogues.slice(0, shown) : report.dialogues;
+  return (
+    <>
+      <DialogueTable rows={rows} live={live} run={run} />
+      {rows.length < total && (
+        <p className="simulate-faint" data-testid="dialogues-more">
+          {rows.length} of {total} dialogues shown.{' '}
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => {
+              setShown(shown + PAGE);
+            }}
+          >
+            Show {Math.min(PAGE, total - rows.length)} more
+          </button>
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => {
+              setShown(total);
+            }}
+          >
+            Show all {total}
+          </button>{' '}
+          The Replay pane lists them all, with filters.
+        </p>
+      )}
+    </>
+  );
+}
+
+function DialogueTable({
+  rows,
+  live,
+  run,
+}: {
+  rows: readonly DialogueReport[];
+  live: boolean;
+  run: string;
+}) {
   return (
     <table className="run-table" aria-label="Dialogues">
       <thead>
@@ -36,7 +87,7 @@ export function DialogueList({
         </tr>
       </thead>
       <tbody>
-        {report.dialogues.map((d) => (
+        {rows.map((d) => (
           <tr key={d.dialogue} data-verdict={d.verdict}>
             <th scope="row">
               <ReplayLink
