@@ -93,34 +93,3 @@ test('the report downloads as Markdown and CSV with the known overall numbers', 
   expect(lines).toHaveLength(recorded.length);
   expect(JSON.parse(lines[0] ?? '')).toMatchObject({ type: 'run-started', seed: 1 });
 });
-
-for (const viewport of [
-  { width: 1280, height: 800 },
-  { width: 1920, height: 1080 },
-]) {
-  test(`pictures of the report at ${viewport.width}×${viewport.height}`, async ({
-    workbench,
-    page,
-  }) => {
-    test.skip(!process.env.REPORT_SHOTS, 'pictures for a person to look at, on request');
-    await page.setViewportSize(viewport);
-    const report = await openAirlineReport(workbench, page);
-    for (const theme of ['Light theme', 'Dark theme'] as const) {
-      await workbench.themeChoice(theme).click();
-      const name = `${viewport.width}x${viewport.height}-${theme.split(' ')[0]?.toLowerCase()}`;
-      await report.getByTestId('level-chart').scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `/tmp/shots-reportui/${name}-charts.png` });
-      await report.getByRole('table', { name: 'Policies' }).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `/tmp/shots-reportui/${name}-tables.png` });
-    }
-    await page.evaluate(() => {
-      document.body.dataset.print = 'report';
-      document.documentElement.dataset.theme = 'light';
-    });
-    await page.emulateMedia({ media: 'print' });
-    await page.screenshot({
-      path: `/tmp/shots-reportui/${viewport.width}-print.png`,
-      fullPage: true,
-    });
-  });
-}
