@@ -110,6 +110,16 @@ describe('re-checking a run against today’s project', () => {
     expect(comparison?.sameProject).toBe(false);
   });
 
+  it('says when today’s project has errors, whose checks then judge nothing', async () => {
+    const { store } = await setUp();
+    const rules = store.getState().project.files['rules.yaml'];
+    store.getState().setFileText('rules.yaml', `${rules}\n  - id: [broken\n`);
+    await store.getState().recheckAgainstProject('run-a');
+    expect(store.getState().compareMessage).toMatch(
+      /^Today’s project has \d+ errors? \(see Problems\): what does not parse was left out/,
+    );
+  });
+
   it('finds nothing new when the project is as the run saw it', async () => {
     const { store } = await setUp();
     await store.getState().recheckAgainstProject('run-a');
@@ -117,5 +127,6 @@ describe('re-checking a run against today’s project', () => {
     expect(comparison?.broke).toEqual([]);
     expect(comparison?.fixed).toEqual([]);
     expect(comparison?.sameProject).toBe(true);
+    expect(store.getState().compareMessage).toBeNull();
   });
 });

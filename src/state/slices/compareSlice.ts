@@ -100,7 +100,15 @@ export function createCompareSlice(
             import('../../core/format/parseProject.ts'),
             import('../../core/sim/recheck.ts'),
           ]);
-          const { model } = parseProject(project);
+          const { model, diagnostics } = parseProject(project);
+          const errors = diagnostics.filter((d) => d.severity === 'error').length;
+          // What does not parse judges nothing: say so rather than let its checks vanish.
+          const broken =
+            errors === 0
+              ? []
+              : [
+                  `Today’s project has ${errors} error${errors === 1 ? '' : 's'} (see Problems): what does not parse was left out of the re-check, so its checks and expectations judged nothing.`,
+                ];
           const recheck = recheckRun(model, projectHash(project.files), id, source.events);
           const newRun = `run-${newId()}`;
           const title = `Re-check of ${source.title}`;
@@ -122,7 +130,7 @@ export function createCompareSlice(
           set({
             compareBefore: source,
             compareAfter: { id: newRun, title, events: recheck.events },
-            compareMessage: [...recheck.notes, ...kept].join(' ') || null,
+            compareMessage: [...broken, ...recheck.notes, ...kept].join(' ') || null,
           });
           return newRun;
         } finally {
