@@ -16,7 +16,7 @@ export function RunPickers() {
         <option value="">Choose a run…</option>
         {runList.map((r) => (
           <option key={r.id} value={r.id}>
-            {r.title} · {r.createdAt.slice(0, 16).replace('T', ' ')}
+            {r.title} · {new Date(r.createdAt).toLocaleString()}
           </option>
         ))}
       </select>
