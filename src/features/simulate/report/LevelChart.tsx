@@ -1,8 +1,8 @@
 import type { RunReport } from '../../../core/index.ts';
 import { levelChartLabel, linearScale, wholePercent } from './chartMath.ts';
+import { CHART, RateChartFrame } from './RateChartFrame.tsx';
 
-const WIDTH = 320;
-const HEIGHT = 150;
+const { width: WIDTH, height: HEIGHT } = CHART;
 const PAD = { left: 34, right: 8, top: 10, bottom: 26 };
 
 /** Pass rate against challenge level: a bar per level with its 95% interval as a whisker. */
@@ -13,22 +13,7 @@ export function LevelChart({ levels }: { levels: RunReport['byLevel'] }) {
   const band = (WIDTH - PAD.left - PAD.right) / levels.length;
   const barWidth = Math.min(36, band * 0.6);
   return (
-    <svg
-      className="report-chart"
-      data-testid="level-chart"
-      role="img"
-      aria-label={label}
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-    >
-      <title>{label}</title>
-      {[0, 0.5, 1].map((tick) => (
-        <g key={tick} className="report-chart-grid">
-          <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
-          <text x={PAD.left - 4} y={y(tick)} textAnchor="end" dominantBaseline="middle">
-            {tick * 100}%
-          </text>
-        </g>
-      ))}
+    <RateChartFrame testId="level-chart" label={label} left={PAD.left} right={PAD.right} y={y}>
       {levels.map((level, i) => {
         const centre = PAD.left + band * (i + 0.5);
         const judged = level.passes + level.fails > 0;
@@ -56,6 +41,6 @@ export function LevelChart({ levels }: { levels: RunReport['byLevel'] }) {
           </g>
         );
       })}
-    </svg>
+    </RateChartFrame>
   );
 }

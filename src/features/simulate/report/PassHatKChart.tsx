@@ -1,8 +1,8 @@
 import type { RunReport } from '../../../core/index.ts';
 import { linearScale, passHatKLabel, wholePercent } from './chartMath.ts';
+import { CHART, RateChartFrame } from './RateChartFrame.tsx';
 
-const WIDTH = 320;
-const HEIGHT = 150;
+const { width: WIDTH, height: HEIGHT } = CHART;
 const PAD = { left: 34, right: 34, top: 10, bottom: 26 };
 
 /** pass^k for k = 1..K as a curve: how fast "every trial passes" falls as trials grow. */
@@ -14,22 +14,7 @@ export function PassHatKChart({ points }: { points: RunReport['passHatK'] }) {
   const y = linearScale([0, 1], [HEIGHT - PAD.bottom, PAD.top]);
   const drawn = points.filter((p) => Number.isFinite(p.value));
   return (
-    <svg
-      className="report-chart"
-      data-testid="pass-hat-k-chart"
-      role="img"
-      aria-label={label}
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-    >
-      <title>{label}</title>
-      {[0, 0.5, 1].map((tick) => (
-        <g key={tick} className="report-chart-grid">
-          <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
-          <text x={PAD.left - 4} y={y(tick)} textAnchor="end" dominantBaseline="middle">
-            {tick * 100}%
-          </text>
-        </g>
-      ))}
+    <RateChartFrame testId="pass-hat-k-chart" label={label} left={PAD.left} right={PAD.right} y={y}>
       <polyline
         className="report-chart-line"
         points={drawn.map((p) => `${x(p.k)},${y(p.value)}`).join(' ')}
@@ -42,6 +27,6 @@ export function PassHatKChart({ points }: { points: RunReport['passHatK'] }) {
           k={p.k} · {wholePercent(p.value)}
         </text>
       ))}
-    </svg>
+    </RateChartFrame>
   );
 }
