@@ -1,7 +1,7 @@
-import { AIRLINE_RUN, AIRLINE_RUN_B } from '../src/test/airlineRun.ts';
+import { AIRLINE_RUN_B } from '../src/test/airlineRun.ts';
 import type { Workbench } from './fixtures.ts';
 import { expect, test } from './fixtures.ts';
-import { ReplayPane } from './replayPane.ts';
+import { openAirlineRun } from './replayPane.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -33,10 +33,7 @@ test.describe('Compare', () => {
     workbench,
     page,
   }) => {
-    const replay = new ReplayPane(page);
-    await workbench.openExample('airline');
-    await replay.importRun(AIRLINE_RUN.path);
-    await expect(replay.root).toContainText(`${AIRLINE_RUN.totals.dialogues} dialogues`);
+    const replay = await openAirlineRun(workbench, page);
     await replay.importRun(AIRLINE_RUN_B.path);
     await expect(replay.root).toContainText('airline-run-b');
 
@@ -71,10 +68,7 @@ test.describe('Compare', () => {
     workbench,
     page,
   }) => {
-    const replay = new ReplayPane(page);
-    await workbench.openExample('airline');
-    await replay.importRun(AIRLINE_RUN.path);
-    await expect(replay.root).toContainText(`${AIRLINE_RUN.totals.dialogues} dialogues`);
+    await openAirlineRun(workbench, page);
 
     // The must_not_say check no-full-card-numbers now looks for reservation TQ7H3K, which only
     // cancel-within-24-hours's agent names (AIRLINE_RUN).

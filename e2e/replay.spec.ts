@@ -4,7 +4,7 @@ import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
 import { priceModel, useEndpoint } from './endpoints.ts';
 import { expect, test } from './fixtures.ts';
 import { refundDeskScript } from './refundDesk.ts';
-import { ReplayPane, graphNode } from './replayPane.ts';
+import { ReplayPane, graphNode, openAirlineRun } from './replayPane.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -25,10 +25,7 @@ test.describe('Replay', () => {
     workbench,
     page,
   }) => {
-    const replay = new ReplayPane(page);
-    await workbench.openExample('airline');
-    await replay.importRun(AIRLINE_RUN.path);
-    await expect(replay.root).toContainText(`${AIRLINE_RUN.totals.dialogues} dialogues`);
+    const replay = await openAirlineRun(workbench, page);
 
     // Opened from the report's dialogue list, at the turn where it broke (Simulate is a tab
     // beside Replay).

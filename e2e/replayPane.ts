@@ -1,5 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
+import { AIRLINE_RUN } from '../src/test/airlineRun.ts';
+import type { Workbench } from './fixtures.ts';
 
 /** The Replay pane, driven the way a person does: by role, label and key. */
 export class ReplayPane {
@@ -58,6 +60,27 @@ export class ReplayPane {
   table(name: string): Locator {
     return this.root.getByRole('table', { name: `Table ${name}` });
   }
+}
+
+/** The airline example with its recorded run opened in Replay, every dialogue listed. */
+export async function openAirlineRun(workbench: Workbench, page: Page): Promise<ReplayPane> {
+  const replay = new ReplayPane(page);
+  await workbench.openExample('airline');
+  await replay.importRun(AIRLINE_RUN.path);
+  await expect(replay.root).toContainText(`${AIRLINE_RUN.totals.dialogues} dialogues`);
+  return replay;
+}
+
+/** The recorded airline run's report, opened from the Simulate pane's saved runs. */
+export async function openAirlineReport(workbench: Workbench, page: Page): Promise<Locator> {
+  await openAirlineRun(workbench, page);
+  await page.keyboard.press('Alt+3');
+  const simulate = workbench.pane('simulate');
+  await simulate
+    .getByRole('region', { name: 'Saved runs' })
+    .getByRole('button', { name: /^Imported: airline-run/ })
+    .click();
+  return simulate.getByRole('region', { name: 'Run report' });
 }
 
 /** The Graph pane's node for a policy: its circle, which carries the replay's mark. */

@@ -1,22 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { AIRLINE_RUN } from '../src/test/airlineRun.ts';
-import type { Workbench } from './fixtures.ts';
 import { expect, test } from './fixtures.ts';
-import { ReplayPane } from './replayPane.ts';
-
-/** Opens the recorded airline run in the Simulate pane and answers its report. */
-async function openAirlineReport(workbench: Workbench, page: Page) {
-  await workbench.openExample('airline');
-  await new ReplayPane(page).importRun(AIRLINE_RUN.path);
-  await page.keyboard.press('Alt+3');
-  const simulate = workbench.pane('simulate');
-  await simulate
-    .getByRole('region', { name: 'Saved runs' })
-    .getByRole('button', { name: /^Imported: airline-run/ })
-    .click();
-  return simulate.getByRole('region', { name: 'Run report' });
-}
+import { openAirlineReport } from './replayPane.ts';
 
 test('the report draws the known rates, names the models and sorts its tables', async ({
   workbench,

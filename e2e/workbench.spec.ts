@@ -1,8 +1,7 @@
 import type { Page } from '@playwright/test';
-import { AIRLINE_RUN } from '../src/test/airlineRun.ts';
 import type { PaneId } from './fixtures.ts';
 import { PANES, TITLES, expect, test } from './fixtures.ts';
-import { ReplayPane } from './replayPane.ts';
+import { openAirlineReport } from './replayPane.ts';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -129,15 +128,8 @@ test.describe('at 1280×800', () => {
     workbench,
     page,
   }) => {
-    await workbench.openExample('airline');
-    await new ReplayPane(page).importRun(AIRLINE_RUN.path);
-    await page.keyboard.press('Alt+3');
+    const report = await openAirlineReport(workbench, page);
     const simulate = workbench.pane('simulate');
-    await simulate
-      .getByRole('region', { name: 'Saved runs' })
-      .getByRole('button', { name: /^Imported: airline-run/ })
-      .click();
-    const report = simulate.getByRole('region', { name: 'Run report' });
     await expect(report.getByTestId('pass-rate')).toBeInViewport({ ratio: 1 });
     // The settings are one line now, and open on request.
     const form = simulate.getByRole('form', { name: 'Run settings' });
