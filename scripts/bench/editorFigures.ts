@@ -6,10 +6,9 @@
 // Each visit is a first visit: a fresh browser context, so an empty HTTP cache and no saved
 // project. The figure is the median of EDITOR_VISITS visits (7 unless set).
 // editor_ready_ms_min, editor_ready_ms_max: the fastest and slowest of those visits.
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import type { Browser } from '@playwright/test';
 import { chromium } from '@playwright/test';
+import { startPreview, stopPreview } from './preview.ts';
 import { median, round } from './stats.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -50,37 +49,6 @@ const WATCH = `(() => {
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 })()`;
 
-/** Starts `vite preview` on the build in its own process group, and waits until it answers. */
-async function startPreview(outDir: string): Promise<ChildProcess> {
-  const answers = () =>
-    fetch(ORIGIN).then(
-      (response) => response.ok,
-      () => false,
-    );
-  if (await answers()) throw new Error(`Something already answers on port ${String(PORT)}.`);
-  const server = spawn(
-    'npx',
-    ['vite', 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(PORT)],
-    { stdio: 'ignore', detached: true },
-  );
-  for (let i = 0; i < 150; i++) {
-    if (await answers()) return server;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  stopPreview(server);
-  throw new Error(`vite preview did not answer on port ${String(PORT)} within 30 s.`);
-}
-
-/** Ends the server's whole process group (npx and the vite under it). */
-function stopPreview(server: ChildProcess): void {
-  if (server.pid === undefined) return;
-  try {
-    process.kill(-server.pid);
-  } catch {
-    // Already gone.
-  }
-}
-
 /** One first visit in a fresh context: milliseconds from navigation to the editor being ready. */
 async function firstVisit(browser: Browser): Promise<number> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -99,7 +67,7 @@ async function firstVisit(browser: Browser): Promise<number> {
 
 /** The editor's first-visit figures (see the top of this file), on the build in `outDir`. */
 export async function editorFigures(outDir = 'dist') {
-  const server = await startPreview(outDir);
+  const server = await startPreview(outDir, PORT);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({

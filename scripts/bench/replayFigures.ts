@@ -16,7 +16,6 @@
 // report_open_ms: from the click on a saved run of 2,000 dialogues in the Simulate pane to the end
 // of the first frame painted with its report's first chart (median of 7 opens).
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import type { Browser, Page } from '@playwright/test';
 import { chromium } from '@playwright/test';
 import type { SimEvent } from '../../src/core/index.ts';
@@ -26,6 +25,7 @@ import {
   manyDialoguesLog,
 } from '../../src/core/testing/bigLogs.ts';
 import { RECORD_FRAMES, STOP_RECORDING } from './frames.ts';
+import { startPreview, stopPreview } from './preview.ts';
 import { median, percentile } from './stats.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -146,58 +146,6 @@ async function doing<T>(what: string, work: () => Promise<T>): Promise<T> {
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new Error(`The Replay benchmark failed while ${what}: ${why}`, { cause: error });
-  }
-}
-
-/** Starts `vite preview` on the build in its own process group, and waits until it answers. */
-async function startPreview(outDir: string): Promise<ChildProcess> {
-  const answers = () =>
-    fetch(ORIGIN).then(
-      (response) => response.ok,
-      () => false,
-    );
-  if (await answers()) throw new Error(`Something already answers on port ${String(PORT)}.`);
-  const server = spawn(
-    'npx',
-    [
-      'vite',
-      'preview',
-      '--outDir',
-      outDir,
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(PORT),
-      '--strictPort',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
-  );
-  let said = '';
-  server.stderr.on('data', (chunk: Buffer) => {
-    said = (said + chunk.toString()).slice(-2000);
-  });
-  for (let i = 0; i < 150; i++) {
-    if (server.exitCode !== null || server.signalCode !== null) {
-      stopPreview(server);
-      const how = server.signalCode ?? `code ${String(server.exitCode)}`;
-      throw new Error(`vite preview ended (${how}): ${said.trim()}`);
-    }
-    if (await answers()) return server;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  stopPreview(server);
-  throw new Error(
-    `vite preview did not answer on port ${String(PORT)} within 30 s. ${said.trim()}`,
-  );
-}
-
-/** Ends the server's whole process group (npx and the vite under it). */
-function stopPreview(server: ChildProcess): void {
-  if (server.pid === undefined) return;
-  try {
-    process.kill(-server.pid);
-  } catch {
-    // Already gone.
   }
 }
 
@@ -360,7 +308,7 @@ export async function replayFigures(outDir = 'dist') {
   let server: ChildProcess | undefined;
   let browser: Browser | undefined;
   try {
-    server = await doing('starting vite preview', () => startPreview(outDir));
+    server = await doing('starting vite preview', () => startPreview(outDir, PORT));
     browser = await doing('starting Chromium', () =>
       chromium.launch({
         executablePath: CHROMIUM,
