@@ -20,6 +20,17 @@ const findingsOf = (events: readonly SimEvent[]) =>
 const withCheck = (check: string) =>
   parseProject(miniProject({ 'rules.yaml': `${MINI_FILES['rules.yaml']}${check}` })).model;
 
+/** scenarios.yaml with a scenario "fresh" (a refund of o1) expecting o1 to meet `status`. */
+const withFresh = (status: string) => `${MINI_FILES['scenarios.yaml']}  - id: fresh
+    policies: [refund-window]
+    persona: A customer.
+    goal: Refund order o1.
+    knows: [user id u1]
+    expected:
+      database:
+        - db.orders.exists(o, o.id == "o1" && ${status})
+`;
+
 describe('recheckRun', () => {
   it('judges a run against unchanged files exactly as the run did, without a model call', async () => {
     const { events } = await simulateRefunds();
@@ -63,16 +74,9 @@ describe('recheckRun', () => {
 
   it("uses today's expectations of a scenario scenarios.yaml still has", async () => {
     const { events } = await simulateRefunds();
-    const scenarios = `${MINI_FILES['scenarios.yaml']}  - id: fresh
-    policies: [refund-window]
-    persona: A customer.
-    goal: Refund order o1.
-    knows: [user id u1]
-    expected:
-      database:
-        - db.orders.exists(o, o.id == "o1" && o.status == "delivered")
-`;
-    const model = parseProject(miniProject({ 'scenarios.yaml': scenarios })).model;
+    const model = parseProject(
+      miniProject({ 'scenarios.yaml': withFresh('o.status == "delivered"') }),
+    ).model;
     const again = recheckRun(model, 'today', 'run-1', events);
     expect(again.scenariosFromProject).toEqual(['fresh']);
     expect(verdicts(again.events)).toEqual({
@@ -95,15 +99,7 @@ describe('recheckRun', () => {
           '{ id: o1, user_id: u1, status: delivered',
           '{ id: o1, user_id: u1, status: refunded',
         ),
-        'scenarios.yaml': `${MINI_FILES['scenarios.yaml']}  - id: fresh
-    policies: [refund-window]
-    persona: A customer.
-    goal: Refund order o1.
-    knows: [user id u1]
-    expected:
-      database:
-        - db.orders.exists(o, o.id == "o1" && o.status == "refunded")
-`,
+        'scenarios.yaml': withFresh('o.status == "refunded"'),
       }),
     ).model;
     const again = recheckRun(model, 'today', 'run-1', events);
