@@ -1,13 +1,11 @@
 import type { ProjectModel } from '../format/model.ts';
 import { heuristicEdges } from './heuristic.ts';
-import type { GraphEdge, GraphNode, PolicyCoverage, PolicyGraph } from './types.ts';
+import type { GraphEdge, GraphNode, PolicyGraph } from './types.ts';
 
 const NO_REASONS: readonly string[] = Object.freeze([]);
 
 /** How to build the graph. */
 export interface BuildGraphOptions {
-  /** Test history per policy, copied onto the nodes' `tested` and `failed`. */
-  readonly coverage?: PolicyCoverage;
   /** Add heuristic edges between policies no relation links (default true). */
   readonly heuristic?: boolean;
 }
@@ -34,7 +32,6 @@ export function buildGraph(model: ProjectModel, options: BuildGraphOptions = {})
     categories.add(policy.category);
     const tables = new Set<string>();
     for (const tool of policy.tools) for (const t of tablesOfTool.get(tool) ?? []) tables.add(t);
-    const history = options.coverage?.get(policy.id);
     nodes.push({
       id: policy.id,
       text: policy.text,
@@ -42,8 +39,6 @@ export function buildGraph(model: ProjectModel, options: BuildGraphOptions = {})
       challenge: policy.challenge,
       tools: [...new Set(policy.tools)],
       tables: [...tables],
-      tested: history?.tested ?? 0,
-      failed: history?.failed ?? 0,
       path: policy.path,
     });
   }

@@ -24,8 +24,6 @@ export function sameGraph(a: PolicyGraph, b: PolicyGraph): boolean {
       x.text !== y.text ||
       x.category !== y.category ||
       x.challenge !== y.challenge ||
-      x.tested !== y.tested ||
-      x.failed !== y.failed ||
       x.tools.join('\n') !== y.tools.join('\n') ||
       x.tables.join('\n') !== y.tables.join('\n') ||
       x.path.join('\n') !== y.path.join('\n')

@@ -161,7 +161,7 @@ class Walker {
     this.slotWeights = new Float64Array(Math.max(adj.target.length, n));
     this.prefer = options.preferUncovered === true;
     this.nodeCount = Float64Array.from(graph.nodes, (node) =>
-      this.prefer ? (options.coverage?.get(node.id)?.tested ?? node.tested) : 0,
+      this.prefer ? (options.coverage?.get(node.id)?.tested ?? 0) : 0,
     );
     this.pairCount = new Float64Array(this.prefer ? adj.target.length : 0);
     this.startWeights = new WeightTree(this.prefer ? this.nodeCount.map(uncovered) : []);

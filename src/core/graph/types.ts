@@ -11,9 +11,6 @@ export interface GraphNode {
   readonly tools: readonly string[];
   /** Database tables the policy's tools read or write (from the tools' effects). */
   readonly tables: readonly string[];
-  /** How many runs tested this policy, and how many of those it failed (filled by later runs). */
-  readonly tested: number;
-  readonly failed: number;
   /** Where the policy is written in policies.yaml. */
   readonly path: YamlPath;
 }

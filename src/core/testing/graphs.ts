@@ -11,8 +11,6 @@ export function testNode(id: string, fields: Partial<Omit<GraphNode, 'id'>> = {}
     challenge: 3,
     tools: [],
     tables: [],
-    tested: 0,
-    failed: 0,
     path: [],
     ...fields,
   };
