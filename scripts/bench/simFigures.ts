@@ -285,7 +285,7 @@ function recheckDialoguesPerS(model: ProjectModel, log: readonly SimEvent[]): nu
   const rates: number[] = [];
   for (let run = 0; run < ENGINE_RUNS + 1; run++) {
     const start = performance.now();
-    const again = recheckRun(model, 'bench', 'bench-run', log);
+    const again = recheckRun(model, {}, 'bench-run', log);
     const ms = performance.now() - start;
     if (again.rechecked !== ENGINE_DIALOGUES || again.kept.length > 0)
       throw new Error(

@@ -7,7 +7,6 @@ import {
   comparisonMarkdown,
   mergeRunLogs,
   parseProject,
-  projectHash,
   readLog,
   recheckRun,
   regressions,
@@ -160,7 +159,7 @@ export function recheck(
   if (typeof events === 'string') return fail(io, events);
   const { model } = parseProject(loaded.project);
   const source = path.basename(run).replace(/\.jsonl(\.gz)?$/, '');
-  const again = recheckRun(model, projectHash(loaded.project.files), source, events);
+  const again = recheckRun(model, loaded.project.files, source, events);
   const out =
     options.out ?? `${run.replace(/\.jsonl(\.gz)?$/, '').replace(/[,/]+$/, '')}.rechecked.jsonl`;
   writeFileSync(out, `${again.events.map((e) => JSON.stringify(e)).join('\n')}\n`);

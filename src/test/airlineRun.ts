@@ -11,6 +11,7 @@ import {
   parseProject,
   planRun,
   projectFromFiles,
+  projectHash,
   runSimulation,
 } from '../core/index.ts';
 import { PLAYED, airlineAgent, airlineJudge, airlineUser } from './airlineScripts.ts';
@@ -267,7 +268,8 @@ export const AIRLINE_RUN_B_PATH = 'e2e/fixtures/airline-run-b.json';
 
 /**
  * A second run of the airline example, made from the first (`airlineRunB(AIRLINE_RUN's log)`)
- * by turning its checks, so that comparing the two has known flips: in
+ * after an edit to agent.md (`changed`: one line replaced, its project hash and recorded files to
+ * match) and by turning its checks, so that comparing the two has known flips: in
  * cancel-within-24-hours#1 the agent now names a tool in its last reply (the no-tool-names
  * check fails: passed → failed), and in cancel-one-leg-only#1 every check and expectation now
  * holds (failed → passed). Everything else, dialogue ids included, is as it was; no trial ends in
@@ -279,6 +281,13 @@ export const AIRLINE_RUN_B = {
   fixed: ['cancel-one-leg-only#1'],
   erred: [],
   totals: { dialogues: 8, passes: 3, fails: 3, errors: 2 },
+  /** The one line of agent.md the second run's project has in place of the first's. */
+  changed: {
+    file: 'agent.md',
+    removed:
+      '- Make one tool call at a time, and do not answer the traveller while a call is pending.',
+    added: '- Make one tool call at a time, and tell the traveller which tool you are calling.',
+  },
 } as const;
 
 /** The second run's log, from the first's (see AIRLINE_RUN_B). */
@@ -290,7 +299,14 @@ export function airlineRunB(events: readonly SimEvent[]): SimEvent[] {
       e.type === 'message' && e.dialogue === broke && e.speaker === 'agent' ? [e.turn] : [],
     ),
   );
+  const { file, removed, added } = AIRLINE_RUN_B.changed;
   return events.map((e) => {
+    if (e.type === 'run-started') {
+      const text = e.files?.[file];
+      if (text?.includes(removed) !== true) throw new Error(`${file} no longer has “${removed}”.`);
+      const files = { ...e.files, [file]: text.replace(removed, added) };
+      return { ...e, files, projectHash: projectHash(files) };
+    }
     if (e.type !== 'checks') return e;
     if (e.dialogue === broke)
       return {

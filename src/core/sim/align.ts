@@ -1,3 +1,4 @@
+import { diffSequences } from '../sequenceDiff.ts';
 import type { Transcript, TranscriptCall, TranscriptMessage } from './transcript.ts';
 
 /*
@@ -99,71 +100,19 @@ const isSpace = (token: string): boolean => /^\s/.test(token);
 export function diffWords(a: string, b: string): WordSegment[] {
   const x = tokens(a);
   const y = tokens(b);
-  let head = 0;
-  while (head < x.length && head < y.length && x[head] === y[head]) head++;
-  let tail = 0;
-  while (
-    tail < x.length - head &&
-    tail < y.length - head &&
-    x[x.length - 1 - tail] === y[y.length - 1 - tail]
-  )
-    tail++;
-  const xs = x.slice(head, x.length - tail);
-  const ys = y.slice(head, y.length - tail);
   const words = (ts: readonly string[]) => ts.filter((t) => !isSpace(t)).length;
-  const middle: WordSegment[] =
-    words(xs) > DIFF_WORD_CAP || words(ys) > DIFF_WORD_CAP
-      ? [
-          { kind: 'removed', text: xs.join('') },
-          { kind: 'added', text: ys.join('') },
-        ]
-      : lcsDiff(xs, ys);
-  return tidy([
-    { kind: 'same', text: x.slice(0, head).join('') },
-    ...middle,
-    { kind: 'same', text: x.slice(x.length - tail).join('') },
-  ]);
-}
-
-/**
- * The token diff by a longest common subsequence table (suffix lengths, walked forwards). Under
- * the cap a side has at most 2 × DIFF_WORD_CAP + 1 tokens, so lengths fit in 16 bits.
- */
-function lcsDiff(x: readonly string[], y: readonly string[]): WordSegment[] {
-  const n = x.length;
-  const m = y.length;
-  const width = m + 1;
-  const table = new Uint16Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      table[i * width + j] =
-        x[i] === y[j]
-          ? (table[(i + 1) * width + j + 1] ?? 0) + 1
-          : Math.max(table[(i + 1) * width + j] ?? 0, table[i * width + j + 1] ?? 0);
-    }
-  }
-  const out: WordSegment[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    const xi = x[i];
-    const yj = y[j];
-    if (xi !== undefined && xi === yj) {
-      out.push({ kind: 'same', text: xi });
-      i++;
-      j++;
-    } else if (
-      yj === undefined ||
-      (xi !== undefined && (table[(i + 1) * width + j] ?? 0) >= (table[i * width + j + 1] ?? 0))
-    ) {
-      out.push({ kind: 'removed', text: xi ?? '' });
-      i++;
-    } else {
-      out.push({ kind: 'added', text: yj });
-      j++;
-    }
-  }
-  return out;
+  const steps = diffSequences(
+    x,
+    y,
+    (xs, ys) => words(xs) > DIFF_WORD_CAP || words(ys) > DIFF_WORD_CAP,
+  );
+  return tidy(
+    steps.map((step) =>
+      step.kind === 'added'
+        ? { kind: 'added', text: y[step.b] ?? '' }
+        : { kind: step.kind, text: x[step.a] ?? '' },
+    ),
+  );
 }
 
 /**

@@ -219,6 +219,11 @@ export type SimEvent =
       readonly seed: number;
       /** The project's content hash, so a report says which version of the files it judged. */
       readonly projectHash: string;
+      /**
+       * The project's files the run judged (whose hash `projectHash` is), so two runs' files can
+       * be set side by side; logs written before runs kept their files lack them.
+       */
+      readonly files?: Readonly<Record<string, string>>;
       readonly models: Readonly<Partial<Record<ModelRole, string>>>;
       readonly trials: number;
       /** The agent was the user's own endpoint: its tool calls and database were not seen. */
@@ -434,6 +439,15 @@ export function usageEvent(
     ms: call.end - call.start,
     ...(call.failed !== undefined && { failed: call.failed }),
   };
+}
+
+/** The `run-started` event of a log, if it has one. */
+export function runStartOf(
+  events: readonly SimEvent[],
+): Extract<SimEvent, { type: 'run-started' }> | undefined {
+  return events.find(
+    (e): e is Extract<SimEvent, { type: 'run-started' }> => e.type === 'run-started',
+  );
 }
 
 /** The id of trial `trial` of a scenario; stable, so logs of equal runs are equal. */

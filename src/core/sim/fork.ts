@@ -3,6 +3,7 @@ import type { ChatMessage, ChatToolCall } from '../models/chat.ts';
 import type { PastCall } from '../rules/guards.ts';
 import { rowKey, validateRow } from './database.ts';
 import type { Database, RowChange, SimEvent, SimScenario } from './events.ts';
+import { runStartOf } from './events.ts';
 
 /*
  * Continuing a dialogue from one of its agent turns: the turns before it are copied from the
@@ -55,7 +56,7 @@ export function dialoguePrefix(
   dialogue: string,
   turn: number,
 ): ForkPoint {
-  const started = events.find((e): e is RunStarted => e.type === 'run-started');
+  const started = runStartOf(events);
   if (!started) return { ok: false, problem: 'The run’s log has no start.' };
   if (started.externalAgent)
     return {
@@ -82,7 +83,7 @@ export function dialoguePrefix(
  * log is not of a continued run, or stopped before the copied start was saved.
  */
 export function continuedPrefix(events: readonly SimEvent[]): ForkPoint {
-  const started = events.find((e): e is RunStarted => e.type === 'run-started');
+  const started = runStartOf(events);
   if (started?.source?.kind !== 'continued')
     return { ok: false, problem: 'This run was not continued from another.' };
   const begun = events.find((e) => e.type === 'dialogue-started');

@@ -153,6 +153,7 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     version: count,
     seed: number,
     projectHash: text,
+    'files?': map(text),
     models: object(Object.fromEntries(MODEL_ROLES.map((role) => [`${role}?`, text]))),
     trials: count,
     'externalAgent?': oneOf(true),

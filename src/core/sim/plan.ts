@@ -167,6 +167,7 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
   const plan: RunPlan = {
     seed: started?.seed ?? request.seed,
     projectHash: projectHash(project.files),
+    files: project.files,
     prompts: projectPrompts(model),
     scenarios: [
       ...[...scenarios, ...own].map((scenario) => ({ scenario, source: 'hand-written' as const })),

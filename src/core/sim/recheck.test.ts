@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
+import { projectHash } from '../project.ts';
 import { MINI_FILES, miniProject } from '../testing/miniProject.ts';
 import { mini, simulateRefunds } from '../../test/refundDesk.ts';
 import { compareRuns } from './compare.ts';
@@ -31,10 +32,13 @@ const withFresh = (status: string) => `${MINI_FILES['scenarios.yaml']}  - id: fr
         - db.orders.exists(o, o.id == "o1" && ${status})
 `;
 
+/** Today's files, as the re-check records them. */
+const TODAY = { 'agent.md': 'Today’s prompt.\n' };
+
 describe('recheckRun', () => {
   it('judges a run against unchanged files exactly as the run did, without a model call', async () => {
     const { events } = await simulateRefunds();
-    const again = recheckRun(mini, 'today', 'run-1', events);
+    const again = recheckRun(mini, TODAY, 'run-1', events);
     expect(again.rechecked).toBe(4);
     expect(again.kept).toEqual([]);
     expect(findingsOf(again.events)).toEqual(findingsOf(events));
@@ -44,7 +48,8 @@ describe('recheckRun', () => {
     );
     expect(again.events[0]).toMatchObject({
       type: 'run-started',
-      projectHash: 'today',
+      projectHash: projectHash(TODAY),
+      files: TODAY,
       source: { kind: 'rechecked', run: 'run-1' },
     });
     // The derived log is a valid log of the current format.
@@ -64,7 +69,7 @@ describe('recheckRun', () => {
     kind: must_not_say
     pattern: '\\bo1\\b'
 `);
-    const again = recheckRun(model, 'today', 'run-1', events);
+    const again = recheckRun(model, TODAY, 'run-1', events);
     const c = compareRuns(reportOf(events, FACTS), reportOf(again.events, FACTS));
     expect(c.broke.map((f) => f.after.dialogue)).toEqual(['fresh#1', 'fresh#2']);
     expect(c.fixed).toEqual([]);
@@ -77,7 +82,7 @@ describe('recheckRun', () => {
     const model = parseProject(
       miniProject({ 'scenarios.yaml': withFresh('o.status == "delivered"') }),
     ).model;
-    const again = recheckRun(model, 'today', 'run-1', events);
+    const again = recheckRun(model, TODAY, 'run-1', events);
     expect(again.scenariosFromProject).toEqual(['fresh']);
     expect(verdicts(again.events)).toEqual({
       'fresh#1': 'fail',
@@ -102,13 +107,13 @@ describe('recheckRun', () => {
         'scenarios.yaml': withFresh('o.status == "refunded"'),
       }),
     ).model;
-    const again = recheckRun(model, 'today', 'run-1', events);
+    const again = recheckRun(model, TODAY, 'run-1', events);
     expect(again.notes).toEqual([]);
     const fresh = again.events.find((e) => e.type === 'scenario' && e.scenario.id === 'fresh');
     // Against the recorded start (o1 delivered) doing nothing does not refund o1.
     expect(fresh?.type === 'scenario' && fresh.baseline?.passes).toBe(false);
     const { database: _d, ...older } = events[0] as Extract<SimEvent, { type: 'run-started' }>;
-    const withoutSeeds = recheckRun(model, 'today', 'run-1', [older, ...events.slice(1)]);
+    const withoutSeeds = recheckRun(model, TODAY, 'run-1', [older, ...events.slice(1)]);
     expect(withoutSeeds.notes).toHaveLength(1);
   });
 });

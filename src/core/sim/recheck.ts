@@ -1,6 +1,7 @@
 import type { ProjectModel } from '../format/model.ts';
+import { projectHash } from '../project.ts';
 import type { Database, Finding, SimEvent, SimScenario, StartingData } from './events.ts';
-import { ERROR_ENDINGS, LOG_VERSION } from './events.ts';
+import { ERROR_ENDINGS, LOG_VERSION, runStartOf } from './events.ts';
 import { seedDatabase } from './database.ts';
 import { applyChange } from './fork.ts';
 import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
@@ -22,7 +23,6 @@ export interface Recheck {
   readonly notes: readonly string[];
 }
 
-type Started = Extract<SimEvent, { type: 'run-started' }>;
 
 /** The project's tables, with the seed rows the run recorded in place of today's. */
 function withLoggedSeeds(model: ProjectModel, data: StartingData | undefined): ProjectModel {
@@ -44,16 +44,16 @@ function withLoggedSeeds(model: ProjectModel, data: StartingData | undefined): P
  * model: each dialogue's transcript and database are rebuilt from the log, its `checks` and
  * `suspect` events replaced; everything else (messages, calls, guard decisions, the judge's
  * opinions, usage, people's marks) is copied. Guard rules shaped the dialogue and are not
- * re-run. The result is a run of its own whose source is `run` and whose project hash is
- * `projectHash` (today's files), so it can be compared with its source like any run.
+ * re-run. The result is a run of its own whose source is `run` and which records today's `files`
+ * (and their hash), so it can be compared with its source like any run.
  */
 export function recheckRun(
   model: ProjectModel,
-  projectHash: string,
+  files: Readonly<Record<string, string>>,
   run: string,
   events: readonly SimEvent[],
 ): Recheck {
-  const started = events.find((e): e is Started => e.type === 'run-started');
+  const started = runStartOf(events);
   const notes: string[] = [];
   if (!started?.database)
     notes.push(
@@ -98,7 +98,8 @@ export function recheckRun(
         out.push({
           ...rest,
           version: LOG_VERSION,
-          projectHash,
+          projectHash: projectHash(files),
+          files,
           source: { kind: 'rechecked', run },
         });
         break;

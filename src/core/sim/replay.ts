@@ -8,6 +8,7 @@ import type {
   SimEvent,
   SimScenario,
 } from './events.ts';
+import { runStartOf } from './events.ts';
 import type { Transcript, TranscriptCall, TranscriptMessage } from './transcript.ts';
 import { transcriptOf } from './transcript.ts';
 
@@ -114,12 +115,6 @@ export interface TableAt {
 /** Which tools each policy names, for lighting the policies a tool call concerns. */
 export type ToolPolicies = ReadonlyMap<string, readonly string[]>;
 
-/** The `run-started` event of a log, if it has one. */
-function runStart(events: readonly SimEvent[]) {
-  const first = events.find((e) => e.type === 'run-started');
-  return first?.type === 'run-started' ? first : undefined;
-}
-
 /** The events of one dialogue, from its latest start (a resumed run starts a cut-off one again). */
 function dialogueEvents(events: readonly SimEvent[], dialogue: string): SimEvent[] {
   const own: SimEvent[] = [];
@@ -141,7 +136,7 @@ export function replayOf(
   dialogue: string,
   toolPolicies: ToolPolicies = new Map(),
 ): Replay {
-  const started = runStart(events);
+  const started = runStartOf(events);
   const own = dialogueEvents(events, dialogue);
   const transcript = transcriptOf(own, dialogue);
   const begun = own.find((e) => e.type === 'dialogue-started');

@@ -29,6 +29,8 @@ export interface RunPlan {
   readonly seed: number;
   /** The project's content hash. */
   readonly projectHash: string;
+  /** The project's files (whose hash `projectHash` is), recorded with the run when given. */
+  readonly files?: Readonly<Record<string, string>>;
   readonly scenarios: readonly {
     readonly scenario: SimScenario;
     readonly source: 'hand-written' | 'generated';
@@ -165,6 +167,7 @@ export async function runSimulation(
       version: LOG_VERSION,
       seed: plan.seed,
       projectHash: plan.projectHash,
+      ...(plan.files && { files: plan.files }),
       models: {
         ...(generating && { generator: generating.generator.model }),
         agent: plan.agent.model,

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { RunRepository, SimEvent } from '../../core/index.ts';
-import { projectHash, readLog } from '../../core/index.ts';
+import { readLog } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import { runEvents } from './replaySlice.ts';
 
@@ -109,7 +109,7 @@ export function createCompareSlice(
               : [
                   `Today’s project has ${errors} error${errors === 1 ? '' : 's'} (see Problems): what does not parse was left out of the re-check, so its checks and expectations judged nothing.`,
                 ];
-          const recheck = recheckRun(model, projectHash(project.files), id, source.events);
+          const recheck = recheckRun(model, project.files, id, source.events);
           const newRun = `run-${newId()}`;
           const title = `Re-check of ${source.title}`;
           if (runs) {
