@@ -40,7 +40,8 @@ test.describe('Compare', () => {
     const simulate = await openCompare(workbench);
     await chooseRun(simulate, 'Before', 'Imported: airline-run');
     await chooseRun(simulate, 'After', 'Imported: airline-run-b');
-    await expect(simulate).toContainText('Both runs judged the same project files.');
+    const { file, removed, added } = AIRLINE_RUN_B.changed;
+    await expect(simulate).toContainText(`The project files differ: ${file} (+1 −1).`);
     await expect(simulate).toContainText('The same models played every role.');
     await expect(flipped(simulate, 'Passed before, failed after')).toHaveText([
       ...AIRLINE_RUN_B.broke,
@@ -54,6 +55,15 @@ test.describe('Compare', () => {
     await expect(simulate.getByRole('table', { name: 'Policies compared' })).toBeVisible();
     await expect(simulate.getByRole('table', { name: 'Categories compared' })).toBeVisible();
     await expect(simulate).toContainText('Newcombe’s hybrid score interval');
+
+    // The edit between the runs is one click away, numbered as in the file.
+    await simulate.getByRole('button', { name: 'Show the changes' }).click();
+    const changes = page
+      .getByRole('dialog', { name: 'Project files, before → after' })
+      .getByRole('region', { name: `Changes to ${file}` });
+    await expect(changes.locator('tr[data-kind="removed"]')).toHaveText([`15−${removed}`]);
+    await expect(changes.locator('tr[data-kind="added"]')).toHaveText([`15+${added}`]);
+    await page.keyboard.press('Escape');
 
     const [broke] = AIRLINE_RUN_B.broke;
     await flipped(simulate, 'Passed before, failed after').first().click();
@@ -86,7 +96,7 @@ test.describe('Compare', () => {
     await expect(
       simulate.getByRole('combobox', { name: 'After', exact: true }).locator('option:checked'),
     ).toHaveText(/^Re-check of Imported: airline-run ·/);
-    await expect(simulate).toContainText('The project files differ between the runs');
+    await expect(simulate).toContainText('The project files differ: rules.yaml (+1 −1).');
     await expect(flipped(simulate, 'Passed before, failed after')).toHaveText([
       'cancel-within-24-hours#1',
       'cancel-within-24-hours#2',

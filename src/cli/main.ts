@@ -68,7 +68,7 @@ Usage:
   policylab report <run> [--project <folder|bundle>] [--md|--csv|--json]
                                              Print a run's report from its log (Markdown by
                                              default).
-  policylab compare <before> <after> [--project <folder|bundle>] [--max-drop 0.05] [--json]
+  policylab compare <before> <after> [--project <folder|bundle>] [--max-drop 0.05] [--diff|--json]
                                              Compare two runs per policy and category; exit 1
                                              when the pass rate or a policy's dropped by more
                                              than --max-drop and beyond noise.
@@ -98,6 +98,7 @@ Options:
   --md, --csv         (report) Print Markdown (the default) or the rates as CSV.
   --max-drop X        (compare) The drop, as a share (0.05 = five points), that fails the
                       comparison when it is also beyond noise (default 0.05).
+  --diff              (compare) Add the line diff of the project files the two runs judged.
   --out FILE          (recheck) Where to write the re-judged log (default: beside the run's,
                       named *.rechecked.jsonl).
 
@@ -145,6 +146,7 @@ export function runCli(
         md: { type: 'boolean' },
         csv: { type: 'boolean' },
         'max-drop': { type: 'string' },
+        diff: { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,
@@ -203,7 +205,12 @@ export function runCli(
       return compare(
         target,
         second ?? '',
-        { project: values.project, maxDrop: values['max-drop'], json: values.json === true },
+        {
+          project: values.project,
+          maxDrop: values['max-drop'],
+          json: values.json === true,
+          diff: values.diff === true,
+        },
         io,
       );
     case 'recheck':
@@ -220,7 +227,7 @@ const OPTIONS_OF = {
   share: ['base'],
   open: ['out', 'force'],
   report: ['project', 'md', 'csv', 'json'],
-  compare: ['project', 'max-drop', 'json'],
+  compare: ['project', 'max-drop', 'json', 'diff'],
   recheck: ['out'],
 } as const;
 

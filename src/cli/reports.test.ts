@@ -8,6 +8,7 @@ import { readLog, wilson } from '../core/index.ts';
 import { MINI_FILES } from '../core/testing/miniProject.ts';
 import type { Draft } from '../core/testing/reportLogs.ts';
 import { broke, dialogue, ok, scenario, stamp, start } from '../core/testing/reportLogs.ts';
+import { AIRLINE_RUN, AIRLINE_RUN_B } from '../test/airlineRun.ts';
 import { simulateRefunds } from '../test/refundDesk.ts';
 import { EXIT, runCli } from './main.ts';
 
@@ -82,6 +83,29 @@ describe('policylab compare', () => {
     expect(capture(['compare', base, steep, '--max-drop', '0.5']).code).toBe(EXIT.ok);
     expect(capture(['compare', base, steep, '--max-drop', 'lots']).code).toBe(EXIT.usage);
     expect(capture(['compare', base]).err).toContain('needs two runs');
+  });
+
+  it('names the files that changed between the runs, and with --diff prints their patch', () => {
+    const dir = folder();
+    const [before, after] = [AIRLINE_RUN.path, AIRLINE_RUN_B.path].map((fixture) => {
+      const file = path.join(dir, path.basename(fixture).replace('.json', '.jsonl'));
+      writeFileSync(file, jsonl(JSON.parse(readFileSync(fixture, 'utf8')) as SimEvent[]));
+      return file;
+    }) as [string, string];
+    const { file, removed, added } = AIRLINE_RUN_B.changed;
+    const plain = capture(['compare', before, after]);
+    expect(plain.out).toContain(`- The project files differ: ${file} (+1 −1).`);
+    expect(plain.out).not.toContain('## Project files');
+    const diff = capture(['compare', before, after, '--diff']);
+    expect(diff.out).toContain(
+      `## Project files\n\n\`\`\`diff\n--- a/${file}\n+++ b/${file}\n@@ -12,7 +12,7 @@\n`,
+    );
+    expect(diff.out).toContain(`\n-${removed}\n+${added}\n`);
+    const json = JSON.parse(capture(['compare', before, after, '--json']).out) as {
+      files: { kind: string; patch: string };
+    };
+    expect(json.files.kind).toBe('changed');
+    expect(json.files.patch).toContain(`+${added}`);
   });
 });
 

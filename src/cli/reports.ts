@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { PolicyFacts, RunReport, SimEvent } from '../core/index.ts';
+import type { PolicyFacts, SimEvent } from '../core/index.ts';
 import {
   compareRuns,
   comparisonMarkdown,
@@ -12,7 +12,9 @@ import {
   regressions,
   reportCsv,
   reportMarkdown,
+  projectChanges,
   reportOf,
+  unifiedDiff,
 } from '../core/index.ts';
 import { loadProject } from './loadProject.ts';
 import type { CliIO } from './main.ts';
@@ -118,7 +120,12 @@ export function report(
 export function compare(
   before: string,
   after: string,
-  options: { project?: string | undefined; maxDrop?: string | undefined; json: boolean },
+  options: {
+    project?: string | undefined;
+    maxDrop?: string | undefined;
+    json: boolean;
+    diff: boolean;
+  },
   io: CliIO,
 ): number {
   const maxDrop = Number(options.maxDrop ?? '0.05');
@@ -126,18 +133,27 @@ export function compare(
     return fail(io, `--max-drop must be a share from 0 to 1, like 0.05, not "${options.maxDrop}".`);
   const facts = factsOf(options.project, io);
   if (typeof facts === 'number') return facts;
-  const reports: RunReport[] = [];
+  const logs: SimEvent[][] = [];
   for (const run of [before, after]) {
     const events = readRun(run);
     if (typeof events === 'string') return fail(io, events);
-    reports.push(reportOf(events, facts));
+    logs.push(events);
   }
-  const [a, b] = reports as [RunReport, RunReport];
-  const comparison = compareRuns(a, b);
+  const [a, b] = logs as [SimEvent[], SimEvent[]];
+  const comparison = compareRuns(reportOf(a, facts), reportOf(b, facts));
+  const changes = projectChanges(a, b);
   const fell = regressions(comparison, maxDrop);
-  if (options.json)
-    io.out(`${JSON.stringify({ maxDrop, regressions: fell, ...comparison }, null, 2)}\n`);
-  else io.out(comparisonMarkdown(comparison, path.basename(before), path.basename(after)));
+  if (options.json) {
+    const files =
+      changes.kind === 'changed' ? { ...changes, patch: unifiedDiff(changes.files) } : changes;
+    io.out(`${JSON.stringify({ maxDrop, regressions: fell, ...comparison, files }, null, 2)}\n`);
+  } else
+    io.out(
+      comparisonMarkdown(comparison, path.basename(before), path.basename(after), {
+        changes,
+        diff: options.diff,
+      }),
+    );
   if (fell.length === 0) return CODE.ok;
   const names = fell.map((r) => (r.key === 'overall' ? 'the whole pass rate' : r.key));
   io.err(

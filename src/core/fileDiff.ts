@@ -144,6 +144,12 @@ function hunkOf(slice: readonly DiffLine[], all: readonly DiffLine[], from: numb
   };
 }
 
+/** A file's change in a few words: "agent.md (+1 −1)", or "notes.md (only after)". */
+export function fileChangeSummary(d: FileDiff): string {
+  if (d.status === 'changed') return `${d.file} (+${d.added} −${d.removed})`;
+  return `${d.file} (only ${d.status === 'added' ? 'after' : 'before'})`;
+}
+
 /**
  * The diffs as one unified diff (what `git diff` prints, with `a/` and `b/` names), so a person
  * can read it anywhere or apply it with `git apply`/`patch`.

@@ -251,7 +251,7 @@ export { changeOf, compareRuns, rateDifference, regressions } from './sim/compar
 export type { ProjectChanges } from './sim/projectChanges.ts';
 export { projectChanges } from './sim/projectChanges.ts';
 export type { DiffHunk, DiffLine, FileDiff } from './fileDiff.ts';
-export { diffFiles, diffLines, unifiedDiff } from './fileDiff.ts';
+export { diffFiles, diffLines, fileChangeSummary, unifiedDiff } from './fileDiff.ts';
 export type { Recheck } from './sim/recheck.ts';
 export { recheckRun } from './sim/recheck.ts';
 export { comparisonMarkdown, csvField, reportCsv, reportMarkdown } from './sim/reportText.ts';

@@ -1,8 +1,10 @@
+import { fileChangeSummary, unifiedDiff } from '../fileDiff.ts';
 import type { ModelRole } from '../models/chat.ts';
 import type { RateComparison, RunComparison } from './compare.ts';
 import { ENDING_LABELS } from './events.ts';
 import { inlineText } from './markdownText.ts';
 import type { PassRate } from './metrics.ts';
+import type { ProjectChanges } from './projectChanges.ts';
 import type { RunReport } from './reportTypes.ts';
 
 /*
@@ -181,7 +183,12 @@ function comparisonRow(row: RateComparison): string[] {
  * after with the difference's 95% interval (Newcombe's hybrid score method) and whether it is
  * beyond noise, and the scenarios that flipped.
  */
-export function comparisonMarkdown(c: RunComparison, before: string, after: string): string {
+export function comparisonMarkdown(
+  c: RunComparison,
+  before: string,
+  after: string,
+  files?: { readonly changes: ProjectChanges; readonly diff: boolean },
+): string {
   const head = ['', 'Before', 'After', 'Difference (95% interval)', 'Change'];
   const flips = (list: RunComparison['broke']) =>
     list.length === 0
@@ -195,7 +202,7 @@ export function comparisonMarkdown(c: RunComparison, before: string, after: stri
   const sections = [
     `# ${cell(before)} → ${cell(after)}`,
     [
-      `- ${c.sameProject ? 'The same project files.' : 'The project files differ between the runs.'}`,
+      `- ${filesLine(c, files?.changes)}`,
       `- ${c.modelChanges.length === 0 ? 'The same models.' : `Models changed: ${c.modelChanges.map(cell).join('; ')}.`}`,
       `- A difference counts as better or worse only when its 95% interval (Newcombe's hybrid score interval) leaves out zero.`,
     ].join('\n'),
@@ -216,5 +223,24 @@ export function comparisonMarkdown(c: RunComparison, before: string, after: stri
     sections.push(
       `${c.onlyBefore} scenario trial(s) ran only before and ${c.onlyAfter} only after; they are not compared.`,
     );
+  if (files?.diff && files.changes.kind === 'changed' && files.changes.files.length > 0) {
+    const patch = unifiedDiff(files.changes.files);
+    // A fence longer than any run of backticks in the files, so none of them can close it.
+    const fence = '`'.repeat(
+      Math.max(3, ...[...patch.matchAll(/`+/g)].map((m) => m[0].length + 1)),
+    );
+    sections.push('## Project files', `${fence}diff\n${patch}${fence}`);
+  }
   return `${sections.join('\n\n')}\n`;
+}
+
+/** What the comparison says of the two runs' project files. */
+function filesLine(c: RunComparison, changes: ProjectChanges | undefined): string {
+  if (c.sameProject || changes?.kind === 'same') return 'The same project files.';
+  if (changes?.kind === 'changed')
+    return changes.files.length === 0
+      ? 'The project hashes differ, but the files the runs recorded are the same.'
+      : `The project files differ: ${changes.files.map((f) => cell(fileChangeSummary(f))).join(', ')}.`;
+  const why = changes?.kind === 'unknown' ? ` ${changes.reasons.map(cell).join(' ')}` : '';
+  return `The project files differ between the runs.${why}`;
 }

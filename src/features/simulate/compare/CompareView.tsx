@@ -3,6 +3,7 @@ import { compareSelectors } from '../../../state/compareSelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../../state/useAppStore.ts';
 import { EmptyState } from '../../../ui/EmptyState.tsx';
 import { FlipLists } from './FlipLists.tsx';
+import { ProjectFiles } from './ProjectFiles.tsx';
 import { RateTable } from './RateTable.tsx';
 import { RecheckForm } from './RecheckForm.tsx';
 import { RunPickers } from './RunPickers.tsx';
@@ -51,11 +52,7 @@ export function CompareView() {
       {comparison && before && after && (
         <>
           <section className="compare-summary" aria-label="What differs">
-            <p>
-              {comparison.sameProject
-                ? 'Both runs judged the same project files.'
-                : 'The project files differ between the runs (their content hashes do not match).'}
-            </p>
+            <ProjectFiles before={before} after={after} />
             <p>
               {comparison.modelChanges.length === 0
                 ? 'The same models played every role.'

@@ -1,0 +1,146 @@
+import { useMemo, useState } from 'react';
+import type { DiffHunk, FileDiff, ProjectChanges } from '../../../core/index.ts';
+import { fileChangeSummary, projectChanges, unifiedDiff } from '../../../core/index.ts';
+import type { CompareSide } from '../../../state/slices/compareSlice.ts';
+import { Dialog } from '../../../ui/Dialog.tsx';
+import { downloadFile, fileStem } from '../../../ui/download.ts';
+
+const STATUS_WORDS: Record<FileDiff['status'], string> = {
+  added: 'only after',
+  removed: 'only before',
+  changed: 'changed',
+};
+
+/**
+ * Whether the two runs judged the same project files, and when not, which files changed, with
+ * their line diff one click away.
+ */
+export function ProjectFiles({ before, after }: { before: CompareSide; after: CompareSide }) {
+  const changes = useMemo(
+    () => projectChanges(before.events, after.events),
+    [before.events, after.events],
+  );
+  const [open, setOpen] = useState(false);
+  if (changes.kind === 'same') return <p>Both runs judged the same project files.</p>;
+  if (changes.kind === 'unknown')
+    return (
+      <p>
+        The project files differ between the runs (their content hashes do not match).{' '}
+        <span className="simulate-faint">{changes.reasons.join(' ')}</span>
+      </p>
+    );
+  return (
+    <>
+      <p className="compare-files">
+        {changes.files.length === 0
+          ? 'The runs’ project hashes differ, but the files they recorded are the same.'
+          : `The project files differ: ${changes.files.map(fileChangeSummary).join(', ')}.`}{' '}
+        {changes.files.length > 0 && (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setOpen(true);
+            }}
+          >
+            Show the changes
+          </button>
+        )}
+      </p>
+      {open && (
+        <FileDiffDialog
+          changes={changes}
+          before={before.title}
+          after={after.title}
+          onClose={() => {
+            setOpen(false);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** The files' line diffs, file by file, with a download of the whole as a patch. */
+function FileDiffDialog({
+  changes,
+  before,
+  after,
+  onClose,
+}: {
+  changes: Extract<ProjectChanges, { kind: 'changed' }>;
+  before: string;
+  after: string;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open title="Project files, before → after" onClose={onClose} wide>
+      <p className="file-diff-runs">
+        <span>Before: {before}</span>
+        <span>After: {after}</span>
+        <button
+          type="button"
+          onClick={() => {
+            downloadFile(
+              unifiedDiff(changes.files),
+              `${fileStem(after, 'run')}-changes.diff`,
+              'text/x-diff',
+            );
+          }}
+        >
+          Download as a patch
+        </button>
+      </p>
+      {changes.files.map((d) => (
+        <section key={d.file} className="file-diff" aria-label={`Changes to ${d.file}`}>
+          <h3>
+            {d.file}{' '}
+            <span className="simulate-faint">
+              {STATUS_WORDS[d.status]} · {d.added} line{d.added === 1 ? '' : 's'} added, {d.removed}{' '}
+              removed
+            </span>
+          </h3>
+          {d.coarse && (
+            <p className="simulate-faint">
+              Too much changed to match line by line: the changed part is shown as removed, then
+              added.
+            </p>
+          )}
+          {d.hunks.length === 0 && (
+            <p className="simulate-faint">Only line endings or a final line break differ.</p>
+          )}
+          {d.hunks.map((h) => (
+            <Hunk key={`${h.beforeStart}-${h.afterStart}`} hunk={h} />
+          ))}
+        </section>
+      ))}
+    </Dialog>
+  );
+}
+
+const SIGNS = { same: ' ', removed: '−', added: '+' } as const;
+const SIGN_WORDS = { same: 'unchanged', removed: 'removed', added: 'added' } as const;
+
+/** One hunk: its lines, numbered in each version, removed and added lines marked. */
+function Hunk({ hunk }: { hunk: DiffHunk }) {
+  return (
+    <table className="file-diff-hunk">
+      <caption className="visually-hidden">
+        Lines {hunk.beforeStart} to {hunk.beforeStart + Math.max(0, hunk.beforeCount - 1)} before,{' '}
+        {hunk.afterStart} to {hunk.afterStart + Math.max(0, hunk.afterCount - 1)} after
+      </caption>
+      <tbody>
+        {hunk.lines.map((l, i) => (
+          <tr key={i} data-kind={l.kind}>
+            <td className="file-diff-number">{l.kind === 'added' ? '' : l.before}</td>
+            <td className="file-diff-number">{l.kind === 'removed' ? '' : l.after}</td>
+            <td className="file-diff-sign" aria-label={SIGN_WORDS[l.kind]}>
+              {SIGNS[l.kind]}
+            </td>
+            <td className="file-diff-text">{l.text}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
