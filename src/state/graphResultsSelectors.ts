@@ -1,7 +1,8 @@
-import type { PolicyFacts, RunResults, SimEvent } from '../core/index.ts';
-import { policyResults, reportOf } from '../core/index.ts';
+import type { RunResults, SimEvent } from '../core/index.ts';
+import { policyResults } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
 import { perStore } from './perStore.ts';
+import { policyFactsOf, reportFor } from './runReports.ts';
 import { graphRunId, heldLog } from './slices/graphRunSlice.ts';
 
 /** The results the graph shows: which run, and each policy's counts in it from its report. */
@@ -33,11 +34,12 @@ export function createGraphResultsSelectors() {
       last.title === title
     )
       return lastResults;
-    const facts: PolicyFacts = new Map(
-      (policies ?? []).map((p) => [p.id, { category: p.category, challenge: p.challenge }]),
-    );
     last = { events, policies, id, title };
-    lastResults = { ...policyResults(reportOf(events, facts)), runId: id, title };
+    lastResults = {
+      ...policyResults(reportFor(events, policyFactsOf(policies))),
+      runId: id,
+      title,
+    };
     return lastResults;
   }
 

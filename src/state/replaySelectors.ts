@@ -14,11 +14,11 @@ import {
   dialogueIndex,
   filterDialogues,
   replayOf,
-  reportOf,
   settledAt,
 } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
 import { perStore } from './perStore.ts';
+import { reportFor, stateFacts } from './runReports.ts';
 import { runEvents } from './slices/replaySlice.ts';
 
 /** The frame of the replay at its step: the database as it stood and what was settled so far. */
@@ -66,12 +66,6 @@ function sameLight(a: GraphLight, b: GraphLight): boolean {
 
 /** The Replay pane's memoised selectors, made once per store (`replaySelectors(store)`). */
 export function createReplaySelectors() {
-  const factsOf = memo(
-    (policies: readonly { id: string; category: string; challenge: number }[] | undefined) =>
-      new Map(
-        (policies ?? []).map((p) => [p.id, { category: p.category, challenge: p.challenge }]),
-      ) as PolicyFacts,
-  );
   const toolsOf = memo(
     (policies: readonly { id: string; tools: readonly string[] }[] | undefined): ToolPolicies => {
       const byTool = new Map<string, string[]>();
@@ -79,9 +73,6 @@ export function createReplaySelectors() {
         for (const tool of p.tools) byTool.set(tool, [...(byTool.get(tool) ?? []), p.id]);
       return byTool;
     },
-  );
-  const report = memo((events: readonly SimEvent[], policyFacts: PolicyFacts): RunReport =>
-    reportOf(events, policyFacts),
   );
   const rows = memo((events: readonly SimEvent[], runReport: RunReport, policyFacts: PolicyFacts) =>
     dialogueIndex(events, runReport, policyFacts),
@@ -94,9 +85,6 @@ export function createReplaySelectors() {
   const compared = memo(
     (events: readonly SimEvent[], dialogue: string, tools: ToolPolicies): Replay =>
       replayOf(events, dialogue, tools),
-  );
-  const comparedReport = memo((events: readonly SimEvent[], policyFacts: PolicyFacts): RunReport =>
-    reportOf(events, policyFacts),
   );
   const frame = memo((r: Replay, step: number): ReplayFrame => ({
     step,
@@ -128,7 +116,7 @@ export function createReplaySelectors() {
   /** The report of that run, folded from its log. */
   function selectReplayReport(state: AppState): RunReport | null {
     const events = selectReplayEvents(state);
-    return events ? report(events, factsOf(policiesOf(state))) : null;
+    return events ? reportFor(events, stateFacts(state)) : null;
   }
 
   /** Every dialogue of that run, as the list shows and filters them. */
@@ -136,7 +124,7 @@ export function createReplaySelectors() {
     const events = selectReplayEvents(state);
     const runReport = selectReplayReport(state);
     if (!events || !runReport) return [];
-    return rows(events, runReport, factsOf(policiesOf(state)));
+    return rows(events, runReport, stateFacts(state));
   }
 
   /** The dialogues the list's filter lets through. */
@@ -165,7 +153,7 @@ export function createReplaySelectors() {
     const other = state.replayCompare;
     if (!other) return null;
     const events = runEvents(state, other.run.id) ?? other.run.events;
-    const found = comparedReport(events, factsOf(policiesOf(state))).dialogues.find(
+    const found = reportFor(events, stateFacts(state)).dialogues.find(
       (d) => d.dialogue === other.dialogue,
     );
     return found?.verdict ?? null;

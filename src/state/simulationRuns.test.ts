@@ -234,6 +234,29 @@ describe('opening a saved run', () => {
     ]);
   });
 
+  it('takes a log Replay already read from Replay, without reading the store again, and shares its report', async () => {
+    const { store, runs } = storeWithEngine(engine);
+    await withEndpointModels(store);
+    await storedRun(runs, store.getState().projectId, 'old', [...V1_LOG]);
+    await store.getState().refreshRuns();
+    await store.getState().openReplay({ run: 'old' });
+    const reads: string[] = [];
+    const read = runs.events.bind(runs);
+    runs.events = (id) => {
+      reads.push(id);
+      return read(id);
+    };
+    await store.getState().openRun('old');
+    expect(reads).toEqual([]);
+    const { currentRun, replayLog } = store.getState();
+    expect(currentRun).toMatchObject({ id: 'old', savedVersion: 1, live: false });
+    expect(currentRun?.events).toBe(replayLog?.events);
+    expect(runSelectors(store).selectRunReport(store.getState())?.overall).toMatchObject({
+      passes: 2,
+      fails: 2,
+    });
+  });
+
   it('says why a log from a newer PolicyLab or with a broken event cannot open, and keeps the run on screen', async () => {
     const { store, runs } = storeWithEngine(engine);
     await withEndpointModels(store);

@@ -1,6 +1,10 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { createIndexedDbRunRepository, createMemoryRunRepository } from './runRepository.ts';
+import {
+  APPEND_SLICE,
+  createIndexedDbRunRepository,
+  createMemoryRunRepository,
+} from './runRepository.ts';
 
 for (const [name, make] of [
   ['IndexedDB', () => createIndexedDbRunRepository(`runs-test-${Math.random()}`)],
@@ -39,3 +43,19 @@ for (const [name, make] of [
     });
   });
 }
+
+describe('IndexedDB run repository, a big log', () => {
+  it('appends it slice by slice in order, and writes none of it when a slice fails', async () => {
+    const runs = createIndexedDbRunRepository(`runs-test-${Math.random()}`);
+    await runs.create({ id: 'r', projectId: 'p', createdAt: '2026-11-24T10:00:00Z', title: 'big' });
+    const big = Array.from({ length: APPEND_SLICE * 2 + 5 }, (_, i) => ({ type: 'e', i }));
+    await runs.append('r', 0, big);
+    expect(await runs.events('r')).toEqual(big);
+
+    await runs.create({ id: 's', projectId: 'p', createdAt: '2026-11-24T11:00:00Z', title: 'bad' });
+    // A function cannot be stored: the second slice fails, after the first was put.
+    const bad = big.map((e, i) => (i === APPEND_SLICE + 1 ? { ...e, f: () => i } : e));
+    await expect(runs.append('s', 0, bad)).rejects.toThrow();
+    expect(await runs.events('s')).toEqual([]);
+  });
+});

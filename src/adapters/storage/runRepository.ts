@@ -12,6 +12,9 @@ type RunDatabase = Dexie & {
   events: Table<StoredEvent, [string, number]>;
 };
 
+/** Events put in one go when a log is appended; see `append`. */
+export const APPEND_SLICE = 2_000;
+
 /**
  * Keeps simulation runs in IndexedDB (through Dexie, loaded on first use). Version 1: a table of
  * runs and a table of events keyed by run and position, so appending never rewrites a log.
@@ -35,7 +38,17 @@ export function createIndexedDbRunRepository(name = 'policylab-runs'): RunReposi
     },
     async append(runId, from, events) {
       const db = await open();
-      await db.events.bulkPut(events.map((event, i) => ({ run: runId, seq: from + i, event })));
+      // One transaction written a slice at a time: the browser copies each event as it is put, so
+      // a big log (an imported run of 10,000 dialogues) put at once held the page for seconds;
+      // between slices it draws and answers. A failure anywhere writes none of it.
+      await db.transaction('rw', db.events, async () => {
+        for (let start = 0; start < events.length; start += APPEND_SLICE) {
+          const slice = events.slice(start, start + APPEND_SLICE);
+          await db.events.bulkPut(
+            slice.map((event, i) => ({ run: runId, seq: from + start + i, event })),
+          );
+        }
+      });
     },
     async events(runId) {
       const db = await open();

@@ -334,6 +334,23 @@ export function createSimulationSlice(
       openRun: async (id) => {
         if (!runs || get().currentRun?.live) return;
         const title = get().runList.find((r) => r.id === id)?.title ?? id;
+        // A log Replay already read is not read and folded again (a big run's costs a second).
+        const { replayLog, replayCompare } = get();
+        const held = [replayLog, replayCompare?.run].find((run) => run?.id === id);
+        if (held) {
+          set({
+            currentRun: {
+              id,
+              title,
+              events: held.events,
+              live: false,
+              error: null,
+              savedVersion: held.savedVersion,
+            },
+            simulationMessage: null,
+          });
+          return;
+        }
         let read: ReadLog;
         try {
           read = readLog(await runs.events(id));
