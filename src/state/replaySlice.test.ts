@@ -22,13 +22,14 @@ async function storeWithRun(runs: RunRepository = createMemoryRunRepository()) {
 describe('the Replay pane’s state', () => {
   it('opens a saved dialogue where it broke at a raw turn, and lights its step’s policies', async () => {
     const { store } = await storeWithRun();
-    await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1', turn: 1 });
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1', turn: 2 });
     const s = replaySelectors(store);
     const replay = s.selectReplay(store.getState());
     const step = s.selectStep(store.getState());
-    // The agent's words at turn 1 come first; the refused refund right after them is where it broke.
-    expect(replay?.steps[step]).toMatchObject({ kind: 'call', turn: 1 });
-    expect(replay?.steps[step - 1]).toMatchObject({ kind: 'message', turn: 1 });
+    // The agent's words at turn 2 come first; the refused refund right after them is where it broke.
+    expect(replay?.steps[step]).toMatchObject({ kind: 'call', turn: 2 });
+    expect(replay?.steps[step]?.call?.tool).toBe('refund_order');
+    expect(replay?.steps[step - 1]).toMatchObject({ kind: 'message', turn: 2 });
     const light = s.selectGraphLight(store.getState());
     expect([...(light?.breached ?? [])]).toEqual(['refund-window']);
     expect([...(light?.inPlay ?? [])].sort()).toEqual(replay?.scenario?.policies.toSorted());
