@@ -250,6 +250,8 @@ export type { Change, Flip, RateComparison, RateDifference, RunComparison } from
 export { changeOf, compareRuns, rateDifference, regressions } from './sim/compare.ts';
 export type { Recheck } from './sim/recheck.ts';
 export { recheckRun } from './sim/recheck.ts';
+export type { GuardWhatIf, GuardWhatIfs } from './sim/guardWhatIf.ts';
+export { guardWhatIf } from './sim/guardWhatIf.ts';
 export { comparisonMarkdown, csvField, reportCsv, reportMarkdown } from './sim/reportText.ts';
 export type { Shard } from './sim/shard.ts';
 export { MAX_SHARDS, inShard, jobKey, mergeRunLogs, parseShard, shardOf } from './sim/shard.ts';
