@@ -254,6 +254,8 @@ export type { DiffHunk, DiffLine, FileDiff } from './fileDiff.ts';
 export { diffFiles, diffLines, fileChangeSummary, unifiedDiff } from './fileDiff.ts';
 export type { Recheck } from './sim/recheck.ts';
 export { recheckRun } from './sim/recheck.ts';
+export type { GuardWhatIf, GuardWhatIfs } from './sim/guardWhatIf.ts';
+export { guardWhatIf } from './sim/guardWhatIf.ts';
 export { comparisonMarkdown, csvField, reportCsv, reportMarkdown } from './sim/reportText.ts';
 export type { Shard } from './sim/shard.ts';
 export { MAX_SHARDS, inShard, jobKey, mergeRunLogs, parseShard, shardOf } from './sim/shard.ts';

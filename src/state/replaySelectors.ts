@@ -1,6 +1,8 @@
 import type {
   DialogueRow,
+  GuardWhatIfs,
   PolicyFacts,
+  ProjectModel,
   Replay,
   RunReport,
   SettledAt,
@@ -13,6 +15,7 @@ import {
   databaseAt,
   dialogueIndex,
   filterDialogues,
+  guardWhatIf,
   replayOf,
   settledAt,
 } from '../core/index.ts';
@@ -38,6 +41,9 @@ export interface GraphLight {
   /** Policies broken at this step. */
   readonly breached: ReadonlySet<string>;
 }
+
+/** The files whose errors leave rules out of the guard what-if. */
+const WHAT_IF_FILES = ['rules.yaml', 'tools.yaml'] as const;
 
 /** Remembers the last answer of a function of a few inputs, compared by identity. */
 function memo<A extends readonly unknown[], R>(compute: (...args: A) => R): (...args: A) => R {
@@ -86,6 +92,8 @@ export function createReplaySelectors() {
     (events: readonly SimEvent[], dialogue: string, tools: ToolPolicies): Replay =>
       replayOf(events, dialogue, tools),
   );
+  // Made once per dialogue and per analysis of today's project, never per step.
+  const whatIf = memo((r: Replay, model: ProjectModel): GuardWhatIfs => guardWhatIf(model, r));
   const frame = memo((r: Replay, step: number): ReplayFrame => ({
     step,
     database: databaseAt(r, step),
@@ -172,6 +180,27 @@ export function createReplaySelectors() {
     return r ? frame(r, selectStep(state)) : null;
   }
 
+  /**
+   * What today's guard rules would decide about each call of the dialogue, a what-if; null when
+   * nothing is replayed or today's project has not been read (the standalone page has none).
+   */
+  function selectGuardWhatIf(state: AppState): GuardWhatIfs | null {
+    const r = selectReplay(state);
+    const model = state.analysis?.model;
+    return r && model ? whatIf(r, model) : null;
+  }
+
+  /**
+   * The files the what-if reads today (the guard rules, the tools they guard) that have errors,
+   * as a reader names them ("rules.yaml"); null when both parse. What does not parse is left out.
+   */
+  function selectWhatIfBrokenFiles(state: AppState): string | null {
+    const broken = WHAT_IF_FILES.filter((file) =>
+      state.analysis?.diagnostics.some((d) => d.file === file && d.severity === 'error'),
+    );
+    return broken.length === 0 ? null : broken.join(' and ');
+  }
+
   /** What the Graph pane lights for the step; null when nothing is replayed or lighting is off. */
   function selectGraphLight(state: AppState): GraphLight | null {
     if (!state.replayLightsGraph) return null;
@@ -190,6 +219,8 @@ export function createReplaySelectors() {
     selectStep,
     selectFrame,
     selectGraphLight,
+    selectGuardWhatIf,
+    selectWhatIfBrokenFiles,
   };
 }
 

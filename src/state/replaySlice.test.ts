@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRunRepository } from '../adapters/storage/runRepository.ts';
-import type { RunRepository } from '../core/index.ts';
-import { LOG_VERSION, readLog } from '../core/index.ts';
+import type { Project, RunRepository } from '../core/index.ts';
+import { LOG_VERSION, parseProject, readLog } from '../core/index.ts';
+import { miniProject, miniWith } from '../core/testing/miniProject.ts';
 import { REFUND_PLAN, refundJudge, simulateRefunds } from '../test/refundDesk.ts';
 import { testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
@@ -22,13 +23,14 @@ async function storeWithRun(runs: RunRepository = createMemoryRunRepository()) {
 describe('the Replay pane’s state', () => {
   it('opens a saved dialogue where it broke at a raw turn, and lights its step’s policies', async () => {
     const { store } = await storeWithRun();
-    await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1', turn: 1 });
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1', turn: 2 });
     const s = replaySelectors(store);
     const replay = s.selectReplay(store.getState());
     const step = s.selectStep(store.getState());
-    // The agent's words at turn 1 come first; the refused refund right after them is where it broke.
-    expect(replay?.steps[step]).toMatchObject({ kind: 'call', turn: 1 });
-    expect(replay?.steps[step - 1]).toMatchObject({ kind: 'message', turn: 1 });
+    // The agent's words at turn 2 come first; the refused refund right after them is where it broke.
+    expect(replay?.steps[step]).toMatchObject({ kind: 'call', turn: 2 });
+    expect(replay?.steps[step]?.call?.tool).toBe('refund_order');
+    expect(replay?.steps[step - 1]).toMatchObject({ kind: 'message', turn: 2 });
     const light = s.selectGraphLight(store.getState());
     expect([...(light?.breached ?? [])]).toEqual(['refund-window']);
     expect([...(light?.inPlay ?? [])].sort()).toEqual(replay?.scenario?.policies.toSorted());
@@ -41,6 +43,31 @@ describe('the Replay pane’s state', () => {
     });
     store.getState().setReplayLightsGraph(false);
     expect(s.selectGraphLight(store.getState())).toBeNull();
+  });
+
+  it('tries today’s guard rules on the dialogue’s calls once per analysis, not once per step', async () => {
+    const { store } = await storeWithRun();
+    const analyse = (project: Project) => {
+      store.getState().setAnalysis(parseProject(project), project.files);
+    };
+    const s = replaySelectors(store);
+    await store.getState().openReplay({ run: 'run-1', dialogue: 'late#1', turn: 2 });
+
+    analyse(miniProject());
+    const refund = s.selectStep(store.getState());
+    const same = s.selectGuardWhatIf(store.getState());
+    expect(same?.ok && same.calls.get(refund)).toMatchObject({ allowed: false, differs: false });
+    store.getState().setReplayStep(0);
+    expect(s.selectGuardWhatIf(store.getState())).toBe(same);
+
+    // A 60-day window today would have let the 45-day-old order's refund through.
+    analyse(miniWith('rules.yaml', 'o.days_since_delivery > 30', 'o.days_since_delivery > 60'));
+    const wider = s.selectGuardWhatIf(store.getState());
+    expect(wider?.ok && wider.calls.get(refund)).toMatchObject({ allowed: true, differs: true });
+    expect(s.selectWhatIfBrokenFiles(store.getState())).toBeNull();
+
+    analyse(miniProject({ 'rules.yaml': 'guards: [oops' }));
+    expect(s.selectWhatIfBrokenFiles(store.getState())).toBe('rules.yaml');
   });
 
   it('keeps the graph’s light when a step lights what the step before it lit', async () => {

@@ -52,13 +52,20 @@ describe('replaying a dialogue', () => {
     expect(refused?.breached).toEqual(['refund-window']);
     // A tool lights the policies under test that name it, never the others.
     expect(refused?.policies).toEqual(['refund-window']);
-    expect(firstStepFor(replay, 'refund-window')).toBe(refused?.index);
-    // The agent tries twice; the judge names the second try's turn, so it is pinned to that reply.
+    // The agent looks the customer up (turn 1), then tries the refund once (turn 2): both calls
+    // have the id t0, and each step shows its own. The judge names the refund's turn.
+    expect(replay.steps.flatMap((s) => (s.call ? [[s.turn, s.call.tool]] : []))).toEqual([
+      [1, 'get_user'],
+      [2, 'refund_order'],
+    ]);
     const refusedTurns = replay.steps.filter((s) => s.call?.guard?.allowed === false);
-    expect(refusedTurns.map((s) => s.turn)).toEqual([1, 2]);
+    expect(refusedTurns.map((s) => s.turn)).toEqual([2]);
     const opinion = replay.opinions.find((o) => o.item.violated);
     expect(opinion?.item.policy).toBe('refund-window');
     expect(replay.steps[opinion?.step ?? -1]).toMatchObject({ kind: 'message', turn: 2 });
+    // That reply, just before its refused call, is the first step concerning refund-window.
+    expect(firstStepFor(replay, 'refund-window')).toBe(opinion?.step);
+    expect(opinion?.step).toBe((refused?.index ?? 0) - 1);
     expect(replay.steps.map((s) => s.index)).toEqual(replay.steps.map((_, i) => i));
   });
 
@@ -165,6 +172,50 @@ describe('replaying a dialogue', () => {
     expect(orders?.changed).toBe(2);
   });
 
+  it('shows each call of an id the agent used in two turns as its own step, its changes once', async () => {
+    const start = (await simulateRefunds()).events[0] as SimEvent;
+    const d = { dialogue: 'd' } as const;
+    const o1 = { id: 'o1', user_id: 'u1', status: 'delivered', days_since_delivery: 5 };
+    const call = (at: number, turn: number, tool: string, changes: RowChange[]): SimEvent[] => [
+      { ...d, type: 'tool-call', at, turn, call: 't0', tool, args: {} },
+      { ...d, type: 'guard', at, call: 't0', allowed: true, reason: 'ok' },
+      { ...d, type: 'tool-result', at, call: 't0', ok: true, result: '{}', changes },
+    ];
+    const replay = replayOf(
+      [
+        start,
+        { ...d, type: 'dialogue-started', at: 0, scenario: 's', trial: 0 },
+        { ...d, type: 'message', at: 0, turn: 0, speaker: 'user', text: 'hello' },
+        { ...d, type: 'message', at: 1, turn: 1, speaker: 'agent', text: '' },
+        ...call(1, 1, 'get_user', []),
+        { ...d, type: 'message', at: 2, turn: 2, speaker: 'agent', text: '' },
+        ...call(2, 2, 'refund_order', [
+          {
+            table: 'orders',
+            key: 'o1',
+            kind: 'update',
+            before: o1,
+            after: { ...o1, status: 'refunded' },
+          },
+        ]),
+      ],
+      'd',
+    );
+    expect(replay.steps.map((s) => s.call?.tool)).toEqual([
+      undefined,
+      undefined,
+      'get_user',
+      undefined,
+      'refund_order',
+    ]);
+    const status = (step: number) =>
+      databaseAt(replay, step)
+        .find((t) => t.name === 'orders')
+        ?.rows.find((r) => r.key === 'o1')?.row.status;
+    expect(status(2)).toBe('delivered');
+    expect(status(4)).toBe('refunded');
+  });
+
   it('settles verdicts in step order, and never un-settles one', async () => {
     const { events } = await judgedRun();
     const replay = replayOf(events, 'late#1');
@@ -181,7 +232,8 @@ describe('replaying a dialogue', () => {
       };
     }
     const last = settledAt(replay, replay.steps.length - 1);
-    expect(last.refusals).toBe(2);
+    expect(last.refusals).toBe(1);
+    expect(last.allowed).toBe(1);
     expect(last.findings.length).toBe(replay.findings.length);
     expect(settledAt(replay, 0).refusals).toBe(0);
   });

@@ -147,7 +147,9 @@ export function replayOf(
 
   const underTest = new Set(scenarioEvent?.scenario.policies ?? []);
   const messages = new Map(transcript.messages.map((m) => [m.turn, m]));
-  const calls = new Map(transcript.calls.map((c) => [c.call, c]));
+  // The transcript holds the calls in log order; ids cannot find them, as models reuse an id
+  // from turn to turn.
+  let callsSeen = 0;
   const steps: MutableStep[] = [];
   const messageStep = new Map<number, MutableStep>();
   let ending: Replay['ending'];
@@ -169,7 +171,7 @@ export function replayOf(
         break;
       }
       case 'tool-call': {
-        const call = calls.get(e.call);
+        const call = transcript.calls[callsSeen++];
         if (!call) break;
         const step = newStep(steps, 'call', e.turn, { call });
         // A tool lights the policies under test that name it (not every policy that does).

@@ -1,4 +1,4 @@
-import type { RowChange, TranscriptCall } from '../../core/index.ts';
+import type { GuardWhatIf, RowChange, TranscriptCall } from '../../core/index.ts';
 
 /** A value as a person reads it in a diff: JSON, so text and numbers are told apart. */
 function shown(value: unknown): string {
@@ -28,11 +28,26 @@ function resultText(text: string): string {
   }
 }
 
+/** What today's guard rules would decide about a call, or why that cannot be said. */
+export interface CallWhatIf {
+  readonly decision?: GuardWhatIf;
+  readonly problem?: string;
+  /** Files of today's project the what-if reads that have errors ("rules.yaml"). */
+  readonly brokenFiles: string | null;
+}
+
 /**
  * One tool call: its arguments, the guard's decision (allowed, or refused by which rule with
- * which fallback), what the tool gave back, and each row it changed, field by field.
+ * which fallback), what today's rules would decide as a what-if, what the tool gave back, and
+ * each row it changed, field by field.
  */
-export function CallCard({ call }: { call: TranscriptCall }) {
+export function CallCard({
+  call,
+  whatIf,
+}: {
+  call: TranscriptCall;
+  whatIf?: CallWhatIf | undefined;
+}) {
   const guard = call.guard;
   const refused = guard?.allowed === false;
   return (
@@ -56,6 +71,7 @@ export function CallCard({ call }: { call: TranscriptCall }) {
         )}
       </div>
       {guard && <p className="replay-guard-reason">{guard.reason}</p>}
+      {guard && whatIf && <WhatIfNote logged={guard} whatIf={whatIf} />}
       <details className="replay-json" open>
         <summary>Arguments</summary>
         <pre>{argsText(call.args)}</pre>
@@ -84,6 +100,87 @@ const FALLBACKS = {
   end: 'the dialogue ends',
   ask_user: 'the customer is asked',
 } as const;
+
+/**
+ * Today's rules tried on the call as it was logged: said loudly when they would decide it the
+ * other way, quietly when they decide the same. Always labelled a what-if: the dialogue above is
+ * what happened, and nothing in it changes.
+ */
+function WhatIfNote({
+  logged,
+  whatIf,
+}: {
+  logged: NonNullable<TranscriptCall['guard']>;
+  whatIf: CallWhatIf;
+}) {
+  const { decision, problem, brokenFiles } = whatIf;
+  const broken = brokenFiles && (
+    <span className="replay-faint">
+      {' '}
+      Today’s {brokenFiles} has errors: the what-if uses what parses.
+    </span>
+  );
+  const tag = (
+    <span
+      className="replay-whatif-tag"
+      title="Today’s guard rules tried on this call as it was logged (the database before it, the calls before it as they were decided, the run’s time); the dialogue is not changed."
+    >
+      What-if
+    </span>
+  );
+  if (!decision)
+    return problem === undefined ? null : (
+      <p className="replay-whatif" role="note" aria-label="What-if under today’s rules">
+        {tag} <span className="replay-faint">{problem}</span>
+      </p>
+    );
+  if (!decision.differs)
+    return (
+      <p
+        className="replay-whatif"
+        data-whatif="same"
+        role="note"
+        aria-label="What-if under today’s rules"
+      >
+        {tag} <span className="replay-faint">Today’s rules decide the same.</span>
+        {decision.rule !== logged.rule && <span className="replay-faint"> {decision.reason}</span>}
+        {broken}
+      </p>
+    );
+  return (
+    <div
+      className="replay-whatif"
+      data-whatif={decision.allowed ? 'allow' : 'refuse'}
+      role="note"
+      aria-label="What-if under today’s rules"
+    >
+      <p className="replay-whatif-head">
+        {tag}{' '}
+        <strong>
+          {decision.allowed
+            ? 'Today’s rules would allow this call'
+            : 'Today’s rules would refuse this call'}
+        </strong>
+        {decision.rule !== undefined && (
+          <>
+            {' '}
+            by <code>{decision.rule}</code>
+            {decision.policy !== undefined && ` (${decision.policy})`}
+          </>
+        )}
+        {decision.fallback && ` · fallback: ${FALLBACKS[decision.fallback]}`}
+      </p>
+      {/* An allowing rule's reason only repeats its name. */}
+      {(!decision.allowed || decision.rule === undefined) && (
+        <p className="replay-guard-reason">{decision.reason}</p>
+      )}
+      <p className="replay-faint">
+        A what-if: the dialogue went as logged above, and nothing in it changes.
+        {broken}
+      </p>
+    </div>
+  );
+}
 
 /** One row's change: an update field by field (before → after), an insert or delete whole. */
 export function ChangeDiff({ change }: { change: RowChange }) {

@@ -2,6 +2,7 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import type {
   Finding,
+  GuardWhatIfs,
   Pinned,
   Replay,
   ReplayOpinion,
@@ -9,7 +10,9 @@ import type {
   TerminationReason,
 } from '../../core/index.ts';
 import { ENDING_LABELS, ERROR_ENDINGS, quoteSpan, readerTurns } from '../../core/index.ts';
-import { useAppStore } from '../../state/useAppStore.ts';
+import { replaySelectors } from '../../state/replaySelectors.ts';
+import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
+import type { CallWhatIf } from './CallCard.tsx';
 import { CallCard } from './CallCard.tsx';
 import { FindingCard, OpinionCard } from './Pins.tsx';
 import { TurnNote } from './TurnNote.tsx';
@@ -44,11 +47,36 @@ function pinsByStep(replay: Replay): ReadonlyMap<number, StepPins> {
   return pins;
 }
 
+/** Each call step's what-if, kept per step so a step's view re-renders only when its own changes. */
+function whatIfByStep(
+  replay: Replay,
+  whatIfs: GuardWhatIfs | null,
+  brokenFiles: string | null,
+): ReadonlyMap<number, CallWhatIf> {
+  const byStep = new Map<number, CallWhatIf>();
+  if (!whatIfs) return byStep;
+  for (const s of replay.steps) {
+    if (!s.call?.guard) continue;
+    const decision = whatIfs.ok ? whatIfs.calls.get(s.index) : undefined;
+    if (decision) byStep.set(s.index, { decision, brokenFiles });
+    else if (!whatIfs.ok) byStep.set(s.index, { problem: whatIfs.problem, brokenFiles });
+  }
+  return byStep;
+}
+
 /**
  * The dialogue as a chat: every step in order, the ones after the replay's step faded. Findings
- * and opinions sit under the step they concern. Clicking a step moves the replay there.
+ * and opinions sit under the step they concern, and each tool call says what today's guard rules
+ * would decide about it (a what-if). Clicking a step moves the replay there.
  */
 export function Conversation({ replay, step }: { replay: Replay; step: number }) {
+  const selectors = replaySelectors(useAppStoreApi());
+  const whatIfs = useAppStore(selectors.selectGuardWhatIf);
+  const brokenFiles = useAppStore(selectors.selectWhatIfBrokenFiles);
+  const whatIf = useMemo(
+    () => whatIfByStep(replay, whatIfs, brokenFiles),
+    [replay, whatIfs, brokenFiles],
+  );
   const pins = useMemo(() => pinsByStep(replay), [replay]);
   const name = useMemo(() => readerTurns(replay.transcript.messages), [replay]);
   const list = useRef<HTMLOListElement>(null);
@@ -77,6 +105,7 @@ export function Conversation({ replay, step }: { replay: Replay; step: number })
           marks={replay.marks}
           dialogue={replay.dialogue}
           ending={s.kind === 'ending' ? replay.ending : undefined}
+          whatIf={whatIf.get(s.index)}
         />
       ))}
     </ol>
@@ -92,6 +121,7 @@ const StepView = memo(function StepView({
   marks,
   dialogue,
   ending,
+  whatIf,
 }: {
   step: ReplayStep;
   position: Position;
@@ -101,6 +131,7 @@ const StepView = memo(function StepView({
   marks: Replay['marks'];
   dialogue: string;
   ending: Replay['ending'];
+  whatIf: CallWhatIf | undefined;
 }) {
   const setStep = useAppStore((s) => s.setReplayStep);
   return (
@@ -114,7 +145,13 @@ const StepView = memo(function StepView({
       data-speaker={step.message?.speaker}
       aria-current={position === 'current' ? 'step' : undefined}
     >
-      <StepBody step={step} turnName={turnName} opinions={pins?.opinions ?? []} ending={ending} />
+      <StepBody
+        step={step}
+        turnName={turnName}
+        opinions={pins?.opinions ?? []}
+        ending={ending}
+        whatIf={whatIf}
+      />
       {step.kind === 'message' && (
         <div className="replay-step-tools">
           {step.message?.speaker === 'agent' && (
@@ -142,11 +179,13 @@ function StepBody({
   turnName,
   opinions,
   ending,
+  whatIf,
 }: {
   step: ReplayStep;
   turnName: string;
   opinions: readonly ReplayOpinion[];
   ending: Replay['ending'];
+  whatIf: CallWhatIf | undefined;
 }) {
   switch (step.kind) {
     case 'message': {
@@ -167,7 +206,7 @@ function StepBody({
       );
     }
     case 'call':
-      return step.call ? <CallCard call={step.call} /> : null;
+      return step.call ? <CallCard call={step.call} whatIf={whatIf} /> : null;
     case 'fault':
       return (
         <div className="replay-fault" role="note">
