@@ -23,7 +23,6 @@ export interface Recheck {
   readonly notes: readonly string[];
 }
 
-
 /** The project's tables, with the seed rows the run recorded in place of today's. */
 function withLoggedSeeds(model: ProjectModel, data: StartingData | undefined): ProjectModel {
   if (!data) return model;
