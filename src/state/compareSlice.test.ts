@@ -56,7 +56,7 @@ describe('comparing two runs', () => {
     expect(comparison?.broke.map((f) => f.before.dialogue)).toEqual(AIRLINE_RUN_B.broke);
     expect(comparison?.fixed.map((f) => f.after.dialogue)).toEqual(AIRLINE_RUN_B.fixed);
     expect(comparison?.erred).toEqual([]);
-    expect(comparison?.sameProject).toBe(true);
+    expect(comparison?.sameProject).toBe(false); // B judged an edited agent.md
     // Memoised: the same answer until a log changes; swapped sides give the opposite flips.
     expect(select(store.getState())).toBe(comparison);
     await store.getState().pickCompareRuns({ before: 'run-b', after: 'run-a' });
