@@ -6,6 +6,7 @@ import { miniProject, miniWith } from '../core/testing/miniProject.ts';
 import { REFUND_PLAN, refundJudge, simulateRefunds } from '../test/refundDesk.ts';
 import { testServices } from '../test/services.ts';
 import { createAppStore } from './createAppStore.ts';
+import { graphResultsSelectors } from './graphResultsSelectors.ts';
 import { replaySelectors } from './replaySelectors.ts';
 
 /** A store over a run store that already holds the refund desk's judged run as `run-1`. */
@@ -175,6 +176,31 @@ describe('the Replay pane’s state', () => {
     expect(store.getState().runList.map((r) => r.title)).toEqual(['Imported: refunds']);
     expect(await runs.events(id ?? '')).toEqual(events);
     expect(replaySelectors(store).selectDialogueRows(store.getState())).toHaveLength(4);
+  });
+
+  it('holds an imported log before the run list names it, so the graph never reads it back', async () => {
+    const runs = createMemoryRunRepository();
+    const store = createAppStore(testServices({ runs }));
+    const { events } = await simulateRefunds();
+    const reads: string[] = [];
+    const read = runs.events.bind(runs);
+    runs.events = (id) => {
+      reads.push(id);
+      return read(id);
+    };
+    // What the Graph pane does when the newest run changes (useHeatmap).
+    const loads: Promise<void>[] = [];
+    store.subscribe((state, before) => {
+      const [newest] = state.runList;
+      if (newest && newest !== before.runList[0]) loads.push(state.loadGraphRun(newest.id));
+    });
+    await store.getState().importRunFile('refunds.json', JSON.stringify(events));
+    await Promise.all(loads);
+    expect(loads).toHaveLength(1);
+    expect(reads).toEqual([]);
+    expect(graphResultsSelectors(store).selectGraphResults(store.getState())?.title).toBe(
+      'Imported: refunds',
+    );
   });
 
   it('compares two trials of a scenario, or finds the same scenario in another run', async () => {

@@ -12,7 +12,7 @@ type RunDatabase = Dexie & {
   events: Table<StoredEvent, [string, number]>;
 };
 
-/** Events put in one go when a log is appended; see `append`. */
+/** Events put or read in one go when a log is appended or read; see `append`. */
 export const APPEND_SLICE = 2_000;
 
 /**
@@ -52,11 +52,21 @@ export function createIndexedDbRunRepository(name = 'policylab-runs'): RunReposi
     },
     async events(runId) {
       const db = await open();
-      const rows = await db.events
-        .where('[run+seq]')
-        .between([runId, 0], [runId, Number.MAX_SAFE_INTEGER])
-        .toArray();
-      return rows.map((row) => row.event);
+      // Read a slice at a time too, in one transaction: each slice is copied out on its own turn.
+      return db.transaction('r', db.events, async () => {
+        const log: unknown[] = [];
+        let next = 0;
+        for (;;) {
+          const rows = await db.events
+            .where('[run+seq]')
+            .between([runId, next], [runId, Number.MAX_SAFE_INTEGER])
+            .limit(APPEND_SLICE)
+            .toArray();
+          for (const row of rows) log.push(row.event);
+          next = (rows.at(-1)?.seq ?? next) + 1;
+          if (rows.length < APPEND_SLICE) return log;
+        }
+      });
     },
     async remove(runId) {
       const db = await open();

@@ -214,6 +214,15 @@ export function createReplaySlice(
       const id = `run-${newId()}`;
       const title = `Imported: ${name.replace(/(\.json)?(\.gz)?$/i, '')}`;
       const loaded: LoadedRun = { id, title, events: read.events, savedVersion: LOG_VERSION };
+      // Shown before the run list names it: the panes that show the newest run (the graph's
+      // results) find its log held here instead of reading it back from the store.
+      set({
+        replayRunId: id,
+        replayLog: loaded,
+        replayDialogue: null,
+        replayStep: 0,
+        replayCompare: null,
+      });
       if (runs) {
         try {
           await runs.create({ id, projectId: get().projectId, createdAt: now(), title });
@@ -225,13 +234,6 @@ export function createReplaySlice(
         }
         await get().refreshRuns();
       }
-      set({
-        replayRunId: id,
-        replayLog: loaded,
-        replayDialogue: null,
-        replayStep: 0,
-        replayCompare: null,
-      });
     };
 
     return {
