@@ -1,6 +1,7 @@
 import type { ProjectModel, Row } from '../format/model.ts';
 import type { PastCall } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
+import type { SimEvent } from './events.ts';
 import type { Replay, TableAt } from './replay.ts';
 import { databaseAt } from './replay.ts';
 
@@ -10,18 +11,16 @@ import { databaseAt } from './replay.ts';
  * how today's rules would decide that call, in the situation the log records it was made in.
  */
 
-/** What today's guard rules would decide about one logged tool call. */
-export interface GuardWhatIf {
+/**
+ * What today's guard rules would decide about one logged tool call: the fields a `guard` event
+ * logs (the rule and policy only when a rule would decide; the fallback only when refused).
+ */
+export interface GuardWhatIf extends Omit<
+  Extract<SimEvent, { type: 'guard' }>,
+  'type' | 'at' | 'dialogue'
+> {
   /** The replay step of the call (call ids may repeat within a dialogue; steps do not). */
   readonly step: number;
-  readonly call: string;
-  readonly allowed: boolean;
-  /** The rule that would decide, when a rule would (not a default or an unknown tool). */
-  readonly rule?: string;
-  readonly policy?: string;
-  /** What would happen next, when today's rules would refuse the call. */
-  readonly fallback?: 'message' | 'end' | 'ask_user';
-  readonly reason: string;
   /** Today's rules would allow a call the log refused, or refuse one it allowed. */
   readonly differs: boolean;
 }
