@@ -8,6 +8,7 @@ import type {
   GuardRule,
   JsonSchemaObject,
   Policy,
+  Precondition,
   PromptOverride,
   Relation,
   Row,
@@ -118,6 +119,7 @@ export function buildTools(value: unknown): Tool[] {
       });
     });
     const returns = str(item.returns);
+    const requires = preconditionsOf(item.requires, [...path, 'requires']);
     tools.push({
       path,
       name,
@@ -126,9 +128,22 @@ export function buildTools(value: unknown): Tool[] {
       parameters: parametersOf(item.parameters),
       effects,
       ...(returns === undefined ? {} : { returns }),
+      ...(requires.length > 0 && { requires }),
     });
   });
   return tools;
+}
+
+/** A tool's `requires:` list: each precondition with both its condition and its error. */
+function preconditionsOf(value: unknown, path: readonly (string | number)[]): Precondition[] {
+  return list(value).flatMap((item, i) => {
+    if (!isObj(item)) return [];
+    const condition = str(item.condition);
+    const error = str(item.error);
+    return condition === undefined || error === undefined
+      ? []
+      : [{ path: [...path, i], condition, error }];
+  });
 }
 
 /** A tool's parameter schema, keeping only what has the right shape (the schema check reports the rest). */

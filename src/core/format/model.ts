@@ -38,6 +38,15 @@ export interface JsonSchemaObject {
   readonly required?: readonly string[];
 }
 
+/**
+ * A condition a tool needs to work (`requires:` in tools.yaml), checked after the guards allow
+ * the call and before its effects run; when it does not hold, the call fails with `error`.
+ */
+export interface Precondition extends Located {
+  readonly condition: string;
+  readonly error: string;
+}
+
 export interface Tool extends Located {
   readonly name: string;
   readonly description: string;
@@ -45,6 +54,8 @@ export interface Tool extends Located {
   readonly parameters: JsonSchemaObject;
   readonly effects: readonly Effect[];
   readonly returns?: string;
+  /** What must hold for the tool to work, in order; absent when tools.yaml lists none. */
+  readonly requires?: readonly Precondition[];
 }
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean';
@@ -149,4 +160,9 @@ export interface ProjectModel {
   readonly scenarios: readonly Scenario[];
   /** The prompts the project words itself, in the order written (scenarios.yaml `prompts:`). */
   readonly prompts: readonly PromptOverride[];
+  /**
+   * The time the project's runs see as `now` (database.yaml `now:`, ISO-8601 with an offset),
+   * instead of the wall clock; absent when the project does not fix it.
+   */
+  readonly now?: string;
 }

@@ -113,6 +113,16 @@ export const TOOLS_SCHEMA = {
             },
           },
           returns: CEL,
+          // What must hold for the tool to work, each with the error the agent is told.
+          requires: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['condition', 'error'],
+              properties: { condition: CEL, error: TEXT },
+            },
+          },
         },
       },
     },
@@ -124,6 +134,8 @@ export const DATABASE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    // The time the project's runs see as `now`, fixed (format/clock.ts checks it reads as one).
+    now: TEXT,
     tables: {
       type: 'array',
       items: {

@@ -5,7 +5,7 @@ import { policySpans } from '../graph/locate.ts';
 import type { ParsedProject } from '../format/parseProject.ts';
 import type { GuardRule, Policy, ProjectModel, Tool } from '../format/model.ts';
 import type { PastCall } from '../rules/guards.ts';
-import { evaluateRule, guardVariables } from '../rules/guards.ts';
+import { evaluateRule, guardVariables, typedCall } from '../rules/guards.ts';
 import { seedDatabase } from '../sim/database.ts';
 import { words } from '../text.ts';
 import { expectsSomething, policyCoverage } from './coverage.ts';
@@ -206,7 +206,11 @@ function findContradictions(model: ProjectModel, parsed: ParsedProject): Diagnos
     const trials = Math.max(4, Math.floor(evaluationsPerTool / (conditional.length * histories)));
     for (const args of candidateArgs(tool, conditional, keyValues, trials)) {
       for (const history of candidateHistories(model, args)) {
-        const variables = guardVariables({ tool: tool.name, args }, { db, history, now: LINT_NOW });
+        const variables = guardVariables(typedCall(model, { tool: tool.name, args }), {
+          db,
+          history: history.map((past) => typedCall(model, past)),
+          now: model.now ?? LINT_NOW,
+        });
         const matching = conditional.filter(
           (rule) => evaluateRule(rule, variables).outcome === 'matched',
         );

@@ -1,5 +1,6 @@
 import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
 import type { GuardRule, ProjectModel, Row } from '../format/model.ts';
+import { typedArgs } from './typedArgs.ts';
 
 /** A tool call to judge: the tool's name and its arguments. */
 export interface ToolCall {
@@ -74,7 +75,10 @@ export function decideToolCall(
     };
   }
 
-  const variables = guardVariables(call, context);
+  const variables = guardVariables(typedCall(model, call), {
+    ...context,
+    history: context.history.map((past) => typedCall(model, past)),
+  });
   const trace: RuleTrace[] = [];
   for (const rule of guards.rules) {
     const outcome = evaluateRule(rule, variables);
@@ -172,6 +176,15 @@ function describeValue(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * A call with its arguments typed by its tool's parameter schema (`typedArgs`: a declared
+ * integer is a CEL int), as conditions see it; a call to an unknown tool is returned as it is.
+ */
+export function typedCall<T extends ToolCall>(model: ProjectModel, call: T): T {
+  const tool = model.tools.find((t) => t.name === call.tool);
+  return tool ? { ...call, args: typedArgs(tool.parameters, call.args) } : call;
 }
 
 /** The variables a guard condition sees for a call (docs/format.md). */

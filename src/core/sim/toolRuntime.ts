@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
 import type { Effect, ProjectModel, Row, Table, Tool } from '../format/model.ts';
 import type { ToolCall } from '../rules/guards.ts';
+import { typedArgs } from '../rules/typedArgs.ts';
 import { closest } from '../text.ts';
 import { rowKey, sameRow, toPlain, validateRow } from './database.ts';
 import type { Database, RowChange } from './events.ts';
@@ -36,7 +37,9 @@ class CallFailure extends Error {}
 
 /**
  * Runs one tool call against the database, as the agent under test makes it. The arguments are
- * checked against the tool's parameter schema, then the tool's effects run in order, each
+ * checked against the tool's parameter schema and typed by it (a declared integer is a CEL int),
+ * then the tool's preconditions (`requires`) are tried in order: the first that does not hold
+ * fails the call with its own error, and no effect runs. Then the tool's effects run in order, each
  * seeing the database as the effects before it left it. A call is all or nothing: if any
  * expression fails, or a write would leave a row that does not fit its table, a repeated key or
  * a changed key, nothing changes. The agent is shown the tool's `returns` expression when it
@@ -70,7 +73,8 @@ export function runTool(
     );
   }
   try {
-    return execute(model, tool, call.args, db, new Date(context.now), context.resultLimit);
+    const typed = typedArgs(tool.parameters, call.args);
+    return execute(model, tool, typed, db, new Date(context.now), context.resultLimit);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return failed(db, `"${tool.name}" failed and changed nothing: ${message}`);
@@ -129,6 +133,14 @@ function execute(
   const replace = (table: Table, rows: readonly Row[]) => {
     db = { ...db, [table.name]: rows };
   };
+
+  for (const [i, pre] of (tool.requires ?? []).entries()) {
+    const label = `precondition ${i + 1}`;
+    const holds = evaluate(pre.condition, label);
+    if (holds === false) return failed(start, pre.error);
+    if (holds !== true)
+      throw new CallFailure(`${label} gave ${JSON.stringify(toPlain(holds))}, not true or false.`);
+  }
 
   tool.effects.forEach((effect, i) => {
     const label = `effect ${i + 1} (${effect.op} ${effect.table})`;
