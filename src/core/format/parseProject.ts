@@ -10,6 +10,7 @@ import {
   buildTables,
   buildTools,
 } from './buildModel.ts';
+import { buildClock } from './clock.ts';
 import type { ProjectModel } from './model.ts';
 import type { YamlFiles } from './references.ts';
 import { checkPrompts } from './promptChecks.ts';
@@ -60,6 +61,7 @@ export function parseProject(project: Project): ParsedProject {
   };
   const { policies, relations } = buildPolicies(files['policies.yaml'].value);
   const { guards, checks } = buildRules(files['rules.yaml'].value);
+  const now = buildClock(files['database.yaml'].value);
   const model: ProjectModel = {
     prompt: project.files['agent.md'],
     policies,
@@ -70,6 +72,7 @@ export function parseProject(project: Project): ParsedProject {
     checks,
     scenarios: buildScenarios(files['scenarios.yaml'].value),
     prompts: buildPrompts(files['scenarios.yaml'].value),
+    ...(now !== undefined && { now }),
   };
   const promptLines = new LineIndex(project.files['agent.md']).lineCount;
   diagnostics.push(

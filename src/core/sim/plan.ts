@@ -53,7 +53,10 @@ export interface RunRequest {
   readonly prices: PriceTable;
   /** Models that cost nothing (run in this browser, or a person's seat). */
   readonly freeModels?: readonly string[];
-  /** The simulated date and time conditions see as `now` (ISO-8601). */
+  /**
+   * The simulated date and time conditions see as `now` (ISO-8601), unless the project fixes
+   * its own (database.yaml `now:`), which wins.
+   */
   readonly now: string;
   /**
    * The log of an interrupted run to go on with: its seed, trials and scenarios are the log's
@@ -187,8 +190,13 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
     user: request.user,
     ...(request.judge && { judge: request.judge }),
     ...(samples.length > 0 && request.generator && { samples, generator: request.generator }),
-    // A resumed run goes on at the moment its log recorded, so re-run dialogues see the same time.
-    now: (started?.type === 'run-started' ? started.now : undefined) ?? fork?.now ?? request.now,
+    // A resumed run goes on at the moment its log recorded, so re-run dialogues see the same
+    // time; a new run sees the time the project fixes (database.yaml `now:`), else the caller's.
+    now:
+      (started?.type === 'run-started' ? started.now : undefined) ??
+      fork?.now ??
+      model.now ??
+      request.now,
     ...(fork && { source: fork.source, prefix: fork.prefix }),
   };
   // A resumed shard goes on as the same shard.

@@ -105,7 +105,7 @@ export function RulePlayground() {
       decision: decideToolCall(
         model,
         { tool: chosen, args: parsedArgs.value ?? {} },
-        { db, history: past, now: PLAYGROUND_NOW },
+        { db, history: past, now: model.now ?? PLAYGROUND_NOW },
       ),
       leftOut: problems,
     };
@@ -179,6 +179,11 @@ export function RulePlayground() {
           </div>
           {/* Beside the inputs, or above them in a narrow column: never below the fold. */}
           <div className="playground-result">
+            <p className="playground-now" data-testid="playground-now">
+              {model.now === undefined
+                ? `Conditions see now as ${PLAYGROUND_NOW}.`
+                : `Conditions see now as ${model.now}, the time this project fixes.`}
+            </p>
             {result && 'error' in result && (
               <p className="playground-error" role="alert">
                 {result.error}

@@ -15,6 +15,8 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
   const live = useAppStore((s) => s.currentRun?.live ?? false);
   const startRun = useAppStore((s) => s.startRun);
   const cancelRun = useAppStore((s) => s.cancelRun);
+  const fixedNow = useAppStore((s) => s.analysis?.model.now);
+  const clock = fixedNow !== undefined && <FixedClock now={fixedNow} />;
 
   const number = (
     field: Exclude<keyof RunSettings, 'budgetDollars' | 'levels'>,
@@ -63,6 +65,7 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
         <span className="run-form-summary" data-testid="run-settings-summary">
           {summarize(settings)}
         </span>
+        {clock}
         <button
           type="button"
           className="button button-quiet"
@@ -103,6 +106,7 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
       {number('generated', 'Generate', 200, 0)}
       {settings.generated > 0 && number('seed', 'Seed', 1_000_000)}
       {settings.generated > 0 && <LevelsField disabled={live} />}
+      {clock}
       {submit}
       {compact && (
         <button
@@ -117,6 +121,19 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
         </button>
       )}
     </form>
+  );
+}
+
+/** Says that the project fixes the time its runs see (database.yaml `now:`), and which. */
+function FixedClock({ now }: { now: string }) {
+  return (
+    <span
+      className="run-form-clock"
+      data-testid="run-fixed-clock"
+      title="database.yaml fixes now: every run of this project sees this time instead of the real one."
+    >
+      Runs see now as {now} (fixed by database.yaml)
+    </span>
   );
 }
 
