@@ -1,5 +1,7 @@
 import type { Diagnostic } from '../diagnostics.ts';
+import { checkClock } from './clock.ts';
 import type { ProjectModel } from './model.ts';
+import { checkArgumentTypes } from './references/argumentTypes.ts';
 import { checkChecks } from './references/checks.ts';
 import type { ReferenceChecker, YamlFiles } from './references/context.ts';
 import { referenceContext } from './references/context.ts';
@@ -8,6 +10,7 @@ import { checkGuards } from './references/guards.ts';
 import { checkPolicies } from './references/policies.ts';
 import { checkRelations } from './references/relations.ts';
 import { checkRuleIds } from './references/ruleIds.ts';
+import { checkPhrases } from './references/phrases.ts';
 import { checkScenarios } from './references/scenarios.ts';
 import { checkTables } from './references/tables.ts';
 import { checkTools } from './references/tools.ts';
@@ -26,6 +29,9 @@ export const REFERENCE_CHECKERS: readonly ReferenceChecker[] = [
   checkGuards,
   checkChecks,
   checkScenarios,
+  checkClock,
+  checkArgumentTypes,
+  checkPhrases,
 ];
 
 /**
