@@ -19,7 +19,7 @@ const POLICY_FIELDS = /(?:^|\s|-\s)(policy|policies|between)\s*:\s*(?:\[[^\]]*|[
 const TOOL_FIELDS =
   /(?:^|\s|-\s)(tool|first|then|tools|required_actions|forbidden_actions)\s*:\s*(?:\[[^\]]*|\w*)$/;
 const TABLE_FIELDS = /(?:^|\s|-\s)(select|insert|update|delete|references)\s*:\s*\w*$/;
-const CEL_FIELDS = /(?:^|\s|-\s)(when|where|returns)\s*:\s*/;
+const CEL_FIELDS = /(?:^|\s|-\s)(when|where|returns|condition)\s*:\s*/;
 const ENUM_FIELDS: Record<string, readonly string[]> = {
   decision: ['allow', 'forbid'],
   fallback: ['message', 'end', 'ask_user'],
@@ -95,7 +95,7 @@ export function completionsAt(
     const context: CelContext =
       field === 'when'
         ? 'guard'
-        : field === 'returns'
+        : field === 'returns' || field === 'condition'
           ? 'returns'
           : field === 'where'
             ? 'effect'

@@ -178,6 +178,13 @@ describe('completionsAt', () => {
       'days_since_delivery',
     ]);
   });
+
+  it('offers the variables a tool precondition sees (args, db, now; no history)', () => {
+    const pre = 'tools:\n  - name: refund_order\n    requires:\n      - condition: ';
+    const offered = labels('tools.yaml', pre);
+    expect(offered).toEqual(expect.arrayContaining(['args', 'db', 'now']));
+    expect(offered).not.toContain('history');
+  });
 });
 
 describe('hoverText', () => {

@@ -9,7 +9,7 @@ import { definitionOf } from './symbols.ts';
 
 const YAML_FILES = PROJECT_FILES.filter((f) => f.language === 'yaml').map((f) => f.name);
 /** Fields whose text is CEL: names appear there as string literals ("get_user"). */
-const CEL_FIELDS = new Set(['when', 'where', 'returns']);
+const CEL_FIELDS = new Set(['when', 'where', 'returns', 'condition']);
 
 /**
  * Every place a name is written in the YAML files: scalars equal to it (values and map keys) and
