@@ -32,6 +32,8 @@ describe('argumentMisuse', () => {
     ['args.urgent == "yes"', 'urgent', 'boolean'],
     ['now > args.code', 'code', 'string'],
     ['args.seats.exists(s, s == "1A")', 'seats', 'a list of integer'],
+    // An undeclared argument read first does not hide the misuse after it.
+    ['args.note == "x" || args.amount + "x" == "1x"', 'amount', 'integer'],
   ])('reports %s, naming the argument and its declared type', (source, name, declared) => {
     const found = misuse(source);
     expect(found?.arguments).toEqual([{ name, declared }]);
