@@ -48,8 +48,25 @@ export function argumentMisuse(
   parameters: JsonSchemaObject,
 ): ArgumentMisuse | undefined {
   if (!(CEL_VARIABLES[context] as readonly string[]).includes('args')) return undefined;
-  if (checkCel(source, context) !== undefined) return undefined;
   const declared = declaredTypes(parameters);
+  // Type-checking builds an environment per condition: the editor re-checks on every keystroke.
+  const key = `${context}\u0000${JSON.stringify(declared)}\u0000${source}`;
+  if (results.has(key)) return results.get(key);
+  const result = misuseOf(source, context, declared);
+  if (results.size > 5000) results.clear();
+  results.set(key, result);
+  return result;
+}
+
+/** Results of `argumentMisuse` by context, declared types and source. */
+const results = new Map<string, ArgumentMisuse | undefined>();
+
+function misuseOf(
+  source: string,
+  context: CelContext,
+  declared: Readonly<Record<string, string>>,
+): ArgumentMisuse | undefined {
+  if (checkCel(source, context) !== undefined) return undefined;
   const read = argumentsRead(source);
   if (!read.some((name) => (declared[name] ?? 'dyn') !== 'dyn')) return undefined;
   let result: { valid: boolean; error?: unknown };

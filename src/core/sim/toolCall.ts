@@ -37,7 +37,9 @@ export interface ToolCallOutcome {
 
 /**
  * One tool call of the agent under test, logged step by step: the call, the guard's decision
- * (made before anything runs), then either the tool's run on the database with its changes, or
+ * (made before anything runs), then either the tool's run on the database with its changes (a
+ * precondition of the tool that does not hold fails it with the tool's own error, which is not a
+ * guard refusal: the guard event says allowed, the result says `ok: false`), or
  * the refused rule's fallback (a message back to the agent, a question to the user, or the end
  * of the dialogue); the result the agent is told closes it either way.
  */
