@@ -19,7 +19,8 @@ export function hoverText(model: ProjectModel, symbol: SymbolName): string | und
       ([name, spec]) =>
         `- \`${name}\`${required.has(name) ? '' : '?'}: ${typeLabel(spec.type)}${typeof spec.description === 'string' ? ` (${spec.description})` : ''}`,
     );
-    return `**${tool.name}** · ${tool.kind} tool\n\n${tool.description}${params.length > 0 ? `\n\nParameters:\n${params.join('\n')}` : ''}`;
+    const requires = (tool.requires ?? []).map((p) => `- \`${p.condition}\`, else: ${p.error}`);
+    return `**${tool.name}** · ${tool.kind} tool\n\n${tool.description}${params.length > 0 ? `\n\nParameters:\n${params.join('\n')}` : ''}${requires.length > 0 ? `\n\nRequires:\n${requires.join('\n')}` : ''}`;
   }
   const table = model.tables.find((t) => t.name === symbol.name);
   if (!table) return undefined;

@@ -5,6 +5,7 @@ import { projectFromFiles } from '../bundle.ts';
 import { parseProject } from '../format/parseProject.ts';
 import { PROJECT_FILES } from '../project.ts';
 import { MINI_FILES, miniProject } from '../testing/miniProject.ts';
+import { ticketDesk } from '../testing/ticketDesk.ts';
 import { completionsAt } from './completion.ts';
 import { hoverText } from './hover.ts';
 import { referencesOf, renameSymbol } from './references.ts';
@@ -198,5 +199,13 @@ describe('hoverText', () => {
     expect(hoverText(parsed.model, { kind: 'table', name: 'orders' })).toMatch(
       /2 rows[\s\S]*`id`: string \(key\)/,
     );
+  });
+
+  it('lists a tool’s preconditions with the error each answers', () => {
+    const tickets = parseProject(ticketDesk()).model;
+    expect(hoverText(tickets, { kind: 'tool', name: 'cancel_order' })).toContain(
+      '\n\nRequires:\n- `db.orders.exists(o, o.id == args.order_id)`, else: There is no such order.\n- ',
+    );
+    expect(hoverText(tickets, { kind: 'tool', name: 'refund' })).not.toContain('Requires');
   });
 });
