@@ -1,0 +1,105 @@
+import type { ImportedTool, JsonSchema } from '../domain.ts';
+import type { CarryNote } from './carry.ts';
+import { safeName, uniqueNames } from './carry.ts';
+import type { TablePlan } from './database.ts';
+
+/** A tool of tools.yaml, as plain data to write as YAML. */
+export interface ToolEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: 'read' | 'write';
+  readonly parameters: JsonSchema;
+  readonly returns?: string;
+}
+
+/**
+ * Plans tools.yaml: names, descriptions, kinds and parameter schemas carry over. A read tool
+ * whose argument names a table's key returns that table's matching rows. What the source does
+ * in code (a write tool's changes, its own failures) has no place in the current format and is
+ * noted per tool, with each failure's message.
+ */
+export function planTools(
+  tools: readonly ImportedTool[],
+  tables: readonly TablePlan[],
+  notes: CarryNote[],
+): { entries: ToolEntry[]; names: Map<string, string> } {
+  const unique = uniqueNames();
+  const names = new Map<string, string>();
+  const entries = tools.map((tool) => {
+    const name = unique(safeName(tool.name, 'tool'));
+    names.set(tool.name, name);
+    const item = `tool ${tool.name}`;
+    if (name !== tool.name)
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: `Renamed ${name}: tool names are lower_snake_case.`,
+      });
+    const kind = tool.kind === 'write' ? 'write' : 'read';
+    if (tool.kind === 'generic' || tool.kind === 'think')
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: `A ${tool.kind} tool (neither read nor write in the source); written as read.`,
+      });
+    const returns = kind === 'read' ? returnsOf(tool, tables) : undefined;
+    if (kind === 'write')
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message:
+          'What it changes is Python code (see the source), not expressible as effects yet; it has no effects, so a call changes nothing.',
+      });
+    else if (returns === undefined)
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: 'What it returns is computed in Python; it has no `returns`.',
+      });
+    else
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: `Returns the matching rows (${returns}), not the source's own output.`,
+      });
+    for (const p of tool.preconditions)
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: `Its own failure is not carried (tools have no preconditions yet): "${p.message}"${p.condition !== undefined ? ` when ${p.condition.replace(/\s+/g, ' ')}` : ''} (${p.place.file}${p.place.line !== undefined ? `:${p.place.line}` : ''}).`,
+      });
+    const parameters = schemaParameters(tool.parameters);
+    return {
+      name,
+      description: tool.description.trim() || `${tool.name} (no description in the source).`,
+      kind,
+      parameters,
+      ...(returns !== undefined ? { returns } : {}),
+    } satisfies ToolEntry;
+  });
+  return { entries, names };
+}
+
+/** `type: object` with properties and required only (what tools.yaml's schema reads). */
+function schemaParameters(schema: JsonSchema): JsonSchema {
+  const properties =
+    schema.properties !== null && typeof schema.properties === 'object' ? schema.properties : {};
+  const required = Array.isArray(schema.required)
+    ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string')
+    : [];
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/** For a read tool with one argument named like a table's key: that table's rows with that key. */
+function returnsOf(tool: ImportedTool, tables: readonly TablePlan[]): string | undefined {
+  const properties = Object.keys(
+    (tool.parameters.properties as Record<string, unknown> | undefined) ?? {},
+  );
+  if (properties.length !== 1) return undefined;
+  const [arg = ''] = properties;
+  const table =
+    tables.find((t) => t.key === arg) ??
+    tables.find((t) => t.key === 'id' && `${t.name.replace(/s$/, '')}_id` === arg);
+  if (table === undefined || !/^[a-z][a-z0-9_]*$/.test(arg)) return undefined;
+  return `db.${table.name}.filter(r, r.${table.key} == args.${arg})`;
+}
