@@ -21,15 +21,18 @@ export function readCsv(text: string): CsvTable {
   let recordLine = 1;
   let quoted = false;
   let quoteLine = 0;
+  let quotedCell = false;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const endRecord = () => {
     record.push(cell);
     cell = '';
-    if (!(record.length === 1 && record[0] === '')) {
+    // A blank line is no record; a line holding only "" is one empty cell.
+    if (!(record.length === 1 && record[0] === '' && !quotedCell)) {
       records.push(record);
       lines.push(recordLine);
     }
     record = [];
+    quotedCell = false;
   };
   for (; i < text.length; i++) {
     const c = text[i] ?? '';
@@ -47,6 +50,7 @@ export function readCsv(text: string): CsvTable {
     }
     if (c === '"' && cell === '') {
       quoted = true;
+      quotedCell = true;
       quoteLine = line;
     } else if (c === ',') {
       record.push(cell);
@@ -63,7 +67,7 @@ export function readCsv(text: string): CsvTable {
       line: quoteLine,
       message: 'A quoted cell is never closed; it runs to the end of the file.',
     });
-  if (cell !== '' || record.length > 0) endRecord();
+  if (cell !== '' || record.length > 0 || quotedCell) endRecord();
   const [header = [], ...rows] = records;
   const [, ...rowLines] = lines;
   rows.forEach((row, r) => {

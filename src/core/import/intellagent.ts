@@ -30,12 +30,16 @@ export function readIntellagentDomain(name: string, files: DomainFiles): Importe
     notes.push({ item: INTELLAGENT_WIKI, message: 'Not found; agent.md is left empty.' });
   const tools: ImportedTool[] = [];
   const tables: ImportedTable[] = [];
-  for (const [file, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+  const sorted = [...files].sort(([a], [b]) => a.localeCompare(b));
+  for (const [file, text] of sorted)
     if (/^tools\/[^/]+\.py$/.test(file)) tools.push(...toolsOf(file, text, notes));
-    else if (/^data\/[^/]+\.csv$/.test(file)) {
-      const table = tableOf(file, text, notes);
-      if (table) tables.push(table);
-    }
+  const argNames = new Set(
+    tools.flatMap((t) => Object.keys((t.parameters.properties as object | undefined) ?? {})),
+  );
+  for (const [file, text] of sorted) {
+    if (!/^data\/[^/]+\.csv$/.test(file)) continue;
+    const table = tableOf(file, text, argNames, notes);
+    if (table) tables.push(table);
   }
   if (tools.length === 0)
     notes.push({ item: 'tools/', message: 'No tool with a get_info() schema was found.' });
@@ -101,16 +105,23 @@ const isObject = (v: JsonValue | undefined): v is Readonly<Record<string, JsonVa
   v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
 
 /** A CSV table: the first column is the key; cells that read as Python lists or dicts are nested values. */
-function tableOf(file: string, text: string, notes: ImportNote[]): ImportedTable | undefined {
+function tableOf(
+  file: string,
+  text: string,
+  argNames: ReadonlySet<string>,
+  notes: ImportNote[],
+): ImportedTable | undefined {
   const csv = readCsv(text);
   for (const p of csv.problems)
     notes.push({ item: file, message: p.message, place: { file, line: p.line } });
   const name = file.slice('data/'.length, -'.csv'.length);
-  // The first column named like an id whose values are unique, else the first column.
+  // A column of unique values named like an id, else one a tool takes as an argument, else the
+  // first column.
+  const unique = csv.header.filter(
+    (_, c) => new Set(csv.rows.map((r) => r[c])).size === csv.rows.length,
+  );
   const key =
-    csv.header.find(
-      (h, c) => /(^|_)id$/.test(h) && new Set(csv.rows.map((r) => r[c])).size === csv.rows.length,
-    ) ?? csv.header[0];
+    unique.find((h) => /(^|_)id$/.test(h)) ?? unique.find((h) => argNames.has(h)) ?? csv.header[0];
   if (key === undefined) {
     notes.push({ item: file, message: 'The file has no header; left out.', place: { file } });
     return undefined;
