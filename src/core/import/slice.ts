@@ -22,7 +22,10 @@ export function stringsIn(value: JsonValue, into: Set<string> = new Set()): Set<
 export function sliceTables(
   tables: readonly ImportedTable[],
   tasks: readonly ImportedTask[],
-  { limit = 200, sample = SAMPLE_ROWS }: { limit?: number; sample?: number } = {},
+  {
+    limit = 200,
+    sample = SAMPLE_ROWS,
+  }: { readonly limit?: number | undefined; readonly sample?: number | undefined } = {},
 ): { tables: ImportedTable[]; notes: ImportNote[] } {
   const byKey = new Map<string, Array<{ table: number; row: number }>>();
   tables.forEach((table, t) => {

@@ -30,9 +30,13 @@ export const TAU2_FILES = {
 /**
  * Reads a tau2-bench domain (policy.md, tasks.json, db.json, tools.py, data_model.py) into an
  * ImportedDomain. Python is parsed, never run. Large tables are sliced to what the tasks touch
- * plus a sample. Never throws: each file it cannot read, in part or whole, is a note.
+ * plus a sample (`slicing` sets the size past which a table is sliced). Never throws: each file it cannot read, in part or whole, is a note.
  */
-export function readTau2Domain(name: string, files: DomainFiles): ImportedDomain {
+export function readTau2Domain(
+  name: string,
+  files: DomainFiles,
+  slicing: { readonly limit?: number | undefined; readonly sample?: number | undefined } = {},
+): ImportedDomain {
   const notes: ImportNote[] = [];
   const policy = files.get(TAU2_FILES.policy);
   if (policy === undefined)
@@ -68,7 +72,7 @@ export function readTau2Domain(name: string, files: DomainFiles): ImportedDomain
   }
 
   const db = readDatabase(files, scope, notes);
-  const sliced = sliceTables(db, tasks);
+  const sliced = sliceTables(db, tasks, slicing);
   notes.push(...sliced.notes);
   return {
     name,

@@ -90,16 +90,33 @@ function schemaParameters(schema: JsonSchema): JsonSchema {
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 
-/** For a read tool with one argument named like a table's key: that table's rows with that key. */
+/**
+ * For a read tool whose every argument names a column of one table (`order_id`, or `zip` for
+ * `address_zip`): that table's rows matching all of them. A table keyed by the argument wins.
+ */
 function returnsOf(tool: ImportedTool, tables: readonly TablePlan[]): string | undefined {
-  const properties = Object.keys(
+  const args = Object.keys(
     (tool.parameters.properties as Record<string, unknown> | undefined) ?? {},
   );
-  if (properties.length !== 1) return undefined;
-  const [arg = ''] = properties;
-  const table =
-    tables.find((t) => t.key === arg) ??
-    tables.find((t) => t.key === 'id' && `${t.name.replace(/s$/, '')}_id` === arg);
-  if (table === undefined || !/^[a-z][a-z0-9_]*$/.test(arg)) return undefined;
-  return `db.${table.name}.filter(r, r.${table.key} == args.${arg})`;
+  if (args.length === 0 || !args.every((a) => /^[a-z][a-z0-9_]*$/.test(a))) return undefined;
+  const ordered = [...tables].sort(
+    (a, b) => Number(args.includes(b.key)) - Number(args.includes(a.key)),
+  );
+  for (const table of ordered) {
+    const columns = args.map((arg) => columnFor(table, arg));
+    if (columns.some((c) => c === undefined)) continue;
+    const test = args.map((arg, i) => `r.${columns[i] ?? ''} == args.${arg}`).join(' && ');
+    return `db.${table.name}.filter(r, ${test})`;
+  }
+  return undefined;
+}
+
+/** The column an argument names: the same name, else the one column ending in `_<arg>`. */
+function columnFor(table: TablePlan, arg: string): string | undefined {
+  const names = table.columns
+    .filter((c) => c.spec.type !== 'string' || !c.spec.description?.startsWith('JSON text'))
+    .map((c) => c.name);
+  if (names.includes(arg)) return arg;
+  const suffixed = names.filter((n) => n.endsWith(`_${arg}`));
+  return suffixed.length === 1 ? suffixed[0] : undefined;
 }
