@@ -65,6 +65,9 @@ describe('policylab import', () => {
     const ok = capture(['import', 'tau2', checkout, '--domain', 'library', '--out', out]);
     expect(ok.code).toBe(EXIT.ok);
     expect(ok.out).toContain('domain "library"');
+    expect(ok.out).toContain(
+      '3 tools, 3 tables (books 2 rows, members 12 rows, loans 12 rows), 2 tasks.',
+    );
     const missing = capture([
       'import',
       'tau2',

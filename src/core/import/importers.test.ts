@@ -6,6 +6,8 @@ import { analyzeProject } from '../analyze.ts';
 import { projectFromFiles } from '../bundle.ts';
 import { readIntellagentDomain } from './intellagent.ts';
 import { readTau2Domain } from './tau2.ts';
+import type { CarryNote } from './toProject/carry.ts';
+import { planTables } from './toProject/database.ts';
 import { projectOfDomain } from './toProject/index.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -213,5 +215,42 @@ describe('projectOfDomain', () => {
       tools: Array<{ name: string; returns?: string }>;
     };
     expect(tools.tools[1]?.returns).toBe('db.members.filter(r, r.badge == args.badge)');
+  });
+});
+
+describe('planTables', () => {
+  it('makes a column nullable where a row has no value, and keeps an enum only when every value is in it', () => {
+    const notes: CarryNote[] = [];
+    const [plan] = planTables(
+      [
+        {
+          name: 'Orders',
+          key: 'id',
+          columns: [
+            { name: 'id', schema: { type: 'string' }, required: true },
+            { name: 'total', schema: { type: 'number' }, required: true },
+            { name: 'state', schema: { type: 'string', enum: ['open'] }, required: true },
+            { name: 'Count', schema: { type: 'integer' }, required: true },
+          ],
+          rows: [
+            { id: 'a', total: 1, state: 'open', Count: 1 },
+            { id: 'b', state: 'shut', Count: 2.5 },
+          ],
+          sourceRows: 2,
+        },
+      ],
+      notes,
+    );
+    expect(plan?.name).toBe('orders');
+    expect(plan?.columns.map((c) => [c.name, c.spec])).toEqual([
+      ['id', { type: 'string' }],
+      ['total', { type: 'number', nullable: true }],
+      ['state', { type: 'string' }],
+      ['count', { type: 'string' }],
+    ]);
+    expect(plan?.rows[1]).toEqual({ id: 'b', total: null, state: 'shut', count: '2.5' });
+    expect(notes.map((n) => n.message)).toEqual([
+      '1 value(s) are not of type integer; the column holds them as text.',
+    ]);
   });
 });
