@@ -164,7 +164,8 @@ function textReport(
   return `${lines.join('\n')}\n`;
 }
 
-interface Found {
+/** A domain's files as the readers take them, and where each came from. */
+export interface Found {
   readonly name: string;
   readonly files: Map<string, string>;
   /** Where each file came from on disk, for messages. */
@@ -172,7 +173,7 @@ interface Found {
 }
 
 /** Finds a tau2 domain's files in a domain folder (data/, src/) or a checkout with --domain. */
-function tau2Files(root: string, domain: string | undefined): Found | { error: string } {
+export function tau2Files(root: string, domain: string | undefined): Found | { error: string } {
   const dataDirs =
     domain === undefined
       ? ['data', '.']
@@ -201,7 +202,7 @@ function tau2Files(root: string, domain: string | undefined): Found | { error: s
 }
 
 /** An IntellAgent input folder's wiki.md, tools/*.py and data/*.csv. */
-function intellagentFiles(root: string): Found | { error: string } {
+export function intellagentFiles(root: string): Found | { error: string } {
   const wanted: Array<[string, readonly string[]]> = [[INTELLAGENT_WIKI, ['.']]];
   for (const [folder, ext] of [
     ['tools', '.py'],
