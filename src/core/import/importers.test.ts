@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { analyzeProject } from '../analyze.ts';
@@ -57,10 +58,12 @@ describe('readTau2Domain', () => {
           description: 'The shelf code of the book, as printed on its spine.',
         },
         days: { type: 'integer', description: 'How many days the loan runs.' },
+        format: { type: 'string', description: 'Paper or ebook.' },
       },
       required: ['card', 'book_id'],
     });
     expect(lend?.preconditions.map((p) => [p.message, p.condition])).toEqual([
+      ['Unknown format', 'format not in ("paper", "ebook")'],
       ['Too many loans', 'len(member.loans) >= 3'],
       ['No copy of {book_id} left', 'book.copies < 1'],
       ['No such member', 'card not in self.db.members'],
@@ -150,6 +153,16 @@ describe('projectOfDomain', () => {
       ['lend_book', 'write', undefined],
       ['transfer_to_librarian', 'read', undefined],
     ]);
+    const lend = (
+      parse(files['tools.yaml']) as {
+        tools: Array<{ parameters: { properties: Record<string, unknown> } }>;
+      }
+    ).tools[1];
+    expect(lend?.parameters.properties.format).toEqual({
+      type: 'string',
+      description: 'Paper or ebook.',
+      enum: ['paper', 'ebook'],
+    });
     const scenarios = parse(files['scenarios.yaml']) as {
       scenarios: Array<Record<string, unknown>>;
     };
@@ -168,6 +181,7 @@ describe('projectOfDomain', () => {
       expect.arrayContaining([
         'database.yaml | table books, column tags | A nested value (list, map or several shapes) is kept as JSON text in a string column; conditions cannot look inside it.',
         expect.stringMatching(/^tools\.yaml \| tool lend_book \| What it changes is Python code/),
+        'tools.yaml | tool lend_book | Its failure "Unknown format" (tools.py:46) is carried as an enum on format: a call outside it is refused with the schema\'s message, not this one.',
         expect.stringMatching(
           /^tools\.yaml \| tool lend_book \| Its own failure is not carried .*"Too many loans" when len\(member\.loans\) >= 3/,
         ),
@@ -252,5 +266,50 @@ describe('planTables', () => {
     expect(notes.map((n) => n.message)).toEqual([
       '1 value(s) are not of type integer; the column holds them as text.',
     ]);
+  });
+});
+
+describe('importers on broken input', () => {
+  /** A fixture file cut, or with junk spliced in, or replaced with junk. */
+  const mangled = (text: string) =>
+    fc.oneof(
+      fc.nat(text.length).map((n) => text.slice(0, n)),
+      fc
+        .tuple(fc.nat(text.length), fc.string({ maxLength: 8 }))
+        .map(([n, junk]) => text.slice(0, n) + junk + text.slice(n)),
+      fc.string({ maxLength: 40 }),
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+    );
+
+  it('never throw on mangled tau2 files, and what they write checks without errors (property)', () => {
+    const files = tau2Library();
+    const names = [...files.keys()];
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.integer(), (name, seed) => {
+        const text = files.get(name) ?? '';
+        const [value] = fc.sample(mangled(text), { seed, numRuns: 1 });
+        const broken = new Map(files).set(name, value ?? '');
+        const domain = readTau2Domain('library', broken);
+        expect(errorsOf(projectOfDomain(domain).files).map((d) => `${name}: ${d.message}`)).toEqual(
+          [],
+        );
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('never throw on mangled IntellAgent files, and what they write checks without errors (property)', () => {
+    const files = intellagentGym();
+    const names = [...files.keys()];
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.integer(), (name, seed) => {
+        const [value] = fc.sample(mangled(files.get(name) ?? ''), { seed, numRuns: 1 });
+        const domain = readIntellagentDomain('gym', new Map(files).set(name, value ?? ''));
+        expect(errorsOf(projectOfDomain(domain).files).map((d) => `${name}: ${d.message}`)).toEqual(
+          [],
+        );
+      }),
+      { numRuns: 150 },
+    );
   });
 });

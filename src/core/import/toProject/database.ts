@@ -85,7 +85,6 @@ export function planTables(tables: readonly ImportedTable[], notes: CarryNote[])
         read,
         columnName,
         `table ${table.name}, column ${column.name}`,
-        table,
         notes,
       );
       if (column.name === table.key) key = planned[0]?.name ?? '';
@@ -113,7 +112,6 @@ function planColumn(
   read: (row: Readonly<Record<string, JsonValue>>) => JsonValue,
   columnName: (name: string) => string,
   item: string,
-  table: ImportedTable,
   notes: CarryNote[],
   prefix = '',
 ): ColumnPlan[] {
@@ -166,7 +164,6 @@ function planColumn(
         },
         columnName,
         `${item}.${field}`,
-        table,
         notes,
         `${name}_`,
       ),

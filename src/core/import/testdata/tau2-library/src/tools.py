@@ -31,6 +31,7 @@ class LibraryTools(ToolKitBase):
         card: str,
         book_id: str,
         days: int = 14,
+        format: str = "paper",
     ) -> dict:
         """Lend a book to a member.
 
@@ -39,7 +40,10 @@ class LibraryTools(ToolKitBase):
             book_id: The shelf code of the book,
                 as printed on its spine.
             days: How many days the loan runs.
+            format: Paper or ebook.
         """
+        if format not in ("paper", "ebook"):
+            raise ValueError("Unknown format")
         member = self._member(card)
         if len(member.loans) >= 3: raise ValueError("Too many loans")
         book = self.db.books[book_id]
