@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  renameSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,10 +62,14 @@ describe('policylab import', () => {
     mkdirSync(data, { recursive: true });
     cpSync(path.join(LIBRARY, 'src'), src, { recursive: true });
     cpSync(path.join(LIBRARY, 'data'), data, { recursive: true });
+    // tau2's telecom calls its policy main_policy.md.
+    renameSync(path.join(data, 'policy.md'), path.join(data, 'main_policy.md'));
     const out = path.join(tmp(), 'x');
     const ok = capture(['import', 'tau2', checkout, '--domain', 'library', '--out', out]);
     expect(ok.code).toBe(EXIT.ok);
     expect(ok.out).toContain('domain "library"');
+    expect(ok.out).not.toContain('Not found');
+    expect(readFileSync(path.join(out, 'agent.md'), 'utf8')).toContain('# Library desk policy');
     expect(ok.out).toContain(
       '3 tools, 3 tables (books 2 rows, members 12 rows, loans 12 rows), 2 tasks.',
     );

@@ -189,6 +189,7 @@ export function tau2Files(root: string, domain: string | undefined): Found | { e
     [TAU2_FILES.dbToml, dataDirs],
     [TAU2_FILES.tools, srcDirs],
     [TAU2_FILES.dataModel, srcDirs],
+    [TAU2_FILES.userTools, srcDirs],
   ];
   const found = collect(root, wanted);
   if (found.files.size === 0)
@@ -225,6 +226,10 @@ export function intellagentFiles(root: string): Found | { error: string } {
   };
 }
 
+const ALIASES: Readonly<Record<string, readonly string[]>> = {
+  [TAU2_FILES.policy]: ['main_policy.md'],
+};
+
 function collect(
   root: string,
   wanted: ReadonlyArray<[string, readonly string[]]>,
@@ -233,8 +238,11 @@ function collect(
   const paths = new Map<string, string>();
   for (const [name, dirs] of wanted) {
     for (const dir of dirs) {
-      const file = path.join(root, dir, name);
-      if (existsSync(file) && statSync(file).isFile()) {
+      // tau2's telecom names its policy main_policy.md.
+      const file = [name, ...(ALIASES[name] ?? [])]
+        .map((n) => path.join(root, dir, n))
+        .find((f) => existsSync(f) && statSync(f).isFile());
+      if (file !== undefined) {
         files.set(name, readFileSync(file, 'utf8'));
         paths.set(name, file);
         break;

@@ -93,6 +93,8 @@ export interface ImportedDomain {
   readonly tools: readonly ImportedTool[];
   readonly tables: readonly ImportedTable[];
   readonly tasks: readonly ImportedTask[];
+  /** Tools the user calls on their own device (tau2's dual control, `user_tools.py`). */
+  readonly userTools?: readonly ImportedTool[];
   /** What could not be read while reading the source. */
   readonly notes: readonly ImportNote[];
 }

@@ -21,6 +21,7 @@ function tau2Library(): Map<string, string> {
     ['db.json', read('tau2-library', 'data', 'db.json')],
     ['tools.py', read('tau2-library', 'src', 'tools.py')],
     ['data_model.py', read('tau2-library', 'src', 'data_model.py')],
+    ['user_tools.py', read('tau2-library', 'src', 'user_tools.py')],
   ]);
 }
 
@@ -188,6 +189,7 @@ describe('projectOfDomain', () => {
         'scenarios.yaml | task 0 | Natural-language assertion not carried: "Agent states the due date.".',
         'scenarios.yaml | task 0 | 2 expected action(s) with arguments carried as tool names only; the end state they reach is not asserted.',
         'scenarios.yaml | task x 1 | Expects a call to renew_loan, which is not a tool of the domain; left out.',
+        'tools.yaml | user tool scan_card | A tool the user calls on their own device (dual control) has no place yet; left out.',
         expect.stringMatching(/^scenarios\.yaml \| task x 1 \| initial_state not carried: /),
         expect.stringMatching(/^scenarios\.yaml \| task x 1 \| env_assertions not carried: /),
       ]),

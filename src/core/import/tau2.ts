@@ -25,6 +25,7 @@ export const TAU2_FILES = {
   dbToml: 'db.toml',
   tools: 'tools.py',
   dataModel: 'data_model.py',
+  userTools: 'user_tools.py',
 } as const;
 
 /**
@@ -60,6 +61,12 @@ export function readTau2Domain(
     ? tau2Tools(toolsModule, scope, TAU2_FILES.tools)
     : { tools: [], notes: [] };
   notes.push(...tools.notes);
+  const userSource = files.get(TAU2_FILES.userTools);
+  const userTools =
+    userSource === undefined
+      ? undefined
+      : tau2Tools(readPythonModule(userSource), scope, TAU2_FILES.userTools);
+  if (userTools) notes.push(...userTools.notes);
 
   let tasks: ImportedTask[] = [];
   const tasksText = files.get(TAU2_FILES.tasks);
@@ -78,6 +85,7 @@ export function readTau2Domain(
     name,
     source: 'tau2',
     policy: policy ?? '',
+    ...(userTools ? { userTools: userTools.tools } : {}),
     tools: tools.tools,
     tables: sliced.tables,
     tasks,

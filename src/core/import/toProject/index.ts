@@ -24,6 +24,13 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
   const notes: CarryNote[] = [];
   const tables = planTables(domain.tables, notes);
   const tools = planTools(domain.tools, tables, notes);
+  for (const tool of domain.userTools ?? [])
+    notes.push({
+      file: 'tools.yaml',
+      item: `user tool ${tool.name}`,
+      message:
+        'A tool the user calls on their own device (dual control) has no place yet; left out.',
+    });
   const scenarios = planScenarios(domain.tasks, tools.names, notes);
   const policies = planPolicies(
     domain.policy,
