@@ -10,6 +10,7 @@ import { generateProject } from '../src/core/testing/generateProject.ts';
 import { editorFigures } from './bench/editorFigures.ts';
 import { compareFigures } from './bench/compareFigures.ts';
 import { graphFigures } from './bench/graphFigures.ts';
+import { importFigures } from './bench/importFigures.ts';
 import { RECORD_FRAMES, STOP_RECORDING } from './bench/frames.ts';
 import { layoutFigures } from './bench/layoutFigures.ts';
 import { localModelFigures } from './bench/localModelFigures.ts';
@@ -172,6 +173,7 @@ console.log(
       ...graphFigures(),
       ...compareFigures(),
       ...shareFigures(),
+      ...importFigures(),
       ...(await editorFigures()),
       ...(await layoutFigures()),
       ...(await browserFigures(project, graphProject)),

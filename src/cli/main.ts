@@ -18,6 +18,7 @@ import {
   sampleWithReport,
 } from '../core/index.ts';
 import { loadProject } from './loadProject.ts';
+import { runImport } from './import.ts';
 import { runModels } from './models.ts';
 import { compare, recheck, report } from './reports.ts';
 import { runRun } from './run.ts';
@@ -76,6 +77,11 @@ Usage:
                                              Judge a saved run again against the project's
                                              checks and expectations as they are now (no model
                                              is called); writes the re-judged log.
+  policylab import tau2 <folder> [--domain NAME] --out <folder>
+  policylab import intellagent <folder> --out <folder>
+                                             Make a project from a tau2-bench or IntellAgent
+                                             domain; prints what it could not carry (see
+                                             policylab import --help).
   policylab --help | --version
 
 Options:
@@ -125,6 +131,7 @@ export function runCli(
 ): number | Promise<number> {
   if (argv[0] === 'models') return runModels(argv.slice(1), io);
   if (argv[0] === 'run') return runRun(argv.slice(1), io);
+  if (argv[0] === 'import') return runImport(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({

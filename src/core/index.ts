@@ -312,3 +312,4 @@ export {
   unzipProject,
   zipProject,
 } from './share/archive.ts';
+export * from './import/index.ts';

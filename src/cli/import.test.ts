@@ -1,0 +1,186 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT, runCli } from './main.ts';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const testdata = path.join(root, 'src', 'core', 'import', 'testdata');
+const LIBRARY = path.join(testdata, 'tau2-library');
+const GYM = path.join(testdata, 'intellagent-gym');
+const SHARED = path.resolve(root, '..', 'shared');
+const SHARED_TAU2 = path.join(SHARED, 'tau2', 'retail');
+const SHARED_INTELLAGENT = path.join(SHARED, 'intellagent', 'retail', 'input');
+
+function capture(argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = runCli(argv, '9.8.7', { out: (t) => (out += t), err: (t) => (err += t) });
+  return { code, out, err };
+}
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'policylab-import-'));
+const SIX = [
+  'agent.md',
+  'database.yaml',
+  'policies.yaml',
+  'rules.yaml',
+  'scenarios.yaml',
+  'tools.yaml',
+];
+
+describe('policylab import', () => {
+  it('imports a tau2 domain folder, writes the six files and prints what it left out', () => {
+    const out = path.join(tmp(), 'library');
+    const { code, out: text, err } = capture(['import', 'tau2', LIBRARY, '--out', out]);
+    expect(err).toBe('');
+    expect(code).toBe(EXIT.ok);
+    expect(readdirSync(out).sort()).toEqual(SIX);
+    expect(text).toContain('Imported tau2-bench domain "tau2-library"');
+    expect(text).toContain(
+      '3 tools, 3 tables (books 2 rows, members 12 rows, loans 12 rows), 2 tasks.',
+    );
+    expect(text).toMatch(/- tool lend_book: Its own failure is not carried .*"Too many loans"/);
+    expect(text).toContain('policylab check: 0 errors');
+    expect(capture(['check', out]).code).toBe(EXIT.ok);
+  });
+
+  it('finds a domain in a tau2-bench checkout with --domain', () => {
+    const checkout = tmp();
+    const src = path.join(checkout, 'src', 'tau2', 'domains', 'library');
+    const data = path.join(checkout, 'data', 'tau2', 'domains', 'library');
+    mkdirSync(src, { recursive: true });
+    mkdirSync(data, { recursive: true });
+    cpSync(path.join(LIBRARY, 'src'), src, { recursive: true });
+    cpSync(path.join(LIBRARY, 'data'), data, { recursive: true });
+    // tau2's telecom calls its policy main_policy.md.
+    renameSync(path.join(data, 'policy.md'), path.join(data, 'main_policy.md'));
+    const out = path.join(tmp(), 'x');
+    const ok = capture(['import', 'tau2', checkout, '--domain', 'library', '--out', out]);
+    expect(ok.code).toBe(EXIT.ok);
+    expect(ok.out).toContain('domain "library"');
+    expect(ok.out).not.toContain('Not found');
+    expect(readFileSync(path.join(out, 'agent.md'), 'utf8')).toContain('# Library desk policy');
+    expect(ok.out).toContain(
+      '3 tools, 3 tables (books 2 rows, members 12 rows, loans 12 rows), 2 tasks.',
+    );
+    const missing = capture([
+      'import',
+      'tau2',
+      checkout,
+      '--domain',
+      'airline',
+      '--out',
+      path.join(tmp(), 'y'),
+    ]);
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.err).toContain('has no domain "airline"');
+  });
+
+  it('imports an IntellAgent input folder, and --json gives the report as data', () => {
+    const out = path.join(tmp(), 'gym');
+    const { code, out: text } = capture(['import', 'intellagent', GYM, '--out', out, '--json']);
+    expect(code).toBe(EXIT.ok);
+    const report = JSON.parse(text) as {
+      domain: { tools: number };
+      notRead: unknown[];
+      notCarried: Array<{ item: string }>;
+      check: { counts: { error: number } };
+    };
+    expect(report.domain.tools).toBe(2);
+    expect(report.notRead).toHaveLength(2);
+    expect(report.notCarried.map((n) => n.item)).toContain('tool book_class');
+    expect(report.check.counts.error).toBe(0);
+  });
+
+  it('refuses a wrong command line, a missing folder and a folder that is not empty', () => {
+    expect(capture(['import', 'tau3', LIBRARY, '--out', tmp()]).err).toContain(
+      'unknown source "tau3"',
+    );
+    expect(capture(['import', 'tau2', LIBRARY]).err).toContain('needs --out');
+    expect(capture(['import', 'intellagent', GYM, '--domain', 'x', '--out', tmp()]).code).toBe(
+      EXIT.usage,
+    );
+    expect(capture(['import', 'tau2', path.join(tmp(), 'nothing'), '--out', tmp()]).err).toContain(
+      'is not a folder',
+    );
+    const empty = tmp();
+    expect(capture(['import', 'tau2', empty, '--out', tmp()]).err).toContain(
+      "none of a tau2 domain's files",
+    );
+    const full = tmp();
+    writeFileSync(path.join(full, 'keep.txt'), 'mine');
+    const refused = capture(['import', 'tau2', LIBRARY, '--out', full]);
+    expect(refused.code).toBe(EXIT.usage);
+    expect(refused.err).toContain('is not empty');
+    expect(readFileSync(path.join(full, 'keep.txt'), 'utf8')).toBe('mine');
+    expect(capture(['import', 'tau2', LIBRARY, '--out', full, '--force']).code).toBe(EXIT.ok);
+    expect(capture(['import', '--help']).out).toContain('policylab import tau2 <folder>');
+  });
+});
+
+describe('policylab import on the shared domains', () => {
+  const tau2 = existsSync(SHARED_TAU2);
+  const intellagent = existsSync(SHARED_INTELLAGENT);
+
+  it.skipIf(!tau2)(
+    `tau2-bench retail checks without errors and names every write tool it could not carry${tau2 ? '' : ' (skipped: ../shared/tau2/retail is absent)'}`,
+    () => {
+      const out = path.join(tmp(), 'retail');
+      const { code, out: text } = capture(['import', 'tau2', SHARED_TAU2, '--out', out, '--json']);
+      const report = JSON.parse(text) as {
+        domain: { tools: number; tasks: number };
+        notCarried: Array<{ item: string; message: string }>;
+        check: { counts: { error: number } };
+      };
+      expect(report.check.counts.error).toBe(0);
+      expect(code).toBe(EXIT.ok);
+      expect(report.domain.tasks).toBe(114);
+      expect(report.domain.tools).toBe(16);
+      for (const tool of [
+        'cancel_pending_order',
+        'exchange_delivered_order_items',
+        'modify_pending_order_items',
+        'modify_user_address',
+        'return_delivered_order_items',
+      ])
+        expect(
+          report.notCarried.some(
+            (n) =>
+              n.item === `tool ${tool}` && n.message.startsWith('What it changes is Python code'),
+          ),
+        ).toBe(true);
+    },
+  );
+
+  it.skipIf(!intellagent)(
+    `IntellAgent retail checks without errors${intellagent ? '' : ' (skipped: ../shared/intellagent/retail/input is absent)'}`,
+    () => {
+      const out = path.join(tmp(), 'retail');
+      const { code, out: text } = capture([
+        'import',
+        'intellagent',
+        SHARED_INTELLAGENT,
+        '--out',
+        out,
+        '--json',
+      ]);
+      const report = JSON.parse(text) as {
+        domain: { tools: number };
+        check: { counts: { error: number } };
+      };
+      expect(report.check.counts.error).toBe(0);
+      expect(code).toBe(EXIT.ok);
+      expect(report.domain.tools).toBeGreaterThanOrEqual(15);
+    },
+  );
+});

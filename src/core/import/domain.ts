@@ -1,0 +1,103 @@
+/**
+ * The neutral shape every importer reads a domain into (tau2-bench, IntellAgent), before any
+ * of it becomes PolicyLab files. It keeps what the source says, nested values and tool bodies
+ * included, so the mapping to the format can carry more as the format grows.
+ */
+
+/** A JSON Schema, as plain data. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/** A JSON value from a domain's data. */
+export type JsonValue =
+  string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** Where something came from: a file of the domain and, when known, a line (1-based). */
+export interface SourcePlace {
+  readonly file: string;
+  readonly line?: number;
+}
+
+/** A tool's own failure, as its source states it (`if …: raise ValueError("…")`). */
+export interface ImportedPrecondition {
+  /** The condition as source text (Python), when the failure sits under an `if`. */
+  readonly condition?: string;
+  readonly message: string;
+  readonly place: SourcePlace;
+}
+
+/** A tool the agent may call. */
+export interface ImportedTool {
+  readonly name: string;
+  readonly description: string;
+  /** The source's own kind: tau2's ToolType (read, write, generic, think) or a guess. */
+  readonly kind: 'read' | 'write' | 'generic' | 'think';
+  /** Arguments as a JSON Schema (type: object). */
+  readonly parameters: JsonSchema;
+  readonly preconditions: readonly ImportedPrecondition[];
+  /** The body as source text, kept for the report (never run). */
+  readonly body: string;
+  readonly place: SourcePlace;
+}
+
+/** A table of the domain's database. */
+export interface ImportedTable {
+  readonly name: string;
+  readonly description?: string;
+  /** The column that keys a row. */
+  readonly key: string;
+  /** Each column's JSON Schema, in order. */
+  readonly columns: ReadonlyArray<{
+    readonly name: string;
+    readonly schema: JsonSchema;
+    readonly required: boolean;
+  }>;
+  readonly rows: ReadonlyArray<Readonly<Record<string, JsonValue>>>;
+  /** How many rows the source held before slicing. */
+  readonly sourceRows: number;
+}
+
+/** One tool call a task expects, with its arguments. */
+export interface ImportedAction {
+  readonly name: string;
+  readonly arguments: Readonly<Record<string, JsonValue>>;
+}
+
+/** A task (a tau2 task): who the user is, what they want, and how it is graded. */
+export interface ImportedTask {
+  readonly id: string;
+  readonly persona?: string;
+  readonly goal: string;
+  readonly instructions?: string;
+  readonly knows: readonly string[];
+  readonly unknown: readonly string[];
+  readonly actions: readonly ImportedAction[];
+  readonly communicate: readonly string[];
+  readonly nlAssertions: readonly string[];
+  /** Parts of the task the importer recognised but has no field for, by name. */
+  readonly extras: ReadonlyArray<{ readonly what: string; readonly value: JsonValue }>;
+}
+
+/** Something an importer could not read, or chose to leave out, by item. */
+export interface ImportNote {
+  readonly item: string;
+  readonly message: string;
+  readonly place?: SourcePlace;
+}
+
+/** A whole imported domain. */
+export interface ImportedDomain {
+  readonly name: string;
+  readonly source: 'tau2' | 'intellagent';
+  /** The agent's policy document (tau2's policy.md, IntellAgent's wiki.md), Markdown. */
+  readonly policy: string;
+  readonly tools: readonly ImportedTool[];
+  readonly tables: readonly ImportedTable[];
+  readonly tasks: readonly ImportedTask[];
+  /** Tools the user calls on their own device (tau2's dual control, `user_tools.py`). */
+  readonly userTools?: readonly ImportedTool[];
+  /** What could not be read while reading the source. */
+  readonly notes: readonly ImportNote[];
+}
+
+/** The domain's files, by path relative to its folder; an importer never touches a disk. */
+export type DomainFiles = ReadonlyMap<string, string>;

@@ -1,0 +1,317 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { analyzeProject } from '../analyze.ts';
+import { projectFromFiles } from '../bundle.ts';
+import { readIntellagentDomain } from './intellagent.ts';
+import { readTau2Domain } from './tau2.ts';
+import type { CarryNote } from './toProject/carry.ts';
+import { planTables } from './toProject/database.ts';
+import { projectOfDomain } from './toProject/index.ts';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const read = (...parts: string[]) => readFileSync(path.join(here, 'testdata', ...parts), 'utf8');
+
+function tau2Library(): Map<string, string> {
+  return new Map([
+    ['policy.md', read('tau2-library', 'data', 'policy.md')],
+    ['tasks.json', read('tau2-library', 'data', 'tasks.json')],
+    ['db.json', read('tau2-library', 'data', 'db.json')],
+    ['tools.py', read('tau2-library', 'src', 'tools.py')],
+    ['data_model.py', read('tau2-library', 'src', 'data_model.py')],
+    ['user_tools.py', read('tau2-library', 'src', 'user_tools.py')],
+  ]);
+}
+
+function intellagentGym(): Map<string, string> {
+  const files = new Map([['wiki.md', read('intellagent-gym', 'wiki.md')]]);
+  for (const folder of ['tools', 'data'])
+    for (const f of readdirSync(path.join(here, 'testdata', 'intellagent-gym', folder)))
+      files.set(`${folder}/${f}`, read('intellagent-gym', folder, f));
+  return files;
+}
+
+const errorsOf = (files: Record<string, string>) =>
+  analyzeProject(projectFromFiles('imported', files).project).diagnostics.filter(
+    (d) => d.severity === 'error',
+  );
+
+describe('readTau2Domain', () => {
+  const domain = readTau2Domain('library', tau2Library());
+
+  it('reads the @is_tool methods with kinds, schemas from signature and docstring, and raises', () => {
+    expect(domain.notes).toEqual([]);
+    expect(domain.tools.map((t) => [t.name, t.kind])).toEqual([
+      ['get_member', 'read'],
+      ['lend_book', 'write'],
+      ['transfer_to_librarian', 'generic'],
+    ]);
+    const lend = domain.tools[1];
+    expect(lend?.description).toBe('Lend a book to a member.');
+    expect(lend?.parameters).toEqual({
+      type: 'object',
+      properties: {
+        card: { type: 'string', description: "The member's card number." },
+        book_id: {
+          type: 'string',
+          description: 'The shelf code of the book, as printed on its spine.',
+        },
+        days: { type: 'integer', description: 'How many days the loan runs.' },
+        format: { type: 'string', description: 'Paper or ebook.' },
+      },
+      required: ['card', 'book_id'],
+    });
+    expect(lend?.preconditions.map((p) => [p.message, p.condition])).toEqual([
+      ['Unknown format', 'format not in ("paper", "ebook")'],
+      ['Too many loans', 'len(member.loans) >= 3'],
+      ['No copy of {book_id} left', 'book.copies < 1'],
+      ['No such member', 'card not in self.db.members'],
+    ]);
+  });
+
+  it('types the tables from the data model and reads tasks with their extras', () => {
+    expect(domain.tables.map((t) => [t.name, t.key, t.rows.length])).toEqual([
+      ['books', 'book_id', 2],
+      ['members', 'card', 12],
+      ['loans', 'loan_id', 12],
+    ]);
+    const loans = domain.tables[2];
+    expect(loans?.columns.find((c) => c.name === 'state')?.schema).toEqual({
+      type: 'string',
+      enum: ['open', 'returned'],
+      description: 'Open or returned',
+    });
+    expect(loans?.columns.find((c) => c.name === 'note')?.required).toBe(false);
+    const [first, second] = domain.tasks;
+    expect(first).toMatchObject({
+      id: '0',
+      goal: 'You want to borrow B1.',
+      instructions: 'You are brief.',
+      knows: ['Your card is C-107.'],
+      communicate: ['14 days'],
+      nlAssertions: ['Agent states the due date.'],
+    });
+    expect(second).toMatchObject({
+      id: 'x 1',
+      persona: 'A hurried student.',
+      goal: 'Ask to renew a loan.',
+    });
+    expect(second?.extras.map((e) => e.what)).toEqual(['initial_state', 'env_assertions']);
+  });
+
+  it('notes missing and broken files instead of throwing', () => {
+    const files = tau2Library();
+    files.delete('db.json');
+    files.set('tasks.json', '[{"id": 1,');
+    files.set(
+      'tools.py',
+      'class T:\n    @is_tool(ToolType.READ)\n    def f(self, a: Mystery):\n        """F."""\n',
+    );
+    const broken = readTau2Domain('library', files);
+    expect(broken.notes.map((n) => `${n.item}: ${n.message}`)).toEqual([
+      'tool f, argument a: The type "Mystery" could not be resolved; the argument accepts any value.',
+      expect.stringMatching(/^tasks\.json: Not valid JSON/),
+      'db.json: Not found; database.yaml is left empty.',
+    ]);
+  });
+});
+
+describe('projectOfDomain', () => {
+  it('writes a tau2 domain as a project that checks without errors and lists what it left out', () => {
+    const { files, notCarried } = projectOfDomain(readTau2Domain('library', tau2Library()));
+    expect(errorsOf(files)).toEqual([]);
+    const database = parse(files['database.yaml']) as {
+      tables: Array<{
+        name: string;
+        columns: Record<string, unknown>;
+        rows: Array<Record<string, unknown>>;
+      }>;
+    };
+    const members = database.tables.find((t) => t.name === 'members');
+    expect(Object.keys(members?.columns ?? {})).toEqual([
+      'card',
+      'name',
+      'address_street',
+      'address_town',
+      'loans',
+      'fine',
+    ]);
+    expect(members?.rows[7]).toEqual({
+      card: 'C-107',
+      name: 'Member 7',
+      address_street: '7 Elm St',
+      address_town: 'Oxbury',
+      loans: '["L7"]',
+      fine: 1.75,
+    });
+    const tools = parse(files['tools.yaml']) as {
+      tools: Array<{ name: string; kind: string; returns?: string }>;
+    };
+    expect(tools.tools.map((t) => [t.name, t.kind, t.returns])).toEqual([
+      ['get_member', 'read', 'db.members.filter(r, r.card == args.card)'],
+      ['lend_book', 'write', undefined],
+      ['transfer_to_librarian', 'read', undefined],
+    ]);
+    const lend = (
+      parse(files['tools.yaml']) as {
+        tools: Array<{ parameters: { properties: Record<string, unknown> } }>;
+      }
+    ).tools[1];
+    expect(lend?.parameters.properties.format).toEqual({
+      type: 'string',
+      description: 'Paper or ebook.',
+      enum: ['paper', 'ebook'],
+    });
+    const scenarios = parse(files['scenarios.yaml']) as {
+      scenarios: Array<Record<string, unknown>>;
+    };
+    expect(scenarios.scenarios[0]).toEqual({
+      id: 'task-0',
+      policies: ['domain-policy'],
+      persona: 'You are brief.',
+      goal: 'You want to borrow B1.',
+      knows: ['Your card is C-107.'],
+      unknown: ['You do not know your fine.'],
+      expected: { required_actions: ['get_member', 'lend_book'], must_say: ['14 days'] },
+    });
+    expect(scenarios.scenarios[1]?.id).toBe('task-x-1');
+    const report = notCarried.map((n) => `${n.file} | ${n.item} | ${n.message}`);
+    expect(report).toEqual(
+      expect.arrayContaining([
+        'database.yaml | table books, column tags | A nested value (list, map or several shapes) is kept as JSON text in a string column; conditions cannot look inside it.',
+        expect.stringMatching(/^tools\.yaml \| tool lend_book \| What it changes is Python code/),
+        'tools.yaml | tool lend_book | Its failure "Unknown format" (tools.py:46) is carried as an enum on format: a call outside it is refused with the schema\'s message, not this one.',
+        expect.stringMatching(
+          /^tools\.yaml \| tool lend_book \| Its own failure is not carried .*"Too many loans" when len\(member\.loans\) >= 3/,
+        ),
+        'scenarios.yaml | task 0 | Natural-language assertion not carried: "Agent states the due date.".',
+        'scenarios.yaml | task 0 | 2 expected action(s) with arguments carried as tool names only; the end state they reach is not asserted.',
+        'scenarios.yaml | task x 1 | Expects a call to renew_loan, which is not a tool of the domain; left out.',
+        'tools.yaml | user tool scan_card | A tool the user calls on their own device (dual control) has no place yet; left out.',
+        expect.stringMatching(/^scenarios\.yaml \| task x 1 \| initial_state not carried: /),
+        expect.stringMatching(/^scenarios\.yaml \| task x 1 \| env_assertions not carried: /),
+      ]),
+    );
+    const policies = parse(files['policies.yaml']) as {
+      policies: Array<{ id: string; tools?: string[] }>;
+    };
+    expect(policies.policies[0]?.id).toBe('domain-policy');
+    expect(policies.policies.length).toBeGreaterThan(3);
+  });
+
+  it('writes an IntellAgent domain as a project that checks without errors', () => {
+    const domain = readIntellagentDomain('gym', intellagentGym());
+    expect(domain.tools.map((t) => [t.name, t.kind, t.description])).toEqual([
+      ['book_class', 'write', 'Book a class for a member. Ask for confirmation first.'],
+      ['get_member', 'read', 'Look up a member.'],
+    ]);
+    expect(domain.tools[0]?.preconditions.map((p) => [p.message, p.condition])).toEqual([
+      ['Error: no such badge', "badge not in data['members']"],
+    ]);
+    expect(domain.notes.map((n) => `${n.item}: ${n.message}`)).toEqual([
+      expect.stringMatching(/^tools\/broken\.py: Broken\.get_info: It does not return a plain/),
+      expect.stringMatching(
+        /^data\/members\.csv, row 3, column address: It looks like a Python list/,
+      ),
+    ]);
+    const members = domain.tables.find((t) => t.name === 'members');
+    expect(members?.key).toBe('badge');
+    expect(members?.rows[1]).toEqual({
+      name: 'Bo, Jr.',
+      badge: 'G-2',
+      plan: 'silver',
+      visits: '3',
+      address: { town: 'Elmfield', zip: '02' },
+    });
+    const { files } = projectOfDomain(domain);
+    expect(errorsOf(files)).toEqual([]);
+    const tools = parse(files['tools.yaml']) as {
+      tools: Array<{ name: string; returns?: string }>;
+    };
+    expect(tools.tools[1]?.returns).toBe('db.members.filter(r, r.badge == args.badge)');
+  });
+});
+
+describe('planTables', () => {
+  it('makes a column nullable where a row has no value, and keeps an enum only when every value is in it', () => {
+    const notes: CarryNote[] = [];
+    const [plan] = planTables(
+      [
+        {
+          name: 'Orders',
+          key: 'id',
+          columns: [
+            { name: 'id', schema: { type: 'string' }, required: true },
+            { name: 'total', schema: { type: 'number' }, required: true },
+            { name: 'state', schema: { type: 'string', enum: ['open'] }, required: true },
+            { name: 'Count', schema: { type: 'integer' }, required: true },
+          ],
+          rows: [
+            { id: 'a', total: 1, state: 'open', Count: 1 },
+            { id: 'b', state: 'shut', Count: 2.5 },
+          ],
+          sourceRows: 2,
+        },
+      ],
+      notes,
+    );
+    expect(plan?.name).toBe('orders');
+    expect(plan?.columns.map((c) => [c.name, c.spec])).toEqual([
+      ['id', { type: 'string' }],
+      ['total', { type: 'number', nullable: true }],
+      ['state', { type: 'string' }],
+      ['count', { type: 'string' }],
+    ]);
+    expect(plan?.rows[1]).toEqual({ id: 'b', total: null, state: 'shut', count: '2.5' });
+    expect(notes.map((n) => n.message)).toEqual([
+      '1 value(s) are not of type integer; the column holds them as text.',
+    ]);
+  });
+});
+
+describe('importers on broken input', () => {
+  /** A fixture file cut, or with junk spliced in, or replaced with junk. */
+  const mangled = (text: string) =>
+    fc.oneof(
+      fc.nat(text.length).map((n) => text.slice(0, n)),
+      fc
+        .tuple(fc.nat(text.length), fc.string({ maxLength: 8 }))
+        .map(([n, junk]) => text.slice(0, n) + junk + text.slice(n)),
+      fc.string({ maxLength: 40 }),
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+    );
+
+  it('never throw on mangled tau2 files, and what they write checks without errors (property)', () => {
+    const files = tau2Library();
+    const names = [...files.keys()];
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.integer(), (name, seed) => {
+        const text = files.get(name) ?? '';
+        const [value] = fc.sample(mangled(text), { seed, numRuns: 1 });
+        const broken = new Map(files).set(name, value ?? '');
+        const domain = readTau2Domain('library', broken);
+        expect(errorsOf(projectOfDomain(domain).files).map((d) => `${name}: ${d.message}`)).toEqual(
+          [],
+        );
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('never throw on mangled IntellAgent files, and what they write checks without errors (property)', () => {
+    const files = intellagentGym();
+    const names = [...files.keys()];
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.integer(), (name, seed) => {
+        const [value] = fc.sample(mangled(files.get(name) ?? ''), { seed, numRuns: 1 });
+        const domain = readIntellagentDomain('gym', new Map(files).set(name, value ?? ''));
+        expect(errorsOf(projectOfDomain(domain).files).map((d) => `${name}: ${d.message}`)).toEqual(
+          [],
+        );
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

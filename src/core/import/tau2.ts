@@ -1,0 +1,181 @@
+import type {
+  DomainFiles,
+  ImportNote,
+  ImportedDomain,
+  ImportedTable,
+  ImportedTask,
+  JsonSchema,
+  JsonValue,
+} from './domain.ts';
+import { readAnnotation } from './python/annotation.ts';
+import type { PyModule } from './python/module.ts';
+import { readPythonModule } from './python/module.ts';
+import type { TypeScope } from './python/schemaOf.ts';
+import { schemaOf, scopeOf } from './python/schemaOf.ts';
+import { sliceTables } from './slice.ts';
+import { tableFromCollection } from './tables.ts';
+import { tau2Tasks } from './tau2Tasks.ts';
+import { tau2Tools } from './tau2Tools.ts';
+
+/** The names under which a tau2 domain's files are passed in `DomainFiles`. */
+export const TAU2_FILES = {
+  policy: 'policy.md',
+  tasks: 'tasks.json',
+  dbJson: 'db.json',
+  dbToml: 'db.toml',
+  tools: 'tools.py',
+  dataModel: 'data_model.py',
+  userTools: 'user_tools.py',
+} as const;
+
+/**
+ * Reads a tau2-bench domain (policy.md, tasks.json, db.json, tools.py, data_model.py) into an
+ * ImportedDomain. Python is parsed, never run. Large tables are sliced to what the tasks touch
+ * plus a sample (`slicing` sets the size past which a table is sliced). Never throws: each file it cannot read, in part or whole, is a note.
+ */
+export function readTau2Domain(
+  name: string,
+  files: DomainFiles,
+  slicing: { readonly limit?: number | undefined; readonly sample?: number | undefined } = {},
+): ImportedDomain {
+  const notes: ImportNote[] = [];
+  const policy = files.get(TAU2_FILES.policy);
+  if (policy === undefined)
+    notes.push({ item: TAU2_FILES.policy, message: 'Not found; agent.md is left empty.' });
+
+  const modules: PyModule[] = [];
+  for (const file of [TAU2_FILES.dataModel, TAU2_FILES.tools]) {
+    const source = files.get(file);
+    if (source === undefined) {
+      notes.push({ item: file, message: 'Not found.' });
+      continue;
+    }
+    const module = readPythonModule(source);
+    for (const p of module.problems)
+      notes.push({ item: file, message: p.message, place: { file, line: p.line } });
+    modules.push(module);
+  }
+  const scope = scopeOf(modules);
+  const toolsModule = files.has(TAU2_FILES.tools) ? modules[modules.length - 1] : undefined;
+  const tools = toolsModule
+    ? tau2Tools(toolsModule, scope, TAU2_FILES.tools)
+    : { tools: [], notes: [] };
+  notes.push(...tools.notes);
+  const userSource = files.get(TAU2_FILES.userTools);
+  const userTools =
+    userSource === undefined
+      ? undefined
+      : tau2Tools(readPythonModule(userSource), scope, TAU2_FILES.userTools);
+  if (userTools) notes.push(...userTools.notes);
+
+  let tasks: ImportedTask[] = [];
+  const tasksText = files.get(TAU2_FILES.tasks);
+  if (tasksText === undefined)
+    notes.push({ item: TAU2_FILES.tasks, message: 'Not found; no scenarios.' });
+  else {
+    const read = tau2Tasks(tasksText, TAU2_FILES.tasks);
+    tasks = read.tasks;
+    notes.push(...read.notes);
+  }
+
+  const db = readDatabase(files, scope, notes);
+  const sliced = sliceTables(db, tasks, slicing);
+  notes.push(...sliced.notes);
+  return {
+    name,
+    source: 'tau2',
+    policy: policy ?? '',
+    ...(userTools ? { userTools: userTools.tools } : {}),
+    tools: tools.tools,
+    tables: sliced.tables,
+    tasks,
+    notes,
+  };
+}
+
+function readDatabase(files: DomainFiles, scope: TypeScope, notes: ImportNote[]): ImportedTable[] {
+  const file = TAU2_FILES.dbJson;
+  const text = files.get(file);
+  if (text === undefined) {
+    notes.push(
+      files.has(TAU2_FILES.dbToml)
+        ? {
+            item: TAU2_FILES.dbToml,
+            message:
+              'TOML databases are not read yet; database.yaml is left empty. Convert it to db.json to import it.',
+          }
+        : { item: file, message: 'Not found; database.yaml is left empty.' },
+    );
+    return [];
+  }
+  let data: JsonValue;
+  try {
+    data = JSON.parse(text) as JsonValue;
+  } catch (error) {
+    notes.push({
+      item: file,
+      message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
+      place: { file },
+    });
+    return [];
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    notes.push({
+      item: file,
+      message: 'The database is not an object of tables.',
+      place: { file },
+    });
+    return [];
+  }
+  const models = rowModels(scope);
+  const tables: ImportedTable[] = [];
+  for (const [name, collection] of Object.entries(data)) {
+    const read = tableFromCollection(name, collection, file);
+    notes.push(...read.notes);
+    if (read.table === undefined) continue;
+    const model = models.get(name);
+    tables.push(model ? withModel(read.table, model, notes) : read.table);
+  }
+  return tables;
+}
+
+/** The row schema of each table the data model's DB class declares as `Dict[str, Model]`. */
+function rowModels(scope: TypeScope): Map<string, JsonSchema> {
+  const models = new Map<string, JsonSchema>();
+  for (const c of scope.classes.values()) {
+    if (!c.bases.some((b) => /(^|\.)DB$/.test(b))) continue;
+    for (const field of c.fields) {
+      const type = readAnnotation(field.annotation);
+      if (type.kind !== 'name' || !['Dict', 'dict', 'List', 'list'].includes(type.name)) continue;
+      const row = type.args[type.args.length - 1];
+      if (row === undefined) continue;
+      const schema = schemaOf(row, scope, new Set());
+      if (schema.type === 'object' && schema.properties) models.set(field.name, schema);
+    }
+  }
+  return models;
+}
+
+/** The table's columns typed by its pydantic model, the model's order first. */
+function withModel(table: ImportedTable, model: JsonSchema, notes: ImportNote[]): ImportedTable {
+  const properties = model.properties as Record<string, JsonSchema>;
+  const required = new Set((model.required as string[] | undefined) ?? []);
+  const inferred = new Map(table.columns.map((c) => [c.name, c]));
+  const columns = [
+    ...table.columns.filter((c) => c.name === table.key && !Object.hasOwn(properties, c.name)),
+    ...Object.entries(properties).map(([name, schema]) => ({
+      name,
+      schema,
+      required: required.has(name),
+    })),
+  ];
+  for (const c of inferred.values())
+    if (!columns.some((m) => m.name === c.name)) {
+      columns.push(c);
+      notes.push({
+        item: `table ${table.name}, column ${c.name}`,
+        message: 'In the data but not in the data model; typed from the data.',
+      });
+    }
+  return { ...table, columns };
+}

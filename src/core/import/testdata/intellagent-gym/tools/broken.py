@@ -1,0 +1,4 @@
+class Broken():
+    @staticmethod
+    def get_info():
+        return build_schema("broken")

@@ -1,0 +1,220 @@
+import type { ImportedTable, JsonSchema, JsonValue } from '../domain.ts';
+import type { CarryNote } from './carry.ts';
+import { safeName, uniqueNames } from './carry.ts';
+
+type Scalar = 'string' | 'integer' | 'number' | 'boolean';
+const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
+
+/** A column of database.yaml and how to get its value from an imported row. */
+export interface ColumnPlan {
+  readonly name: string;
+  readonly spec: {
+    type: Scalar;
+    nullable?: boolean;
+    enum?: JsonValue[];
+    description?: string;
+  };
+  readonly value: (row: Readonly<Record<string, JsonValue>>) => JsonValue;
+}
+
+/** A table of database.yaml: its name, key and columns, and the source table's name. */
+export interface TablePlan {
+  readonly name: string;
+  readonly source: string;
+  readonly key: string;
+  readonly columns: readonly ColumnPlan[];
+  readonly rows: ReadonlyArray<Record<string, JsonValue>>;
+  readonly description?: string;
+}
+
+/** The scalar type of a schema and whether it allows null, or undefined for a nested value. */
+function scalarOf(schema: JsonSchema): { type: Scalar; nullable: boolean } | undefined {
+  const types = Array.isArray(schema.type)
+    ? (schema.type as string[])
+    : typeof schema.type === 'string'
+      ? [schema.type]
+      : [];
+  if (Array.isArray(schema.anyOf)) {
+    const options = schema.anyOf as JsonSchema[];
+    const nonNull = options.filter((o) => o.type !== 'null');
+    const inner = nonNull.length === 1 && nonNull[0] ? scalarOf(nonNull[0]) : undefined;
+    return inner
+      ? { type: inner.type, nullable: inner.nullable || nonNull.length < options.length }
+      : undefined;
+  }
+  const nonNull = types.filter((t) => t !== 'null');
+  if (nonNull.length === 0 && Array.isArray(schema.enum)) {
+    const values = schema.enum as JsonValue[];
+    return values.every((v) => typeof v === 'string')
+      ? { type: 'string', nullable: false }
+      : undefined;
+  }
+  if (nonNull.length === 2 && nonNull.includes('integer') && nonNull.includes('number'))
+    return { type: 'number', nullable: nonNull.length < types.length };
+  const [only] = nonNull;
+  if (nonNull.length !== 1 || only === undefined || !SCALARS.has(only)) return undefined;
+  return { type: only as Scalar, nullable: nonNull.length < types.length };
+}
+
+const fits = (type: Scalar, v: JsonValue): boolean =>
+  type === 'integer'
+    ? Number.isInteger(v)
+    : type === 'number'
+      ? typeof v === 'number'
+      : typeof v === type;
+
+/**
+ * Plans database.yaml for the imported tables, in the current format where a column holds one
+ * scalar: a scalar column stays as it is, an object of fixed scalar fields (an address) is
+ * spread into `column_field` columns, and any other nested value (a list, a map, a union of
+ * shapes) is kept as JSON text in a string column, noted for each column.
+ */
+export function planTables(tables: readonly ImportedTable[], notes: CarryNote[]): TablePlan[] {
+  const tableName = uniqueNames();
+  return tables.map((table) => {
+    const name = tableName(safeName(table.name, 't'));
+    const columnName = uniqueNames();
+    const columns: ColumnPlan[] = [];
+    let key = '';
+    for (const column of table.columns) {
+      const read = (row: Readonly<Record<string, JsonValue>>) => row[column.name] ?? null;
+      const planned = planColumn(
+        column.name,
+        column.schema,
+        !column.required,
+        read,
+        columnName,
+        `table ${table.name}, column ${column.name}`,
+        notes,
+      );
+      if (column.name === table.key) key = planned[0]?.name ?? '';
+      columns.push(...planned);
+    }
+    const rows = table.rows.map((row) =>
+      Object.fromEntries(columns.map((c) => [c.name, c.value(row)])),
+    );
+    for (const column of columns) settle(column, rows, name, notes);
+    return {
+      name,
+      source: table.name,
+      key,
+      columns,
+      rows,
+      ...(table.description !== undefined ? { description: table.description } : {}),
+    };
+  });
+}
+
+function planColumn(
+  sourceName: string,
+  schema: JsonSchema,
+  optional: boolean,
+  read: (row: Readonly<Record<string, JsonValue>>) => JsonValue,
+  columnName: (name: string) => string,
+  item: string,
+  notes: CarryNote[],
+  prefix = '',
+): ColumnPlan[] {
+  const name = columnName(safeName(`${prefix}${sourceName}`, 'c'));
+  const description = typeof schema.description === 'string' ? schema.description : undefined;
+  const scalar = scalarOf(schema);
+  if (scalar) {
+    const en = Array.isArray(schema.enum) ? { enum: [...(schema.enum as JsonValue[])] } : {};
+    return [
+      {
+        name,
+        spec: {
+          type: scalar.type,
+          nullable: scalar.nullable || optional,
+          ...en,
+          ...(description ? { description } : {}),
+        },
+        value: read,
+      },
+    ];
+  }
+  const properties =
+    schema.type === 'object' && schema.properties !== null && typeof schema.properties === 'object'
+      ? (schema.properties as Record<string, JsonSchema>)
+      : undefined;
+  const flat =
+    properties !== undefined &&
+    schema.additionalProperties === undefined &&
+    Object.values(properties).every((p) => scalarOf(p) !== undefined) &&
+    prefix === '';
+  if (flat) {
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    notes.push({
+      file: 'database.yaml',
+      item,
+      message: `An object with fixed fields, spread into ${Object.keys(properties)
+        .map((p) => `${name}_${safeName(p)}`)
+        .join(', ')}.`,
+    });
+    return Object.entries(properties).flatMap(([field, fieldSchema]) =>
+      planColumn(
+        field,
+        fieldSchema,
+        optional || !required.has(field),
+        (row) => {
+          const outer = read(row);
+          return outer !== null && typeof outer === 'object' && !Array.isArray(outer)
+            ? ((outer as Record<string, JsonValue>)[field] ?? null)
+            : null;
+        },
+        columnName,
+        `${item}.${field}`,
+        notes,
+        `${name}_`,
+      ),
+    );
+  }
+  notes.push({
+    file: 'database.yaml',
+    item,
+    message:
+      'A nested value (list, map or several shapes) is kept as JSON text in a string column; conditions cannot look inside it.',
+  });
+  return [
+    {
+      name,
+      spec: {
+        type: 'string',
+        nullable: true,
+        description: `JSON text${description ? `: ${description}` : ''}`,
+      },
+      value: (row) => {
+        const v = read(row);
+        return v === null ? null : JSON.stringify(v);
+      },
+    },
+  ];
+}
+
+/** Makes a column's declaration fit its rows: nullable where a row has none, enum only when every value is in it. */
+function settle(
+  column: ColumnPlan,
+  rows: ReadonlyArray<Record<string, JsonValue>>,
+  table: string,
+  notes: CarryNote[],
+): void {
+  const spec = column.spec;
+  const values = rows.map((r) => r[column.name] ?? null);
+  if (values.some((v) => v === null)) spec.nullable = true;
+  const wrong = values.filter((v) => v !== null && !fits(spec.type, v));
+  if (wrong.length > 0) {
+    notes.push({
+      file: 'database.yaml',
+      item: `table ${table}, column ${column.name}`,
+      message: `${wrong.length} value(s) are not of type ${spec.type}; the column holds them as text.`,
+    });
+    spec.type = 'string';
+    delete spec.enum;
+    rows.forEach((r) => {
+      const v = r[column.name] ?? null;
+      if (v !== null && typeof v !== 'string') r[column.name] = JSON.stringify(v);
+    });
+  }
+  if (spec.enum && values.some((v) => v !== null && !spec.enum?.includes(v))) delete spec.enum;
+  if (spec.nullable === false) delete spec.nullable;
+}

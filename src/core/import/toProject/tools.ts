@@ -1,0 +1,164 @@
+import type { ImportedTool, JsonSchema } from '../domain.ts';
+import { literalOfText } from '../python/literal.ts';
+import type { CarryNote } from './carry.ts';
+import { safeName, uniqueNames } from './carry.ts';
+import type { TablePlan } from './database.ts';
+
+/** A tool of tools.yaml, as plain data to write as YAML. */
+export interface ToolEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: 'read' | 'write';
+  readonly parameters: JsonSchema;
+  readonly returns?: string;
+}
+
+/**
+ * Plans tools.yaml: names, descriptions, kinds and parameter schemas carry over. A read tool
+ * whose argument names a table's key returns that table's matching rows. What the source does
+ * in code (a write tool's changes, its own failures) has no place in the current format and is
+ * noted per tool, with each failure's message.
+ */
+export function planTools(
+  tools: readonly ImportedTool[],
+  tables: readonly TablePlan[],
+  notes: CarryNote[],
+): { entries: ToolEntry[]; names: Map<string, string> } {
+  const unique = uniqueNames();
+  const names = new Map<string, string>();
+  const entries = tools.map((tool) => {
+    const name = unique(safeName(tool.name, 'tool'));
+    names.set(tool.name, name);
+    const item = `tool ${tool.name}`;
+    if (name !== tool.name)
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: `Renamed ${name}: tool names are lower_snake_case.`,
+      });
+    const kind = tool.kind === 'write' ? 'write' : 'read';
+    if (tool.kind === 'generic' || tool.kind === 'think')
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: `A ${tool.kind} tool (neither read nor write in the source); written as read.`,
+      });
+    const returns = kind === 'read' ? returnsOf(tool, tables) : undefined;
+    if (kind === 'write')
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message:
+          'What it changes is Python code (see the source), not expressible as effects yet; it has no effects, so a call changes nothing.',
+      });
+    else if (returns === undefined)
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: 'What it returns is computed in Python; it has no `returns`.',
+      });
+    else
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: `Returns the matching rows (${returns}), not the source's own output.`,
+      });
+    const parameters = schemaParameters(tool.parameters);
+    for (const p of tool.preconditions) {
+      const allowed = allowedValues(p.condition, parameters);
+      const where = `${p.place.file}${p.place.line !== undefined ? `:${p.place.line}` : ''}`;
+      if (allowed !== undefined) {
+        parameters.properties[allowed.arg] = {
+          ...parameters.properties[allowed.arg],
+          enum: allowed.values,
+        };
+        notes.push({
+          file: 'tools.yaml',
+          item,
+          message: `Its failure "${p.message}" (${where}) is carried as an enum on ${allowed.arg}: a call outside it is refused with the schema's message, not this one.`,
+        });
+        continue;
+      }
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: `Its own failure is not carried (tools have no preconditions yet): "${p.message}"${p.condition !== undefined ? ` when ${p.condition.replace(/\s+/g, ' ')}` : ''} (${where}).`,
+      });
+    }
+    return {
+      name,
+      description: tool.description.trim() || `${tool.name} (no description in the source).`,
+      kind,
+      parameters,
+      ...(returns !== undefined ? { returns } : {}),
+    } satisfies ToolEntry;
+  });
+  return { entries, names };
+}
+
+/** `type: object` with properties and required only (what tools.yaml's schema reads). */
+function schemaParameters(schema: JsonSchema): {
+  type: 'object';
+  properties: Record<string, JsonSchema>;
+  required?: string[];
+} {
+  const properties =
+    schema.properties !== null && typeof schema.properties === 'object'
+      ? { ...(schema.properties as Record<string, JsonSchema>) }
+      : {};
+  const required = Array.isArray(schema.required)
+    ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string')
+    : [];
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/**
+ * `arg not in {"a", "b"}` (a set, list or tuple of strings) over a string argument with no enum
+ * yet: the values the argument may take.
+ */
+function allowedValues(
+  condition: string | undefined,
+  parameters: { properties: Record<string, JsonSchema> },
+): { arg: string; values: string[] } | undefined {
+  const match = /^\s*([A-Za-z_]\w*)\s+not\s+in\s+([[{(][\s\S]*[\]})])\s*$/.exec(condition ?? '');
+  if (!match) return undefined;
+  const arg = match[1] ?? '';
+  const schema = parameters.properties[arg];
+  if (schema === undefined || schema.type !== 'string' || schema.enum !== undefined)
+    return undefined;
+  const values = literalOfText(`[${(match[2] ?? '').slice(1, -1)}]`);
+  if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string'))
+    return undefined;
+  return { arg, values };
+}
+
+/**
+ * For a read tool whose every argument names a column of one table (`order_id`, or `zip` for
+ * `address_zip`): that table's rows matching all of them. A table keyed by the argument wins.
+ */
+function returnsOf(tool: ImportedTool, tables: readonly TablePlan[]): string | undefined {
+  const args = Object.keys(
+    (tool.parameters.properties as Record<string, unknown> | undefined) ?? {},
+  );
+  if (args.length === 0 || !args.every((a) => /^[a-z][a-z0-9_]*$/.test(a))) return undefined;
+  const ordered = [...tables].sort(
+    (a, b) => Number(args.includes(b.key)) - Number(args.includes(a.key)),
+  );
+  for (const table of ordered) {
+    const columns = args.map((arg) => columnFor(table, arg));
+    if (columns.some((c) => c === undefined)) continue;
+    const test = args.map((arg, i) => `r.${columns[i] ?? ''} == args.${arg}`).join(' && ');
+    return `db.${table.name}.filter(r, ${test})`;
+  }
+  return undefined;
+}
+
+/** The column an argument names: the same name, else the one column ending in `_<arg>`. */
+function columnFor(table: TablePlan, arg: string): string | undefined {
+  const names = table.columns
+    .filter((c) => c.spec.type !== 'string' || !c.spec.description?.startsWith('JSON text'))
+    .map((c) => c.name);
+  if (names.includes(arg)) return arg;
+  const suffixed = names.filter((n) => n.endsWith(`_${arg}`));
+  return suffixed.length === 1 ? suffixed[0] : undefined;
+}
