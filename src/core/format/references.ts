@@ -9,6 +9,7 @@ import { checkPolicies } from './references/policies.ts';
 import { checkRelations } from './references/relations.ts';
 import { checkRuleIds } from './references/ruleIds.ts';
 import { checkScenarios } from './references/scenarios.ts';
+import { checkStructuredData } from './references/structuredData.ts';
 import { checkTables } from './references/tables.ts';
 import { checkTools } from './references/tools.ts';
 
@@ -22,6 +23,7 @@ export const REFERENCE_CHECKERS: readonly ReferenceChecker[] = [
   checkTables,
   checkForeignKeys,
   checkTools,
+  checkStructuredData,
   checkRuleIds,
   checkGuards,
   checkChecks,
