@@ -115,7 +115,7 @@ const VARIABLE_TYPES: Record<string, string> = {
   tool: 'string',
   now: 'google.protobuf.Timestamp',
   row: 'map',
-  inserted: 'dyn',
+  inserted: 'map',
 };
 
 const environments = new Map<string, Environment>();

@@ -28,7 +28,9 @@ function validatorFor(schema: object): ValidateFunction | string {
   try {
     result = ajv.compile(schema);
   } catch (error) {
-    result = error instanceof Error ? error.message : String(error);
+    // Ajv lists every way a keyword failed ("must be one of ..., must be array, ..."); the first says it.
+    const message = error instanceof Error ? error.message : String(error);
+    result = (message.split(', ')[0] ?? message).replace('schema is invalid: data/', 'its ');
   }
   ajv.removeSchema(schema);
   validators.set(schema, result);
@@ -40,7 +42,7 @@ export function columnSchemaProblem(column: Column): string | undefined {
   if (column.schema === undefined) return undefined;
   const validate = validatorFor(column.schema);
   return typeof validate === 'string'
-    ? `The schema of "${column.name}" is not a JSON Schema that can be used: ${validate}`
+    ? `The schema of "${column.name}" is not a JSON Schema that can be used: ${validate}.`
     : undefined;
 }
 

@@ -97,8 +97,8 @@ function execute(
   const selected: { table: string; rows: readonly Row[] }[] = [];
   const summary: { inserted?: Row[]; updated?: number; deleted?: number } = {};
 
-  // The row the call inserted last (`inserted` in its expressions), null before any insert.
-  let inserted: Row | null = null;
+  // Per table, the row this call inserted into it last: `inserted.orders.id` in its expressions.
+  let inserted: Readonly<Record<string, Row>> = {};
   const evaluate = (source: string, label: string, row?: Row, scope: Scope = {}): unknown => {
     const compiled = compileCel(source);
     if (isCelProblem(compiled)) {
@@ -160,7 +160,7 @@ function execute(
         }
         touch(table.name, key, undefined, row);
         (summary.inserted ??= []).push(row);
-        inserted = row;
+        inserted = { ...inserted, [table.name]: row };
         replace(table, [...rows, row]);
         return;
       }

@@ -83,7 +83,7 @@ function checkInsert(found: Findings, effect: Effect, table: Table): void {
   const one = missing.length === 1;
   found.report(
     'tools.yaml',
-    effect.path,
+    [...effect.path, 'insert'],
     'missing-column',
     `This insert into "${table.name}" gives no value for ${names}, which ${one ? 'is' : 'are'} not nullable, so every call would fail. Add ${one ? 'it' : 'them'} under "values" (or make ${one ? 'it' : 'them'} nullable or generated).`,
   );
