@@ -122,9 +122,7 @@ export const BAKERY_FILES: Readonly<Partial<Record<ProjectFileName, string>>> = 
 };
 
 /** The bakery as a project (the files it does not need are empty). */
-export function bakeryProject(
-  overrides: Partial<Record<ProjectFileName, string>> = {},
-): Project {
+export function bakeryProject(overrides: Partial<Record<ProjectFileName, string>> = {}): Project {
   const files = { ...BAKERY_FILES, ...overrides };
   const all = {
     'agent.md': files['agent.md'] ?? '',
