@@ -268,6 +268,8 @@ export function scenarioGeneratorPrompt(
         c.enum ? `one of ${JSON.stringify(c.enum)}` : '',
         c.nullable ? 'nullable' : '',
         c.references === undefined ? '' : `references ${c.references}`,
+        c.schema === undefined ? '' : `each value fits ${JSON.stringify(c.schema)}`,
+        c.generated === undefined ? '' : 'generated when left out',
       ]
         .filter(Boolean)
         .join(', '),
