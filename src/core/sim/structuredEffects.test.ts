@@ -230,10 +230,17 @@ describe('generated ids', () => {
   it('skips an id already taken, and a value the insert gives wins over a generated one', () => {
     const taken = {
       ...BAKERY.db,
-      orders: [...(BAKERY.db.orders ?? []), { ...BAKERY.db.orders?.[0], id: '#B0002' }],
+      // One row, holding the id a count of rows would give next.
+      orders: [{ ...BAKERY.db.orders?.[0], id: '#B0002' }],
     };
     const out = ok(call('place_order', { customer_id: 'c1', items: [] }, taken));
     expect(out.changes[0]?.key).toBe('#B0003');
+    const line = { id: 2, order_id: '#B0001', name: 'rye loaf', quantity: 2 };
+    const bun = { name: 'bun', price: 1, quantity: 1 };
+    const after = ok(
+      call('place_order', { customer_id: 'c1', items: [bun] }, { ...taken, lines: [line] }),
+    );
+    expect(after.db.lines?.map((l) => l.id)).toEqual([2, 3]);
     const tools = BAKERY_FILES['tools.yaml']?.replace(
       'customer_id: args.customer_id\n',
       'id: \'"#MINE"\'\n          customer_id: args.customer_id\n',

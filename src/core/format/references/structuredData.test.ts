@@ -88,9 +88,11 @@ describe('checkStructuredData', () => {
     expect(runChecker(checkTools, project)).toEqual([
       'tools.yaml:32:17 "item.name" error cel: CEL: Unknown variable "item". Here you can use: args, db, row, now, inserted, line.',
     ]);
-    const outside = withTools('text: args.note', 'text: line.name');
+    const outside = withTools('text: args.note', 'text: item.name');
     expect(runChecker(checkTools, outside)).toEqual([
-      expect.stringContaining('Unknown variable "line"'),
+      expect.stringContaining(
+        'Unknown variable "item". Here you can use: args, db, row, now, inserted.',
+      ),
     ]);
   });
 
@@ -108,6 +110,14 @@ describe('checkStructuredData', () => {
     );
     expect(runChecker(checkTables, address)).toEqual([
       'database.yaml:20:18 "[1 Mill Lane]" error bad-row: "address" must be a mapping (key: value), not ["1 Mill Lane"].',
+    ]);
+    const text = withDatabase(
+      'address: { street: 1 Mill Lane, city: Leeds }',
+      'address: 1 Mill Lane',
+    ).files['database.yaml'].replace("orders: ['#B0001']", 'orders: { first: "#B0001" }');
+    expect(runChecker(checkTables, bakeryProject({ 'database.yaml': text }))).toEqual([
+      'database.yaml:20:18 "1 Mill Lane" error bad-row: "address" must be a mapping (key: value), not "1 Mill Lane".',
+      'database.yaml:21:17 "{ first: \\"#B0001\\" }" error bad-row: "orders" must be a list, not {"first":"#B0001"}.',
     ]);
   });
 });
