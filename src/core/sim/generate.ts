@@ -269,7 +269,6 @@ export function scenarioGeneratorPrompt(
         c.nullable ? 'nullable' : '',
         c.references === undefined ? '' : `references ${c.references}`,
         c.schema === undefined ? '' : `each value fits ${JSON.stringify(c.schema)}`,
-        c.generated === undefined ? '' : 'generated when left out',
       ]
         .filter(Boolean)
         .join(', '),
