@@ -38,7 +38,8 @@ class CallFailure extends Error {}
 /**
  * Runs one tool call against the database, as the agent under test makes it. The arguments are
  * checked against the tool's parameter schema, then the tool's effects run in order, each
- * seeing the database as the effects before it left it. A call is all or nothing: if any
+ * seeing the database as the effects before it left it (an effect with `for_each` once per item,
+ * one whose `when` is false not at all; later ones read the rows inserted as `inserted`). A call is all or nothing: if any
  * expression fails, or a write would leave a row that does not fit its table, a repeated key or
  * a changed key, nothing changes. The agent is shown the tool's `returns` expression when it
  * has one, else what its `select` effects found, else a summary of its writes. Pure and
