@@ -1,4 +1,5 @@
-import { Environment, ParseError, parse } from '@marcbachmann/cel-js';
+import { Environment, ParseError } from '@marcbachmann/cel-js';
+import { registerListFunctions } from './celFunctions.ts';
 import { CEL_VARIABLES } from './celVariables.ts';
 import type { CelContext } from './celVariables.ts';
 import { closest } from './text.ts';
@@ -31,13 +32,16 @@ export class CelRunError extends Error {
 
 const cache = new Map<string, CompiledExpression | CelProblem>();
 
+/** What expressions run in: any variable may be read, and PolicyLab's list functions are known. */
+const runtime = registerListFunctions(new Environment({ unlistedVariablesAreDyn: true }));
+
 /** Compiles a CEL expression; results are cached by source text. */
 export function compileCel(source: string): CompiledExpression | CelProblem {
   const cached = cache.get(source);
   if (cached) return cached;
   let result: CompiledExpression | CelProblem;
   try {
-    const evaluate = parse(source);
+    const evaluate = runtime.parse(source);
     result = {
       source,
       run(variables) {
@@ -111,30 +115,38 @@ const VARIABLE_TYPES: Record<string, string> = {
   tool: 'string',
   now: 'google.protobuf.Timestamp',
   row: 'map',
+  inserted: 'map',
 };
 
-const environments = new Map<CelContext, Environment>();
+const environments = new Map<string, Environment>();
 
-function environmentFor(context: CelContext): Environment {
-  let env = environments.get(context);
+function environmentFor(context: CelContext, extra: readonly string[]): Environment {
+  const id = [context, ...extra].join('\u0000');
+  let env = environments.get(id);
   if (!env) {
-    env = new Environment();
-    for (const name of CEL_VARIABLES[context]) {
-      env = env.registerVariable(name, VARIABLE_TYPES[name] ?? 'dyn');
+    env = registerListFunctions(new Environment());
+    for (const name of [...CEL_VARIABLES[context], ...extra]) {
+      if (!env.hasVariable(name)) env = env.registerVariable(name, VARIABLE_TYPES[name] ?? 'dyn');
     }
-    environments.set(context, env);
+    if (environments.size > 200) environments.clear();
+    environments.set(id, env);
   }
   return env;
 }
 
 /**
  * Compiles and type-checks a condition for the place it is written: a syntax error, an unknown
- * variable (with a suggestion) or an impossible comparison is returned as a problem.
+ * variable (with a suggestion) or an impossible comparison is returned as a problem. `extra`
+ * names variables the place adds (an effect's `for_each` item), read as any type.
  */
-export function checkCel(source: string, context: CelContext): CelProblem | undefined {
-  const key = `${context}\u0000${source}`;
+export function checkCel(
+  source: string,
+  context: CelContext,
+  extra: readonly string[] = [],
+): CelProblem | undefined {
+  const key = `${[context, ...extra].join('\u0000')}\u0000\u0000${source}`;
   if (checked.has(key)) return checked.get(key);
-  const problem = checkUncached(source, context);
+  const problem = checkUncached(source, context, extra);
   if (checked.size > 5000) checked.clear();
   checked.set(key, problem);
   return problem;
@@ -143,12 +155,16 @@ export function checkCel(source: string, context: CelContext): CelProblem | unde
 /** Results of `checkCel` by context and source: type-checking costs more than parsing. */
 const checked = new Map<string, CelProblem | undefined>();
 
-function checkUncached(source: string, context: CelContext): CelProblem | undefined {
+function checkUncached(
+  source: string,
+  context: CelContext,
+  extra: readonly string[],
+): CelProblem | undefined {
   const compiled = compileCel(source);
   if (isCelProblem(compiled)) return compiled;
   let result: { valid: boolean; error?: unknown };
   try {
-    result = environmentFor(context).check(source);
+    result = environmentFor(context, extra).check(source);
   } catch (error) {
     return { message: firstLine(error), offset: 0 };
   }
@@ -156,7 +172,7 @@ function checkUncached(source: string, context: CelContext): CelProblem | undefi
   const message = firstLine(result.error);
   const unknown = /^Unknown variable: (\w+)/.exec(message)?.[1];
   if (unknown !== undefined) {
-    const allowed = CEL_VARIABLES[context];
+    const allowed = [...CEL_VARIABLES[context], ...extra];
     const guess = closest(unknown, allowed);
     const offset = Math.max(0, source.search(new RegExp(`\\b${unknown}\\b`)));
     return {

@@ -4,8 +4,8 @@
 /** The variables a condition may read, by where it is written (docs/format.md). */
 export const CEL_VARIABLES = {
   guard: ['args', 'db', 'history', 'tool', 'now'],
-  effect: ['args', 'db', 'row', 'now'],
-  returns: ['args', 'db', 'now'],
+  effect: ['args', 'db', 'row', 'now', 'inserted'],
+  returns: ['args', 'db', 'now', 'inserted'],
   assertion: ['db'],
 } as const;
 

@@ -5,6 +5,7 @@ import type {
   ColumnType,
   Effect,
   EffectOp,
+  GeneratedSpec,
   GuardRule,
   JsonSchemaObject,
   Policy,
@@ -108,11 +109,17 @@ export function buildTools(value: unknown): Tool[] {
       if (op === undefined) return;
       const columns = isObj(effect.set) ? effect.set : isObj(effect.values) ? effect.values : {};
       const where = str(effect.where);
+      const forEach = str(effect.for_each);
+      const as = str(effect.as);
+      const when = str(effect.when);
       effects.push({
         path: [...path, 'effects', j],
         op,
         table: str(effect[op]) ?? '',
         ...(where === undefined ? {} : { where }),
+        ...(forEach === undefined ? {} : { forEach }),
+        ...(as === undefined ? {} : { as }),
+        ...(when === undefined ? {} : { when }),
         columns: Object.fromEntries(
           Object.entries(columns).filter((e): e is [string, string] => typeof e[1] === 'string'),
         ),
@@ -157,7 +164,25 @@ function parametersOf(value: unknown): JsonSchemaObject {
   return { type: value.type, properties, required: strings(value.required) };
 }
 
-const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean'];
+const COLUMN_TYPES: readonly ColumnType[] = [
+  'string',
+  'integer',
+  'number',
+  'boolean',
+  'array',
+  'object',
+];
+
+/** `generated: true` or `{ prefix, digits }`; absent (or false) means none. */
+function generatedOf(value: unknown): GeneratedSpec | undefined {
+  if (value === true) return { prefix: '', digits: 1 };
+  if (!isObj(value)) return undefined;
+  const digits = num(value.digits);
+  return {
+    prefix: str(value.prefix) ?? '',
+    digits: digits !== undefined && Number.isInteger(digits) && digits > 0 ? digits : 1,
+  };
+}
 
 /** Builds tables (with their seed rows) from the value of database.yaml. */
 export function buildTables(value: unknown): Table[] {
@@ -171,6 +196,7 @@ export function buildTables(value: unknown): Table[] {
       ([columnName, spec]) => {
         if (!isObj(spec)) return [];
         const references = str(spec.references);
+        const generated = generatedOf(spec.generated);
         return [
           {
             name: columnName,
@@ -178,6 +204,8 @@ export function buildTables(value: unknown): Table[] {
             ...(Array.isArray(spec.enum) ? { enum: spec.enum as unknown[] } : {}),
             nullable: spec.nullable === true,
             ...(references === undefined ? {} : { references }),
+            ...(isObj(spec.schema) ? { schema: spec.schema } : {}),
+            ...(generated === undefined ? {} : { generated }),
           },
         ];
       },

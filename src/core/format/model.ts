@@ -30,6 +30,12 @@ export interface Effect extends Located {
   readonly table: string;
   readonly where?: string;
   readonly columns: Readonly<Record<string, string>>;
+  /** `for_each`: a CEL list; the effect runs once per item, in order (none when it is empty). */
+  readonly forEach?: string;
+  /** `as`: the name the effect's CEL gives the current item of `forEach` (default `item`). */
+  readonly as?: string;
+  /** `when`: a CEL condition; the effect (or this item's run of it) is skipped when false. */
+  readonly when?: string;
 }
 
 export interface JsonSchemaObject {
@@ -58,7 +64,16 @@ export interface Tool extends Located {
   readonly requires?: readonly Precondition[];
 }
 
-export type ColumnType = 'string' | 'integer' | 'number' | 'boolean';
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+
+/**
+ * How an insert that leaves a column out makes a fresh value for it: `prefix` then a number
+ * (at least `digits` long) for text, the next whole number for an integer column.
+ */
+export interface GeneratedSpec {
+  readonly prefix: string;
+  readonly digits: number;
+}
 
 export interface Column {
   readonly name: string;
@@ -66,6 +81,10 @@ export interface Column {
   readonly enum?: readonly unknown[];
   readonly nullable: boolean;
   readonly references?: string;
+  /** A JSON Schema every value of an `array` or `object` column must fit. */
+  readonly schema?: Readonly<Record<string, unknown>>;
+  /** Inserts that leave this column out get a fresh value (`generated:`). */
+  readonly generated?: GeneratedSpec;
 }
 
 export type Row = Readonly<Record<string, unknown>>;

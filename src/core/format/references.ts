@@ -12,6 +12,7 @@ import { checkRelations } from './references/relations.ts';
 import { checkRuleIds } from './references/ruleIds.ts';
 import { checkPhrases } from './references/phrases.ts';
 import { checkScenarios } from './references/scenarios.ts';
+import { checkStructuredData } from './references/structuredData.ts';
 import { checkTables } from './references/tables.ts';
 import { checkTools } from './references/tools.ts';
 
@@ -25,6 +26,7 @@ export const REFERENCE_CHECKERS: readonly ReferenceChecker[] = [
   checkTables,
   checkForeignKeys,
   checkTools,
+  checkStructuredData,
   checkRuleIds,
   checkGuards,
   checkChecks,

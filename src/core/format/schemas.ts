@@ -109,6 +109,9 @@ export const TOOLS_SCHEMA = {
                 where: CEL,
                 set: COLUMN_VALUES,
                 values: COLUMN_VALUES,
+                for_each: CEL,
+                as: NAME,
+                when: CEL,
               },
             },
           },
@@ -155,10 +158,24 @@ export const DATABASE_SCHEMA = {
               additionalProperties: false,
               required: ['type'],
               properties: {
-                type: { enum: ['string', 'integer', 'number', 'boolean'] },
+                type: { enum: ['string', 'integer', 'number', 'boolean', 'array', 'object'] },
                 enum: { type: 'array', minItems: 1 },
                 nullable: { type: 'boolean' },
                 references: NAME,
+                schema: { type: 'object' },
+                generated: {
+                  anyOf: [
+                    { type: 'boolean' },
+                    {
+                      type: 'object',
+                      additionalProperties: false,
+                      properties: {
+                        prefix: { type: 'string' },
+                        digits: { type: 'integer', minimum: 1, maximum: 30 },
+                      },
+                    },
+                  ],
+                },
                 format: { type: 'string' },
                 description: { type: 'string' },
               },

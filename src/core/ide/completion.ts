@@ -1,3 +1,4 @@
+import { LIST_FUNCTIONS } from '../celFunctions.ts';
 import { CEL_VARIABLES } from '../celVariables.ts';
 import type { CelContext } from '../celVariables.ts';
 import type { ProjectModel } from '../format/model.ts';
@@ -19,7 +20,7 @@ const POLICY_FIELDS = /(?:^|\s|-\s)(policy|policies|between)\s*:\s*(?:\[[^\]]*|[
 const TOOL_FIELDS =
   /(?:^|\s|-\s)(tool|first|then|tools|required_actions|forbidden_actions)\s*:\s*(?:\[[^\]]*|\w*)$/;
 const TABLE_FIELDS = /(?:^|\s|-\s)(select|insert|update|delete|references)\s*:\s*\w*$/;
-const CEL_FIELDS = /(?:^|\s|-\s)(when|where|returns|condition)\s*:\s*/;
+const CEL_FIELDS = /(?:^|\s|-\s)(when|where|returns|condition|for_each)\s*:\s*/;
 const ENUM_FIELDS: Record<string, readonly string[]> = {
   decision: ['allow', 'forbid'],
   fallback: ['message', 'end', 'ask_user'],
@@ -45,6 +46,7 @@ const CEL_FUNCTIONS = [
   'string',
   'timestamp',
   'duration',
+  ...LIST_FUNCTIONS,
 ];
 
 /**

@@ -268,6 +268,7 @@ export function scenarioGeneratorPrompt(
         c.enum ? `one of ${JSON.stringify(c.enum)}` : '',
         c.nullable ? 'nullable' : '',
         c.references === undefined ? '' : `references ${c.references}`,
+        c.schema === undefined ? '' : `each value fits ${JSON.stringify(c.schema)}`,
       ]
         .filter(Boolean)
         .join(', '),

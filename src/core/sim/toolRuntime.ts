@@ -6,6 +6,7 @@ import type { ToolCall } from '../rules/guards.ts';
 import { typedArgs } from '../rules/typedArgs.ts';
 import { closest } from '../text.ts';
 import { rowKey, sameRow, toPlain, validateRow } from './database.ts';
+import { generatedValue } from './generatedIds.ts';
 import type { Database, RowChange } from './events.ts';
 
 /** What the simulation passes in besides the call: the clock, and optionally a smaller result cap. */
@@ -39,8 +40,10 @@ class CallFailure extends Error {}
  * Runs one tool call against the database, as the agent under test makes it. The arguments are
  * checked against the tool's parameter schema and typed by it (a declared integer is a CEL int),
  * then the tool's preconditions (`requires`) are tried in order: the first that does not hold
- * fails the call with its own error, and no effect runs. Then the tool's effects run in order, each
- * seeing the database as the effects before it left it. A call is all or nothing: if any
+ * fails the call with its own error, and no effect runs. Then the tool's effects run in order,
+ * each seeing the database as the effects before it left it (an effect with `for_each` once per
+ * item, one whose `when` is false not at all; later ones read the rows inserted as `inserted`).
+ * A call is all or nothing: if any
  * expression fails, or a write would leave a row that does not fit its table, a repeated key or
  * a changed key, nothing changes. The agent is shown the tool's `returns` expression when it
  * has one, else what its `select` effects found, else a summary of its writes. Pure and
@@ -100,13 +103,16 @@ function execute(
   const selected: { table: string; rows: readonly Row[] }[] = [];
   const summary: { inserted?: Row[]; updated?: number; deleted?: number } = {};
 
-  const evaluate = (source: string, label: string, row?: Row): unknown => {
+  // Per table, the row this call inserted into it last: `inserted.orders.id` in its expressions.
+  let inserted: Readonly<Record<string, Row>> = {};
+  const evaluate = (source: string, label: string, row?: Row, scope: Scope = {}): unknown => {
     const compiled = compileCel(source);
     if (isCelProblem(compiled)) {
       throw new CallFailure(`${label} is not valid CEL (${compiled.message}).`);
     }
     try {
-      return compiled.run(row === undefined ? { args, db, now } : { args, db, now, row });
+      // The names the format defines win over an item variable that repeats one (check reports it).
+      return compiled.run({ ...scope, args, db, now, inserted, ...(row !== undefined && { row }) });
     } catch (error) {
       const missing = error instanceof CelRunError ? error.missing : undefined;
       if (missing !== undefined && /^\w+$/.test(missing)) {
@@ -117,14 +123,13 @@ function execute(
       throw new CallFailure(`${label} could not be evaluated (${message}).`);
     }
   };
-  const matches = (effect: Effect, row: Row, label: string): boolean => {
-    if (effect.where === undefined) return true;
-    const value = evaluate(effect.where, `${label}, its "where"`, row);
+  const condition = (source: string, label: string, row?: Row, scope?: Scope): boolean => {
+    const value = evaluate(source, label, row, scope);
     if (typeof value === 'boolean') return value;
-    throw new CallFailure(
-      `${label}, its "where" gave ${JSON.stringify(toPlain(value))}, not true or false.`,
-    );
+    throw new CallFailure(`${label} gave ${JSON.stringify(toPlain(value))}, not true or false.`);
   };
+  const matches = (effect: Effect, row: Row, label: string, scope: Scope): boolean =>
+    effect.where === undefined || condition(effect.where, `${label}, its "where"`, row, scope);
   const touch = (table: string, key: string, before: Row | undefined, after: Row | undefined) => {
     const id = `${table}\u0000${key}`;
     const first = touched.has(id) ? touched.get(id)?.before : before;
@@ -134,26 +139,18 @@ function execute(
     db = { ...db, [table.name]: rows };
   };
 
-  for (const [i, pre] of (tool.requires ?? []).entries()) {
-    const label = `precondition ${i + 1}`;
-    const holds = evaluate(pre.condition, label);
-    if (holds === false) return failed(start, pre.error);
-    if (holds !== true)
-      throw new CallFailure(`${label} gave ${JSON.stringify(toPlain(holds))}, not true or false.`);
-  }
-
-  tool.effects.forEach((effect, i) => {
-    const label = `effect ${i + 1} (${effect.op} ${effect.table})`;
-    const table = model.tables.find((t) => t.name === effect.table);
-    if (!table) throw new CallFailure(`${label} names a table that does not exist.`);
+  const apply = (effect: Effect, table: Table, label: string, scope: Scope): void => {
     const rows = Object.hasOwn(db, table.name) ? (db[table.name] ?? []) : [];
     switch (effect.op) {
       case 'select':
-        selected.push({ table: table.name, rows: rows.filter((r) => matches(effect, r, label)) });
+        selected.push({
+          table: table.name,
+          rows: rows.filter((r) => matches(effect, r, label, scope)),
+        });
         return;
       case 'insert': {
-        const row = newRow(table, effect, (source, name) =>
-          evaluate(source, `${label}, the value of "${name}"`),
+        const row = newRow(table, effect, rows, (source, name) =>
+          evaluate(source, `${label}, the value of "${name}"`, undefined, scope),
         );
         const problems = validateRow(table, row);
         if (problems.length > 0) {
@@ -169,17 +166,18 @@ function execute(
         }
         touch(table.name, key, undefined, row);
         (summary.inserted ??= []).push(row);
+        inserted = { ...inserted, [table.name]: row };
         replace(table, [...rows, row]);
         return;
       }
       case 'update': {
         summary.updated ??= 0;
         const next = rows.map((row) => {
-          if (!matches(effect, row, label)) return row;
+          if (!matches(effect, row, label, scope)) return row;
           summary.updated = (summary.updated ?? 0) + 1;
           const patch = Object.entries(effect.columns).map(([name, source]): [string, unknown] => [
             name,
-            toPlain(evaluate(source, `${label}, the new "${name}"`, row)),
+            toPlain(evaluate(source, `${label}, the new "${name}"`, row, scope)),
           ]);
           const after: Row = { ...row, ...Object.fromEntries(patch) };
           const key = rowKey(row, table.key);
@@ -201,7 +199,7 @@ function execute(
       }
       case 'delete': {
         const kept = rows.filter((row) => {
-          if (!matches(effect, row, label)) return true;
+          if (!matches(effect, row, label, scope)) return true;
           touch(table.name, rowKey(row, table.key), row, undefined);
           return false;
         });
@@ -209,6 +207,26 @@ function execute(
         if (kept.length !== rows.length) replace(table, kept);
         return;
       }
+    }
+  };
+
+  for (const [i, pre] of (tool.requires ?? []).entries()) {
+    const label = `precondition ${i + 1}`;
+    const holds = evaluate(pre.condition, label);
+    if (holds === false) return failed(start, pre.error);
+    if (holds !== true)
+      throw new CallFailure(`${label} gave ${JSON.stringify(toPlain(holds))}, not true or false.`);
+  }
+
+  tool.effects.forEach((effect, i) => {
+    const label = `effect ${i + 1} (${effect.op} ${effect.table})`;
+    const table = model.tables.find((t) => t.name === effect.table);
+    if (!table) throw new CallFailure(`${label} names a table that does not exist.`);
+    for (const run of effectRuns(effect, label, (source, what) => evaluate(source, what))) {
+      const skipped =
+        effect.when !== undefined &&
+        !condition(effect.when, `${run.label}, its "when"`, undefined, run.scope);
+      if (!skipped) apply(effect, table, run.label, run.scope);
     }
   });
 
@@ -219,16 +237,22 @@ function execute(
   return { ok: true, db, changes: netChanges(touched.values()), result: resultText(value, limit) };
 }
 
-/** A row to insert: the effect's values, null for nullable columns it leaves out, in column order. */
+/**
+ * A row to insert: the effect's values, a fresh value for `generated:` columns it leaves out
+ * (from the table's current `rows`), null for nullable ones, in column order.
+ */
 function newRow(
   table: Table,
   effect: Effect,
+  rows: readonly Row[],
   evaluate: (source: string, column: string) => unknown,
 ): Row {
   const row: Record<string, unknown> = {};
   for (const column of table.columns) {
     if (Object.hasOwn(effect.columns, column.name)) {
       row[column.name] = toPlain(evaluate(effect.columns[column.name] ?? '', column.name));
+    } else if (column.generated !== undefined) {
+      row[column.name] = generatedValue(column, rows);
     } else if (column.nullable) row[column.name] = null;
   }
   // Values for columns the table lacks are kept so that validateRow names them.
@@ -236,6 +260,32 @@ function newRow(
     if (!Object.hasOwn(row, name)) row[name] = toPlain(evaluate(source, name));
   }
   return row;
+}
+
+/** Variables an effect's expressions see besides the format's own: its `for_each` item. */
+type Scope = Readonly<Record<string, unknown>>;
+
+/**
+ * The runs of one effect: once with no item, or once per item of its `for_each` list, each
+ * labelled by its item and seeing it under the effect's `as` name (`item` by default).
+ */
+function effectRuns(
+  effect: Effect,
+  label: string,
+  evaluate: (source: string, label: string) => unknown,
+): { label: string; scope: Scope }[] {
+  if (effect.forEach === undefined) return [{ label, scope: {} }];
+  const list = evaluate(effect.forEach, `${label}, its "for_each"`);
+  if (!Array.isArray(list)) {
+    throw new CallFailure(
+      `${label}, its "for_each" gave ${JSON.stringify(toPlain(list))}, not a list.`,
+    );
+  }
+  const name = effect.as ?? 'item';
+  return list.map((item: unknown, k) => ({
+    label: `${label}, item ${k + 1}`,
+    scope: { [name]: item },
+  }));
 }
 
 /** Net changes per row, in the order the rows were first touched. */

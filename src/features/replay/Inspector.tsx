@@ -2,6 +2,7 @@ import { memo, useState } from 'react';
 import type { Replay, Row, TableAt } from '../../core/index.ts';
 import { replaySelectors } from '../../state/replaySelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
+import { cellText, cellTitle } from './cellText.ts';
 
 /** Past this many rows a table shows its changed rows only, unless asked for all. */
 const MANY_ROWS = 40;
@@ -170,7 +171,9 @@ const DbRow = memo(function DbRow({
   return (
     <tr data-mark={mark} title={mark ? MARK_TITLES[mark] : undefined}>
       {columns.map((c) => (
-        <td key={c}>{cell(row[c])}</td>
+        <td key={c} title={cellTitle(row[c])}>
+          {cellText(row[c])}
+        </td>
       ))}
     </tr>
   );
@@ -181,8 +184,3 @@ const MARK_TITLES = {
   update: 'Changed in this dialogue',
   delete: 'Deleted in this dialogue',
 } as const;
-
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}

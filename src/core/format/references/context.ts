@@ -108,9 +108,18 @@ export class Findings {
       this.report(file, path, 'unknown-tool', unknownName('tool', name, toolNames));
   }
 
-  /** `source` must be valid CEL where it is used (`celContext`): the problem points into it. */
-  condition(file: keyof YamlFiles, path: YamlPath, source: string, celContext: CelContext): void {
-    const problem = checkCel(source, celContext);
+  /**
+   * `source` must be valid CEL where it is used (`celContext`, plus the variables `extra` names):
+   * the problem points into it.
+   */
+  condition(
+    file: keyof YamlFiles,
+    path: YamlPath,
+    source: string,
+    celContext: CelContext,
+    extra: readonly string[] = [],
+  ): void {
+    const problem = checkCel(source, celContext, extra);
     if (problem)
       this.diagnostics.push(
         celDiagnostic(this.context.files[file], path, source, problem.offset, problem.message),

@@ -1,4 +1,5 @@
 import { closest } from '../../text.ts';
+import { structuredValueProblem } from '../columnValues.ts';
 import type { Column, Row, Table } from '../model.ts';
 import type { YamlPath } from '../yamlFile.ts';
 import type { Findings, YamlFiles } from './context.ts';
@@ -36,6 +37,9 @@ function valueProblem(column: Column, value: unknown): string | undefined {
     return column.nullable
       ? undefined
       : `"${column.name}" may not be empty (null); it is not nullable.`;
+  if (column.type === 'array' || column.type === 'object') {
+    return structuredValueProblem(column, value);
+  }
   const ok =
     (column.type === 'string' && typeof value === 'string') ||
     (column.type === 'number' && typeof value === 'number' && Number.isFinite(value)) ||

@@ -64,8 +64,14 @@ function checkEffect(context: ReferenceContext, found: Findings, effect: Effect)
       'warning',
     );
   }
+  // A `for_each` list is read before its items exist; the rest of the effect sees the item.
+  if (effect.forEach !== undefined)
+    found.condition('tools.yaml', [...effect.path, 'for_each'], effect.forEach, 'effect');
+  const item = effect.forEach === undefined ? [] : [effect.as ?? 'item'];
+  if (effect.when !== undefined)
+    found.condition('tools.yaml', [...effect.path, 'when'], effect.when, 'effect', item);
   if (effect.where !== undefined)
-    found.condition('tools.yaml', [...effect.path, 'where'], effect.where, 'effect');
+    found.condition('tools.yaml', [...effect.path, 'where'], effect.where, 'effect', item);
   const field = effect.op === 'insert' ? 'values' : 'set';
   for (const [column, expression] of Object.entries(effect.columns)) {
     if (table && !table.columns.some((c) => c.name === column)) {
@@ -80,6 +86,6 @@ function checkEffect(context: ReferenceContext, found: Findings, effect: Effect)
         ).replace('.', ` in table "${table.name}".`),
       );
     }
-    found.condition('tools.yaml', [...effect.path, field, column], expression, 'effect');
+    found.condition('tools.yaml', [...effect.path, field, column], expression, 'effect', item);
   }
 }
