@@ -5,6 +5,7 @@ import { REFUND_PLAN, goalUser, simulateRefunds } from '../../test/refundDesk.ts
 import { testScenario } from '../testing/scenarios.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import { DEFAULT_PERSONA } from './prompts.ts';
+import { replayOf } from './replay.ts';
 import { reportOf } from './report.ts';
 
 /** A scenario as tau2-bench writes its tasks: no policies, no persona, actions with arguments. */
@@ -87,5 +88,20 @@ describe('a tau2-style scenario in a run', () => {
     expect(report.dialogues[0]?.assertions.map((a) => [a.opinion, a.reason])).toEqual([
       ['not-judged', 'Not judged: the run had no judge model.'],
     ]);
+  });
+
+  it('pins each assertion in Replay: the judge’s opinion, or not judged, at the ending when no turn is named', async () => {
+    for (const [judge, opinion] of [
+      [assertionJudge, 'met'],
+      [undefined, 'not-judged'],
+    ] as const) {
+      const { events } = await run(judge);
+      const replay = replayOf(events, 'tau#1');
+      const ending = replay.steps.findIndex((step) => step.kind === 'ending');
+      expect(replay.assertions).toMatchObject([
+        { step: ending, item: { id: 'expected.assertions[0]', opinion } },
+      ]);
+      expect(replay.steps[ending]?.pinned).toBe(true);
+    }
   });
 });
