@@ -124,13 +124,15 @@ describe('requiredWithArgs', () => {
       A('One.', { tool: 'cancel', args: { order_id: '#W2', items: ['b'], reason: 'other' } }),
       U('Again'),
       A('Two.', { tool: 'cancel', args: { order_id: '#W1', items: ['a', 'b'], reason: 'other' } }),
+      U('Once more'),
+      A('Three.', { tool: 'cancel', args: { order_id: '#W3', items: [], note: 'x' } }),
     ]);
     const verdict = requiredWithArgs(t.calls, 'cancel', expected);
     expect(verdict).toEqual({
       passed: false,
       turn: 3,
       detail:
-        'The agent called cancel 2 times but never as expected (cancel({"order_id":"#W1","items":["a","b"],"reason":"ordered by mistake"})); the closest, in its 2nd reply, gave reason "other" where "ordered by mistake" was expected.',
+        'The agent called cancel 3 times but never as expected (cancel({"order_id":"#W1","items":["a","b"],"reason":"ordered by mistake"})); the closest, in its 2nd reply, gave reason "other" where "ordered by mistake" was expected.',
     });
   });
 

@@ -5,6 +5,7 @@ import { REFUND_PLAN, goalUser, simulateRefunds } from '../../test/refundDesk.ts
 import { testScenario } from '../testing/scenarios.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import { DEFAULT_PERSONA } from './prompts.ts';
+import { readLog } from './logFormat.ts';
 import { replayOf } from './replay.ts';
 import { reportOf } from './report.ts';
 
@@ -103,5 +104,33 @@ describe('a tau2-style scenario in a run', () => {
       ]);
       expect(replay.steps[ending]?.pinned).toBe(true);
     }
+  });
+
+  it('saves a log that reads back whole, and a damaged assertion event is refused in words', async () => {
+    const { events } = await run(assertionJudge);
+    expect(readLog(JSON.parse(JSON.stringify(events)))).toEqual({
+      ok: true,
+      events,
+      savedVersion: events[0]?.type === 'run-started' ? events[0].version : 0,
+    });
+    const damaged = events.map((e) => (e.type === 'assertion' ? { ...e, met: 'yes' } : e));
+    const read = readLog(JSON.parse(JSON.stringify(damaged)));
+    expect(read.ok).toBe(false);
+    expect(!read.ok && read.error).toContain('"met" must be true or false');
+    const badArgs = events.map((e) =>
+      e.type === 'scenario'
+        ? {
+            ...e,
+            scenario: {
+              ...e.scenario,
+              expected: { ...e.scenario.expected, actionArgs: { x: { args: 'o1' } } },
+            },
+          }
+        : e,
+    );
+    const refused = readLog(JSON.parse(JSON.stringify(badArgs)));
+    expect(!refused.ok && refused.error).toContain(
+      '"scenario.expected.actionArgs.x.args" must be a mapping',
+    );
   });
 });
