@@ -5,6 +5,7 @@ import { REFUND_PLAN, goalUser, simulateRefunds } from '../../test/refundDesk.ts
 import { testScenario } from '../testing/scenarios.ts';
 import type { SimEvent, SimScenario } from './events.ts';
 import { DEFAULT_PERSONA } from './prompts.ts';
+import { dialogueMarkdown } from './dialogueExport.ts';
 import { readLog } from './logFormat.ts';
 import { replayOf } from './replay.ts';
 import { reportOf } from './report.ts';
@@ -131,6 +132,19 @@ describe('a tau2-style scenario in a run', () => {
     const refused = readLog(JSON.parse(JSON.stringify(badArgs)));
     expect(!refused.ok && refused.error).toContain(
       '"scenario.expected.actionArgs.x.args" must be a mapping',
+    );
+  });
+
+  it('exports the assertions with the dialogue, labelled as the judge’s opinion or not judged', async () => {
+    const judged = dialogueMarkdown((await run(assertionJudge)).events, 'tau#1');
+    expect(judged).toContain('## The judge model’s opinion of the assertions');
+    expect(judged).toContain('**“The agent refunds order o1.”: holds**. It refunded.');
+    expect(judged).toContain(
+      `- **Persona:** ${DEFAULT_PERSONA} (the default: the scenario gives none)`,
+    );
+    const alone = dialogueMarkdown((await run()).events, 'tau#1');
+    expect(alone).toContain(
+      '**“The agent refunds order o1.”: not judged**. Not judged: the run had no judge model.',
     );
   });
 });
