@@ -198,6 +198,10 @@ describe('assertionOpinions', () => {
           expect(o.opinion).toBe(last ? (last.met ? 'met' : 'not-met') : 'not-judged');
           if (!last) expect(o.reason).toMatch(/^Not judged/);
         });
+        // An opinion of other words is no opinion of these.
+        const reworded = events.map((e) => ({ ...e, text: `${e.text} (edited)` }));
+        const edited = assertionOpinions(scenario, reworded, ctx);
+        expect(edited.every((o) => o.opinion === 'not-judged')).toBe(true);
         // A run without a judge has no assertion events, so none is ever met.
         const alone = assertionOpinions(scenario, [], { ...ctx, judge: false });
         expect(alone.every((o) => o.opinion === 'not-judged')).toBe(true);

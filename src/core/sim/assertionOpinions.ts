@@ -34,8 +34,9 @@ export interface AssertionContext {
 
 /**
  * Every assertion of the scenario, in order, with the judge's latest opinion of it in the
- * dialogue's `events`, or marked not judged with why: no judge model, an error ending, an
- * unfinished dialogue, or a judge that gave no answer. Never met without an opinion.
+ * dialogue's `events` (of the same words), or marked not judged with why: no judge model, an
+ * error ending, an unfinished dialogue, a judge that gave no answer, or an opinion of other words.
+ * Never met without an opinion.
  */
 export function assertionOpinions(
   scenario: SimScenario | undefined,
@@ -55,14 +56,16 @@ export function assertionOpinions(
     const id = assertionId(i);
     const e = latest.get(id);
     const policy = assertion.policy;
-    if (!e)
+    // An opinion of other words (a re-checked run whose scenario was edited since) is no opinion of these.
+    const reworded = e !== undefined && e.text !== assertion.text;
+    if (!e || reworded)
       return {
         id,
         text: assertion.text,
         policy,
         opinion: 'not-judged',
         turn: undefined,
-        reason: why,
+        reason: reworded ? `Not judged: the judge was asked about other words (“${e.text}”).` : why,
         evidence: '',
       };
     return {

@@ -4,6 +4,8 @@ import { POLICIES, broke, dialogue, ok, stamp, start } from '../testing/reportLo
 import { testScenario } from '../testing/scenarios.ts';
 import { reportOf } from './report.ts';
 
+const TEXTS = ['The agent refuses to cancel the delivered order.', 'The agent offers a return.'];
+
 /** A tau2-style scenario: no policies, no persona, two natural-language assertions. */
 const announced: Draft = {
   type: 'scenario',
@@ -26,7 +28,7 @@ const opinion = (dialogueId: string, i: number, met: boolean): Draft => ({
   type: 'assertion',
   dialogue: dialogueId,
   id: `expected.assertions[${i}]`,
-  text: 'as written',
+  text: TEXTS[i] ?? '',
   met,
   turn: 1,
   reason: met ? 'It did.' : 'It did not.',
