@@ -54,6 +54,19 @@ describe('scenarios.yaml: grading as tau2-bench grades', () => {
     expect(errors[0]?.message).toMatch(/args/);
   });
 
+  it('says in words what is wrong with an assertion written with the wrong key', () => {
+    const broken = TAU_STYLE.replace(
+      '- The agent refunds order o1.',
+      '- { text: The agent refunds o1. }',
+    );
+    const { diagnostics } = parseProject(miniProject({ 'scenarios.yaml': broken }));
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.map((d) => [d.line, d.message])).toEqual([
+      [12, 'Missing assertion: add "assertion:" here.'],
+      [12, 'Unknown field "text". Allowed: assertion, policy.'],
+    ]);
+  });
+
   it('reads the scenarios of the old forms as before: no args, no assertions', () => {
     const { model, diagnostics } = parseProject(miniProject());
     expect(diagnostics).toEqual([]);
