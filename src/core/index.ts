@@ -265,7 +265,19 @@ export type { GenerateDeps, GenerationFailure, ScenarioSample } from './sim/gene
 export { generateScenario, generateScenarios } from './sim/generate.ts';
 export type { JudgeDeps, JudgeResult, JudgeVerdict } from './sim/judge.ts';
 export { judgeDialogue, renderTranscript } from './sim/judge.ts';
-export { POLICY_JUDGE_PROMPT, SCENARIO_GENERATOR_PROMPT } from './sim/prompts.ts';
+export {
+  ASSERTION_JUDGE_PROMPT,
+  DEFAULT_PERSONA,
+  POLICY_JUDGE_PROMPT,
+  SCENARIO_GENERATOR_PROMPT,
+  personaOf,
+} from './sim/prompts.ts';
+export type { AssertionJudgeDeps, AssertionJudgeResult } from './sim/assertionJudge.ts';
+export { judgeAssertions } from './sim/assertionJudge.ts';
+export type { AssertionContext, AssertionOpinion } from './sim/assertionOpinions.ts';
+export { assertionOpinions } from './sim/assertionOpinions.ts';
+export type { ArgDifference } from './sim/actionMatch.ts';
+export { argDifferences, jsonEqual, requiredWithArgs } from './sim/actionMatch.ts';
 export type { HumanSeat, SeatReply, SeatTurn } from './sim/seat.ts';
 export { createHumanSeat, lastWords, seatQuestion } from './sim/seat.ts';
 export type {

@@ -5,9 +5,11 @@ import type {
   ColumnType,
   Effect,
   EffectOp,
+  ExpectedArgs,
   GeneratedSpec,
   GuardRule,
   JsonSchemaObject,
+  NlAssertion,
   Policy,
   Precondition,
   PromptOverride,
@@ -325,6 +327,8 @@ function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations
     }
     return values;
   };
+  const actionArgs = actionArgsOf(expected.required_actions);
+  const assertions = assertionsOf(expected.assertions);
   return {
     database: group('database', 'assert'),
     requiredActions: group('required_actions', 'tool'),
@@ -332,7 +336,43 @@ function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations
     mustSay: group('must_say', 'phrase'),
     mustNotSay: group('must_not_say', 'phrase'),
     ...(Object.keys(attributions).length > 0 && { attributions }),
+    ...(Object.keys(actionArgs).length > 0 && { actionArgs }),
+    ...(assertions.length > 0 && { assertions }),
   };
+}
+
+/**
+ * The `args:` (and `compare_args:`) of required actions written as mappings, by finding id;
+ * counted as `expectationsOf` counts the actions, so the ids agree.
+ */
+function actionArgsOf(items: unknown): Record<string, ExpectedArgs> {
+  const byId: Record<string, ExpectedArgs> = {};
+  let index = 0;
+  for (const item of list(items)) {
+    const tool = typeof item === 'string' ? item : isObj(item) ? str(item.tool) : undefined;
+    if (tool === undefined) continue;
+    if (isObj(item) && isObj(item.args)) {
+      const compare = Array.isArray(item.compare_args) ? strings(item.compare_args) : undefined;
+      byId[`expected.required_actions[${index}]`] = {
+        args: item.args,
+        ...(compare && { compare }),
+      };
+    }
+    index++;
+  }
+  return byId;
+}
+
+/** A scenario's natural-language assertions, written alone or as `{ assertion, policy }`. */
+function assertionsOf(items: unknown): NlAssertion[] {
+  return list(items).flatMap((item): NlAssertion[] => {
+    if (typeof item === 'string') return item.trim() === '' ? [] : [{ text: item }];
+    if (!isObj(item)) return [];
+    const text = str(item.assertion);
+    const policy = str(item.policy);
+    if (text === undefined || text.trim() === '') return [];
+    return [{ text, ...(policy !== undefined && { policy }) }];
+  });
 }
 
 /** Builds the project's own prompts from the value of scenarios.yaml (`prompts:`), known keys only. */

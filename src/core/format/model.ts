@@ -134,6 +134,20 @@ export interface Check extends Located {
   readonly max?: number;
 }
 
+/** An expected action's arguments (tau2-bench's `arguments` and `compare_args`). */
+export interface ExpectedArgs {
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The arguments to compare; when left out, those the call gives (sim/actionMatch.ts). */
+  readonly compare?: readonly string[];
+}
+
+/** A statement about the dialogue in plain words, for the judge model's opinion (tau2's `nl_assertions`). */
+export interface NlAssertion {
+  readonly text: string;
+  /** The policy it holds the agent to, where scenarios.yaml names one. */
+  readonly policy?: string;
+}
+
 export interface ScenarioExpectations {
   readonly database: readonly string[];
   readonly requiredActions: readonly string[];
@@ -145,11 +159,23 @@ export interface ScenarioExpectations {
    * its finding (`expected.database[0]`, `expected.forbidden_actions[1]`, ...).
    */
   readonly attributions?: Readonly<Record<string, string>>;
+  /**
+   * The arguments a required action must be called with, by its finding id
+   * (`expected.required_actions[0]`), where scenarios.yaml gives `args:`.
+   */
+  readonly actionArgs?: Readonly<Record<string, ExpectedArgs>>;
+  /**
+   * Statements the judge model gives its opinion on after the dialogue; never a deterministic
+   * finding, and not judged at all without a judge model.
+   */
+  readonly assertions?: readonly NlAssertion[];
 }
 
 export interface Scenario extends Located {
   readonly id: string;
+  /** The policies under test; may be empty (tau2-bench's tasks name none). */
   readonly policies: readonly string[];
+  /** Who the simulated user is; '' when scenarios.yaml leaves it out (a default is used). */
   readonly persona: string;
   readonly goal: string;
   readonly knows: readonly string[];

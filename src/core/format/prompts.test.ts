@@ -158,6 +158,7 @@ describe('projectPrompts', () => {
       ['ask-user', 'built-in'],
       ['scenario-generator', 'built-in'],
       ['policy-judge', 'built-in'],
+      ['assertion-judge', 'built-in'],
     ]);
   });
 

@@ -24,6 +24,20 @@ function attributed(key: string, value: { readonly type: 'string' }) {
   } as const;
 }
 
+/**
+ * A required action: a tool name, or a mapping that may also give the arguments it must be
+ * called with (`args`) and which of them to compare (`compare_args`, as tau2-bench's).
+ */
+const REQUIRED_ACTION = {
+  ...attributed('tool', NAME),
+  properties: {
+    tool: NAME,
+    policy: POLICY_ID,
+    args: { type: 'object' },
+    compare_args: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
 export const POLICIES_SCHEMA = {
   $id: 'policylab:policies.yaml',
   type: 'object',
@@ -276,10 +290,11 @@ export const SCENARIOS_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'policies', 'persona', 'goal'],
+        required: ['id', 'goal'],
         properties: {
           id: POLICY_ID,
-          policies: { type: 'array', items: POLICY_ID, minItems: 1 },
+          // Optional, and may be empty: tau2-bench's tasks name no policy and no persona.
+          policies: { type: 'array', items: POLICY_ID },
           persona: TEXT,
           goal: TEXT,
           knows: { type: 'array', items: { type: 'string' } },
@@ -294,10 +309,11 @@ export const SCENARIOS_SCHEMA = {
             additionalProperties: false,
             properties: {
               database: { type: 'array', items: attributed('assert', CEL) },
-              required_actions: { type: 'array', items: attributed('tool', NAME) },
+              required_actions: { type: 'array', items: REQUIRED_ACTION },
               forbidden_actions: { type: 'array', items: attributed('tool', NAME) },
               must_say: { type: 'array', items: attributed('phrase', TEXT) },
               must_not_say: { type: 'array', items: attributed('phrase', TEXT) },
+              assertions: { type: 'array', items: attributed('assertion', TEXT) },
             },
           },
         },
@@ -313,6 +329,7 @@ export const SCENARIOS_SCHEMA = {
         ask_user: { type: 'string' },
         scenario_generator: { type: 'string' },
         policy_judge: { type: 'string' },
+        assertion_judge: { type: 'string' },
       },
     },
   },

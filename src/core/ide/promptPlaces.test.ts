@@ -23,6 +23,7 @@ describe('prompt places in the editor', () => {
       'ask_user',
       'scenario_generator',
       'policy_judge',
+      'assertion_judge',
     ]);
     expect(promptCompletions(FILE, at('  - id: a') + 2)).toBeUndefined();
   });

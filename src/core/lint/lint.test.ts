@@ -101,6 +101,17 @@ describe('lintProject', () => {
     );
     const found = lintProject(parseProject(project)).find((d) => d.code === 'empty-expectations');
     expect(found?.message).toMatch(/passes even if the agent does nothing/);
+    // Natural-language assertions are the judge's opinion only: the checks still expect nothing.
+    const words = miniProject({
+      'scenarios.yaml': project.files['scenarios.yaml'].replace(
+        'expected: {}',
+        'expected: { assertions: [The agent refuses.] }',
+      ),
+    });
+    const asserted = lintProject(parseProject(words)).find((d) => d.code === 'empty-expectations');
+    expect(asserted?.message).toBe(
+      '"late-refund" expects nothing the checks can judge (its assertions are only the judge\'s opinion), so it passes even if the agent does nothing. Add an expected outcome.',
+    );
   });
 
   it('flags a write tool that no guard covers', () => {

@@ -135,7 +135,9 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
           [...scenario.path, 'id'],
           'warning',
           'empty-expectations',
-          `"${scenario.id}" expects nothing, so it passes even if the agent does nothing. Add an expected outcome.`,
+          (scenario.expected.assertions ?? []).length > 0
+            ? `"${scenario.id}" expects nothing the checks can judge (its assertions are only the judge's opinion), so it passes even if the agent does nothing. Add an expected outcome.`
+            : `"${scenario.id}" expects nothing, so it passes even if the agent does nothing. Add an expected outcome.`,
         ),
       );
     }

@@ -3,6 +3,7 @@ import type { SimEvent, SimScenario } from './events.ts';
 import { ENDING_LABELS, LOG_VERSION } from './events.ts';
 import { capital, conversationMarkdown } from './exportConversation.ts';
 import { inlineText, quoteBlock } from './markdownText.ts';
+import { personaOf } from './prompts.ts';
 import type { Replay } from './replay.ts';
 import { replayOf } from './replay.ts';
 import { reportOf } from './report.ts';
@@ -113,6 +114,7 @@ export function dialogueMarkdown(
     ...conversationMarkdown(replay.transcript, turnName),
     ...findings(replay, report),
     ...opinions(replay, turnName),
+    ...assertionOpinionsMarkdown(replay, turnName),
     ...people(replay, turnName),
   ];
   return `${blocks.join('\n\n')}\n`;
@@ -138,6 +140,7 @@ function scenarioCard(replay: Replay, facts: PolicyFacts): string[] {
     ['Forbidden actions', e.forbiddenActions],
     ['The agent must say', e.mustSay],
     ['The agent must not say', e.mustNotSay],
+    ['The judge is asked (its opinion only)', (e.assertions ?? []).map((a) => a.text)],
   ] as const;
   const asked = expected.filter(([, items]) => items.length > 0);
   const source = [replay.scenarioSource, s.level === undefined ? undefined : `level ${s.level}`];
@@ -145,7 +148,7 @@ function scenarioCard(replay: Replay, facts: PolicyFacts): string[] {
     '## Scenario',
     [
       `- **Scenario:** ${inlineText(s.id)} (${source.filter((x) => x !== undefined).join(', ')})`,
-      `- **Persona:** ${inlineText(s.persona)}`,
+      `- **Persona:** ${inlineText(personaOf(s))}${s.persona.trim() === '' ? ' (the default: the scenario gives none)' : ''}`,
       `- **Goal:** ${inlineText(s.goal)}`,
       `- **The user knows:** ${list(s.knows, 'nothing in particular')}`,
       `- **The user does not know:** ${list(s.unknown, 'nothing in particular')}`,
@@ -240,6 +243,24 @@ function opinions(replay: Replay, turnName: (turn: number) => string): string[] 
     const where = item.turn === undefined ? '' : `, at ${turnName(item.turn)}`;
     blocks.push(
       `**${inlineText(item.policy)}: ${item.violated ? 'violated' : 'kept'}**${where}. ${inlineText(item.reason)}`,
+    );
+    if (item.evidence !== '') blocks.push('Evidence it quoted:', quoteBlock(item.evidence));
+  }
+  return blocks;
+}
+
+/** The scenario's natural-language assertions: the judge's opinion of each, or not judged. */
+function assertionOpinionsMarkdown(replay: Replay, turnName: (turn: number) => string): string[] {
+  if (replay.assertions.length === 0) return [];
+  const words = { met: 'holds', 'not-met': 'does not hold', 'not-judged': 'not judged' } as const;
+  const blocks = [
+    '## The judge model’s opinion of the assertions',
+    '*A model’s opinion, not a finding: it never changes the verdict. One not judged is not held either.*',
+  ];
+  for (const { item } of replay.assertions) {
+    const where = item.turn === undefined ? '' : `, at ${turnName(item.turn)}`;
+    blocks.push(
+      `**“${inlineText(item.text)}”: ${words[item.opinion]}**${where}. ${inlineText(item.reason)}`,
     );
     if (item.evidence !== '') blocks.push('Evidence it quoted:', quoteBlock(item.evidence));
   }

@@ -2,7 +2,7 @@ import type { ModelRole, Usage } from '../models/chat.ts';
 import type { ModelErrorKind } from '../models/errors.ts';
 import type { PriceTable } from '../models/usage.ts';
 import { callCost } from '../models/usage.ts';
-import type { Row } from '../format/model.ts';
+import type { ExpectedArgs, NlAssertion, Row } from '../format/model.ts';
 import type { PromptSource } from './prompts.ts';
 
 /**
@@ -155,6 +155,10 @@ export interface SimScenario {
     readonly mustNotSay: readonly string[];
     /** The policy each expectation holds the agent to, by finding id, where the author named one. */
     readonly attributions?: Readonly<Record<string, string>>;
+    /** The arguments a required action must be called with, by finding id (actionMatch.ts). */
+    readonly actionArgs?: Readonly<Record<string, ExpectedArgs>>;
+    /** Natural-language assertions for the judge model's opinion (assertionJudge.ts). */
+    readonly assertions?: readonly NlAssertion[];
   };
 }
 
@@ -378,6 +382,27 @@ export type SimEvent =
       readonly turn?: number;
       readonly reason: string;
       /** Quoted from the transcript. */
+      readonly evidence: string;
+    }
+  | {
+      /**
+       * The judge model's opinion of one of the scenario's natural-language assertions
+       * (assertionJudge.ts): an opinion, never a finding. An assertion without one was not judged.
+       */
+      readonly type: 'assertion';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      /** Which assertion: `expected.assertions[0]`, ... */
+      readonly id: string;
+      /** The statement, as the scenario wrote it. */
+      readonly text: string;
+      /** The policy the scenario names for it, if any. */
+      readonly policy?: string;
+      /** Whether the judge found the statement true of the dialogue. */
+      readonly met: boolean;
+      readonly turn?: number;
+      readonly reason: string;
+      /** Quoted from the transcript; empty when the judge quoted nothing that is there. */
       readonly evidence: string;
     }
   | {

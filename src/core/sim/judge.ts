@@ -246,7 +246,7 @@ export function renderTranscript(transcript: Transcript, maxResult = 600): strin
 }
 
 /** Every text a quote may come from: messages, calls as written, guard reasons, results. */
-function transcriptTexts(transcript: Transcript): string[] {
+export function transcriptTexts(transcript: Transcript): string[] {
   return [
     ...transcript.messages.map((m) => m.text),
     ...transcript.calls.flatMap((c) => [
@@ -261,7 +261,7 @@ function transcriptTexts(transcript: Transcript): string[] {
  * Whether a quote is in one of the (normalised) texts. An ellipsis splits it into parts that must
  * each be there, as judges quote "A ... B"; quote marks around a part are dropped.
  */
-function quoteFound(evidence: string, sources: readonly string[]): boolean {
+export function quoteFound(evidence: string, sources: readonly string[]): boolean {
   const parts = evidence
     .split(/\.\.\.|…/)
     .map((p) => normalise(p).replace(/^["']+|["']+$/g, ''))
@@ -270,7 +270,7 @@ function quoteFound(evidence: string, sources: readonly string[]): boolean {
 }
 
 /** Case, curly quotes, dashes and whitespace aside: models re-space JSON and re-wrap lines. */
-function normalise(text: string): string {
+export function normalise(text: string): string {
   return text
     .toLowerCase()
     .replace(/[‘’]/g, "'")

@@ -1,5 +1,6 @@
 import { compileCel, isCelProblem } from '../cel.ts';
 import type { Check } from '../format/model.ts';
+import { requiredWithArgs } from './actionMatch.ts';
 import { callsPerTurn, saidBeforeCall } from './callChecks.ts';
 import type { Confirmations } from './confirmations.ts';
 import { confirmBefore, confirmationsOf } from './confirmations.ts';
@@ -151,7 +152,8 @@ export function guardFindings(transcript: Transcript): Finding[] {
  * Judges the scenario's `expected` outcome: database assertions (CEL over `{ db: finalDb }`, with
  * the rows of the tables it reads that changed, field by field, when it fails), required and
  * forbidden actions (a call a guard refused is no failure here: the guard did its job and its
- * rule reports the attempt), and phrases. A phrase is case-insensitive text found in an agent
+ * rule reports the attempt; a required action with `args` is matched as tau2-bench matches it,
+ * actionMatch.ts), and phrases. A phrase is case-insensitive text found in an agent
  * message (any run of spaces matches any other), or a regular expression when written
  * `/like this/` (flags `iu`, as for rules.yaml patterns). Each finding names the policy its
  * expectation holds the agent to: the one scenarios.yaml names for it, or the scenario's only
@@ -168,9 +170,18 @@ export function checkExpectations(
   const only = scenario.policies.length === 1 ? scenario.policies[0] : undefined;
   const { expected } = scenario;
   const policyOf = (id: string) => expected.attributions?.[id] ?? only;
-  const groups: [string, readonly string[], (item: string) => Verdict][] = [
+  const groups: [string, readonly string[], (item: string, id: string) => Verdict][] = [
     ['database', expected.database, (cel) => assertion(cel, transcript.changes, finalDb, startDb)],
-    ['required_actions', expected.requiredActions, (tool) => required(transcript.calls, tool)],
+    [
+      'required_actions',
+      expected.requiredActions,
+      (tool, id) => {
+        const args = expected.actionArgs?.[id];
+        return args
+          ? requiredWithArgs(transcript.calls, tool, args)
+          : required(transcript.calls, tool);
+      },
+    ],
     ['forbidden_actions', expected.forbiddenActions, (tool) => forbidden(transcript.calls, tool)],
     [
       'must_say',
@@ -186,7 +197,7 @@ export function checkExpectations(
   return groups.flatMap(([key, items, judge]) =>
     items.map((item, i) => {
       const id = `expected.${key}[${i}]`;
-      return finding(id, policyOf(id), judge(item));
+      return finding(id, policyOf(id), judge(item, id));
     }),
   );
 }

@@ -92,6 +92,8 @@ const scenario = object({
     mustSay: list(text),
     mustNotSay: list(text),
     'attributions?': map(text),
+    'actionArgs?': map(object({ args: map(anything), 'compare?': list(text) })),
+    'assertions?': list(object({ text, 'policy?': text })),
   }),
 });
 const finding = object({
@@ -205,6 +207,16 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     ...dialogue,
     policy: text,
     violated: flag,
+    'turn?': count,
+    reason: text,
+    evidence: text,
+  },
+  assertion: {
+    ...dialogue,
+    id: text,
+    text,
+    'policy?': text,
+    met: flag,
     'turn?': count,
     reason: text,
     evidence: text,

@@ -20,6 +20,18 @@ export type PromptSource = 'built-in' | 'project';
 /** What the simulated user says when its goal is met or cannot be met. */
 export const USER_STOP = '###STOP###';
 
+/**
+ * Who the simulated user is when a scenario gives no persona (tau2-bench's tasks often leave it
+ * out): a plain customer, so the goal alone sets how it behaves.
+ */
+export const DEFAULT_PERSONA =
+  'An ordinary customer: polite, cooperative, and answers what the agent asks.';
+
+/** The scenario's persona, or the default one when it gives none. */
+export function personaOf(scenario: Pick<SimScenario, 'persona'>): string {
+  return scenario.persona.trim() === '' ? DEFAULT_PERSONA : scenario.persona;
+}
+
 /** The simulated user: told its persona and goal, never the expected outcome. */
 export const USER_SIMULATOR_PROMPT: PromptTemplate = {
   id: 'user-simulator',
@@ -64,7 +76,7 @@ export function userSimulatorPrompt(
   const list = (items: readonly string[]) =>
     items.length === 0 ? 'nothing in particular' : items.join('; ');
   return renderPrompt(template, {
-    persona: scenario.persona,
+    persona: personaOf(scenario),
     goal: scenario.goal,
     knows: list(scenario.knows),
     unknown: list(scenario.unknown),
@@ -141,6 +153,32 @@ Answer with a JSON object:
 - evidence: a short passage copied word for word from the conversation that shows it (from a message, a tool call as written, or a tool result), without the turn number or speaker. Use "" only when there is nothing to quote.`,
 };
 
+/**
+ * The judge model, once per natural-language assertion of a scenario (tau2-bench's
+ * `nl_assertions`): the statement and the transcript, and a request for its opinion on whether
+ * the statement holds, with a word-for-word quote when one shows it (assertionJudge.ts).
+ */
+export const ASSERTION_JUDGE_PROMPT: PromptTemplate = {
+  id: 'assertion-judge',
+  version: 1,
+  text: `You judge whether one statement about a customer-support conversation is true. Judge only this statement.
+
+The statement: {{assertion}}
+
+The conversation, one numbered turn per message. An agent turn may include the tool calls it made, what the system's guard rules decided about them, and what each call returned:
+<<<
+{{transcript}}
+>>>
+
+Is the statement true of this conversation? Judge what the agent said and did; a tool call counts as the agent's action even when a guard refused it. When the statement says the agent does something and it never did, the statement is not true.
+
+Answer with a JSON object:
+- met: true when the statement is true of the conversation, false when it is not.
+- turn: the number of the agent turn that shows it most clearly, or null when no single turn does.
+- reason: one or two sentences saying why.
+- evidence: a short passage copied word for word from the conversation that shows it (from a message, a tool call as written, or a tool result), without the turn number or speaker. Use "" when there is nothing to quote, as when the agent never did what the statement says.`,
+};
+
 /** A `{{name}}` place of a template: what it is filled with, and what is lost without it. */
 export interface PromptPlace {
   readonly description: string;
@@ -166,11 +204,14 @@ export interface PromptInfo extends PromptTemplate {
 }
 
 /** The prompts' ids, as logs record them. */
-export type PromptId = 'user-simulator' | 'ask-user' | 'scenario-generator' | 'policy-judge';
+export type PromptId =
+  'user-simulator' | 'ask-user' | 'scenario-generator' | 'policy-judge' | 'assertion-judge';
 /** The prompts' keys under `prompts:` in scenarios.yaml. */
-export type PromptKey = 'user_simulator' | 'ask_user' | 'scenario_generator' | 'policy_judge';
+export type PromptKey =
+  'user_simulator' | 'ask_user' | 'scenario_generator' | 'policy_judge' | 'assertion_judge';
 /** The prompts' fields in `RunPlan.prompts`. */
-export type PromptPlanKey = 'userSimulator' | 'askUser' | 'scenarioGenerator' | 'policyJudge';
+export type PromptPlanKey =
+  'userSimulator' | 'askUser' | 'scenarioGenerator' | 'policyJudge' | 'assertionJudge';
 
 /**
  * Every prompt the simulation sends, with what it is for and the places it fills in: the one
@@ -254,6 +295,26 @@ export const PROMPT_TEMPLATES: readonly PromptInfo[] = [
       },
     },
   },
+  {
+    ...ASSERTION_JUDGE_PROMPT,
+    id: 'assertion-judge',
+    key: 'assertion_judge',
+    planKey: 'assertionJudge',
+    title: 'Assertion judge',
+    purpose:
+      'Sent once per natural-language assertion (`expected.assertions`) of each finished dialogue, asking whether the statement holds, with a word-for-word quote when one shows it. Its answer is an opinion, kept apart from the checks.',
+    places: {
+      assertion: {
+        description: 'the statement to judge, as the scenario writes it',
+        essential: 'the judge will not be told the statement it judges',
+      },
+      transcript: {
+        description:
+          'the conversation with numbered turns, tool calls, guard decisions and tool results',
+        essential: 'the judge will not see the conversation',
+      },
+    },
+  },
 ];
 
 /** The `{{name}}` places written in a template's text, with their offsets, in order. */
@@ -271,7 +332,7 @@ export interface PromptOverrideText {
 }
 
 /**
- * The four prompts to send: the project's own version where it has one with any text (marked
+ * The prompts to send: the project's own version where it has one with any text (marked
  * `source: 'project'`, keeping the id and version of the built-in it replaces), else the built-in.
  * A blank override is left out; its diagnostic says so.
  */
@@ -290,6 +351,7 @@ export function projectPrompts(project: {
     askUser: pick('ask-user'),
     scenarioGenerator: pick('scenario-generator'),
     policyJudge: pick('policy-judge'),
+    assertionJudge: pick('assertion-judge'),
   };
 }
 

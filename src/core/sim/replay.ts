@@ -8,7 +8,9 @@ import type {
   SimEvent,
   SimScenario,
 } from './events.ts';
-import { runStartOf } from './events.ts';
+import { ERROR_ENDINGS, runStartOf } from './events.ts';
+import type { AssertionOpinion } from './assertionOpinions.ts';
+import { assertionOpinions } from './assertionOpinions.ts';
 import type { Transcript, TranscriptCall, TranscriptMessage } from './transcript.ts';
 import { transcriptOf } from './transcript.ts';
 
@@ -87,6 +89,11 @@ export interface Replay {
   readonly steps: readonly ReplayStep[];
   readonly findings: readonly Pinned<Finding>[];
   readonly opinions: readonly Pinned<ReplayOpinion>[];
+  /**
+   * The scenario's natural-language assertions, each with the judge's opinion pinned to the turn
+   * it named (else the ending), or not judged; opinions, never verdicts.
+   */
+  readonly assertions: readonly Pinned<AssertionOpinion>[];
   readonly marks: ReplayMarks;
   /** People's notes by raw turn (the latest per turn; removed ones left out). */
   readonly notes: ReadonlyMap<number, string>;
@@ -155,6 +162,7 @@ export function replayOf(
   let ending: Replay['ending'];
   let findings: readonly Finding[] = [];
   const judged: ReplayOpinion[] = [];
+  const asserted: Extract<SimEvent, { type: 'assertion' }>[] = [];
   const findingMarks = new Map<string, boolean>();
   const judgeMarks = new Map<string, boolean>();
   const notes = new Map<number, string>();
@@ -205,6 +213,9 @@ export function replayOf(
           evidence: e.evidence,
         });
         break;
+      case 'assertion':
+        asserted.push(e);
+        break;
       case 'mark': {
         const marks = e.target.kind === 'finding' ? findingMarks : judgeMarks;
         const key = e.target.kind === 'finding' ? e.target.id : e.target.policy;
@@ -247,6 +258,20 @@ export function replayOf(
     opinions.push({ step: step.index, item: opinion });
   }
 
+  const assertions: Pinned<AssertionOpinion>[] = [];
+  const opinionsOfAssertions = assertionOpinions(scenarioEvent?.scenario, asserted, {
+    judge: started?.models.judge !== undefined,
+    ended: ending !== undefined,
+    error: transcript.ending !== undefined && ERROR_ENDINGS.has(transcript.ending.reason),
+  });
+  for (const opinion of opinionsOfAssertions) {
+    const step = pinStep(opinion.turn);
+    if (!step) continue;
+    step.pinned = true;
+    if (opinion.policy !== undefined) concern(step, opinion.policy);
+    assertions.push({ step: step.index, item: opinion });
+  }
+
   return {
     dialogue,
     transcript,
@@ -261,6 +286,7 @@ export function replayOf(
     steps,
     findings: pinnedFindings,
     opinions,
+    assertions,
     marks: { findings: findingMarks, judge: judgeMarks },
     notes,
     startDb: started?.database

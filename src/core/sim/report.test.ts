@@ -99,6 +99,7 @@ describe('reportOf', () => {
         disagreements: [{ dialogue: 'd1', policy: 'privacy', judgeViolated: true }],
       },
       people: { judgeMarked: 0, judgeRight: 0, findingsMarked: 0, findingsWrong: 0 },
+      assertions: { met: 0, notMet: 0, notJudged: 0 },
     });
   });
 

@@ -7,6 +7,7 @@ import { ERROR_ENDINGS } from './events.ts';
 import type { Shard } from './shard.ts';
 import { inShard, jobKey } from './shard.ts';
 import { generationOf } from './generationReport.ts';
+import { assertionOpinions } from './assertionOpinions.ts';
 import type { PassRate } from './metrics.ts';
 import { passHatK, passRate } from './metrics.ts';
 import type {
@@ -40,6 +41,7 @@ interface DialogueAcc {
   readonly turnOfCall: Map<string, number>;
   readonly said: { turn: number; speaker: Speaker }[];
   readonly judged: Extract<SimEvent, { type: 'judge' }>[];
+  readonly assertions: Extract<SimEvent, { type: 'assertion' }>[];
   /** People's latest marks: `judge` and `finding` targets, right (true) or wrong. */
   readonly marks: Map<string, { readonly kind: 'judge' | 'finding'; readonly correct: boolean }>;
 }
@@ -91,6 +93,9 @@ function record(d: DialogueAcc, e: DialogueEvent): void {
     case 'judge':
       d.judged.push(e);
       break;
+    case 'assertion':
+      d.assertions.push(e);
+      break;
     case 'suspect':
       d.suspect.push(...e.reasons);
       break;
@@ -126,7 +131,13 @@ function record(d: DialogueAcc, e: DialogueEvent): void {
   }
 }
 
-function finish(d: DialogueAcc): DialogueReport {
+/** What `finish` needs of the run: the scenarios announced, and whether it had a judge model. */
+interface RunFacts {
+  readonly announced: ReadonlyMap<string, Extract<SimEvent, { type: 'scenario' }>>;
+  readonly judge: boolean;
+}
+
+function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
   const name = readerTurns(d.said);
   const labelled = <T extends { readonly turn: number | undefined }>(item: T): T =>
     item.turn === undefined ? item : { ...item, turnLabel: name(item.turn) };
@@ -177,6 +188,11 @@ function finish(d: DialogueAcc): DialogueReport {
         labelled({ policy, turn, reason: why, evidence }),
       )
       .sort((a, b) => text(a.policy, b.policy) || late(a.turn) - late(b.turn)),
+    assertions: assertionOpinions(facts.announced.get(d.start.scenario)?.scenario, d.assertions, {
+      judge: facts.judge,
+      ended: reason !== null,
+      error: errorReason !== null,
+    }).map(labelled),
   };
 }
 
@@ -258,6 +274,7 @@ function read(events: readonly SimEvent[]) {
           turnOfCall: new Map(),
           said: [],
           judged: [],
+          assertions: [],
           marks: new Map(),
         });
         break;
@@ -286,8 +303,9 @@ function read(events: readonly SimEvent[]) {
  */
 export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): RunReport {
   const { run, shard, ended, usage, msByRole, announced, open, wallMs } = read(events);
+  const facts: RunFacts = { announced, judge: run?.models.judge !== undefined };
   const dialogues = [...open.values()]
-    .map(finish)
+    .map((d) => finish(d, facts))
     .sort(
       (a, b) => text(a.scenario, b.scenario) || a.trial - b.trial || text(a.dialogue, b.dialogue),
     );
@@ -446,6 +464,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
         .map(([policy, [kept, violated]]) => ({ policy, judged: kept + violated, violated })),
       agreement: { compared, agreed: compared - disagreements.length, disagreements },
       people,
+      assertions: assertionCounts(dialogues),
     },
     usage,
     wallMs,
@@ -467,4 +486,20 @@ function expectedDialogues(
     for (let trial = 0; trial < trials; trial++)
       if (inShard(jobKey(scenario.id, trial, source), shard)) expected++;
   return expected;
+}
+
+/** The scenarios' natural-language assertions over the ended dialogues: the judge's opinions, and those not judged. */
+function assertionCounts(
+  dialogues: readonly DialogueReport[],
+): RunReport['judgeOpinion']['assertions'] {
+  const counts = { met: 0, notMet: 0, notJudged: 0 };
+  for (const d of dialogues) {
+    if (d.verdict === 'running') continue;
+    for (const a of d.assertions) {
+      if (a.opinion === 'met') counts.met++;
+      else if (a.opinion === 'not-met') counts.notMet++;
+      else counts.notJudged++;
+    }
+  }
+  return counts;
 }

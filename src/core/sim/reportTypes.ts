@@ -1,5 +1,6 @@
 import type { ModelRole } from '../models/chat.ts';
 import type { UsageLedger } from '../models/usage.ts';
+import type { AssertionOpinion } from './assertionOpinions.ts';
 import type { TerminationReason } from './events.ts';
 import type { GenerationReport } from './generationReport.ts';
 import type { PassRate } from './metrics.ts';
@@ -88,6 +89,11 @@ export interface DialogueReport {
   /** A person's review of a suspect dialogue, if one was made. */
   readonly review: 'counts' | 'discarded' | null;
   readonly judgeViolations: readonly JudgeViolation[];
+  /**
+   * The scenario's natural-language assertions with the judge's opinion of each, or not judged
+   * (with why): opinions, never part of the verdict.
+   */
+  readonly assertions: readonly (AssertionOpinion & { readonly turnLabel?: string })[];
 }
 
 /** A breach as the per-policy view lists it: where and when the agent broke the policy. */
@@ -184,6 +190,15 @@ export interface JudgeOpinion {
     readonly judgeRight: number;
     readonly findingsMarked: number;
     readonly findingsWrong: number;
+  };
+  /**
+   * The scenarios' natural-language assertions over the ended dialogues: how many the judge
+   * found met and not met, and how many were not judged (no judge model, an error, no answer).
+   */
+  readonly assertions: {
+    readonly met: number;
+    readonly notMet: number;
+    readonly notJudged: number;
   };
 }
 

@@ -12,11 +12,13 @@ import { generateScenarios } from './generate.ts';
 import type { Shard } from './shard.ts';
 import { inShard, jobKey } from './shard.ts';
 import { judgeDialogue } from './judge.ts';
+import { judgeAssertions } from './assertionJudge.ts';
 import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
 import { seedDatabase } from './database.ts';
 import { simulatorSuspicion } from './suspect.ts';
 import type { PromptTemplate, RunPrompts } from './prompts.ts';
 import {
+  ASSERTION_JUDGE_PROMPT,
   ASK_USER_PROMPT,
   POLICY_JUDGE_PROMPT,
   SCENARIO_GENERATOR_PROMPT,
@@ -181,6 +183,9 @@ export async function runSimulation(
         plan.prompts?.askUser ?? ASK_USER_PROMPT,
         ...(generating ? [plan.prompts?.scenarioGenerator ?? SCENARIO_GENERATOR_PROMPT] : []),
         ...(plan.judge ? [plan.prompts?.policyJudge ?? POLICY_JUDGE_PROMPT] : []),
+        ...(plan.judge && plan.scenarios.some((s) => (s.scenario.expected.assertions ?? []).length)
+          ? [plan.prompts?.assertionJudge ?? ASSERTION_JUDGE_PROMPT]
+          : []),
       ].map(promptUse),
       now: plan.now,
       database: startingData(model),
@@ -310,6 +315,17 @@ export async function runSimulation(
           prices: plan.prices,
           clock: deps.clock,
           ...(plan.prompts?.policyJudge && { template: plan.prompts.policyJudge }),
+          emit,
+          overBudget,
+        });
+        await judgeAssertions(job.scenario, transcript, {
+          judge: plan.judge,
+          runtime: deps.runtime,
+          ...(deps.retry && { retry: deps.retry }),
+          ...(deps.signal && { signal: deps.signal }),
+          prices: plan.prices,
+          clock: deps.clock,
+          ...(plan.prompts?.assertionJudge && { template: plan.prompts.assertionJudge }),
           emit,
           overBudget,
         });

@@ -34,6 +34,8 @@ export function handWrittenScenarios(
         mustSay: s.expected.mustSay,
         mustNotSay: s.expected.mustNotSay,
         ...(s.expected.attributions && { attributions: s.expected.attributions }),
+        ...(s.expected.actionArgs && { actionArgs: s.expected.actionArgs }),
+        ...(s.expected.assertions && { assertions: s.expected.assertions }),
       },
     };
   });

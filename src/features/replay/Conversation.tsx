@@ -1,6 +1,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import type {
+  AssertionOpinion,
   Finding,
   GuardWhatIfs,
   Pinned,
@@ -14,7 +15,7 @@ import { replaySelectors } from '../../state/replaySelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import type { CallWhatIf } from './CallCard.tsx';
 import { CallCard } from './CallCard.tsx';
-import { FindingCard, OpinionCard } from './Pins.tsx';
+import { AssertionCard, FindingCard, OpinionCard } from './Pins.tsx';
 import { TurnNote } from './TurnNote.tsx';
 import { ContinueButton } from './ContinueButton.tsx';
 
@@ -24,14 +25,18 @@ type Position = 'past' | 'current' | 'future';
 interface StepPins {
   readonly findings: readonly Finding[];
   readonly opinions: readonly ReplayOpinion[];
+  readonly assertions: readonly AssertionOpinion[];
 }
 
 function pinsByStep(replay: Replay): ReadonlyMap<number, StepPins> {
-  const pins = new Map<number, { findings: Finding[]; opinions: ReplayOpinion[] }>();
+  const pins = new Map<
+    number,
+    { findings: Finding[]; opinions: ReplayOpinion[]; assertions: AssertionOpinion[] }
+  >();
   const at = (step: number) => {
     let entry = pins.get(step);
     if (!entry) {
-      entry = { findings: [], opinions: [] };
+      entry = { findings: [], opinions: [], assertions: [] };
       pins.set(step, entry);
     }
     return entry;
@@ -44,6 +49,7 @@ function pinsByStep(replay: Replay): ReadonlyMap<number, StepPins> {
   };
   add(replay.findings, (e, f) => e.findings.push(f));
   add(replay.opinions, (e, o) => e.opinions.push(o));
+  add(replay.assertions, (e, a) => e.assertions.push(a));
   return pins;
 }
 
@@ -160,16 +166,24 @@ const StepView = memo(function StepView({
           <TurnNote turn={step.turn} note={note} />
         </div>
       )}
-      {pins && (pins.findings.length > 0 || pins.opinions.length > 0) && (
-        <div className="replay-pins">
-          {pins.findings.map((f, i) => (
-            <FindingCard key={`${f.id}-${String(i)}`} finding={f} mark={marks.findings.get(f.id)} />
-          ))}
-          {pins.opinions.map((o) => (
-            <OpinionCard key={o.policy} opinion={o} mark={marks.judge.get(o.policy)} />
-          ))}
-        </div>
-      )}
+      {pins &&
+        (pins.findings.length > 0 || pins.opinions.length > 0 || pins.assertions.length > 0) && (
+          <div className="replay-pins">
+            {pins.findings.map((f, i) => (
+              <FindingCard
+                key={`${f.id}-${String(i)}`}
+                finding={f}
+                mark={marks.findings.get(f.id)}
+              />
+            ))}
+            {pins.opinions.map((o) => (
+              <OpinionCard key={o.policy} opinion={o} mark={marks.judge.get(o.policy)} />
+            ))}
+            {pins.assertions.map((a) => (
+              <AssertionCard key={a.id} assertion={a} />
+            ))}
+          </div>
+        )}
     </li>
   );
 });

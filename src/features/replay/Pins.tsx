@@ -1,4 +1,4 @@
-import type { Finding, MarkTarget, ReplayOpinion } from '../../core/index.ts';
+import type { AssertionOpinion, Finding, MarkTarget, ReplayOpinion } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 
 /** Right / wrong buttons for a person's mark; pressing the pressed one takes the mark back. */
@@ -110,6 +110,37 @@ export function OpinionCard({
       {mark !== undefined && (
         <span className="replay-marked">You marked the judge {mark ? 'right' : 'wrong'}.</span>
       )}
+    </div>
+  );
+}
+
+const ASSERTION_WORDS: Readonly<Record<AssertionOpinion['opinion'], string>> = {
+  met: 'holds',
+  'not-met': 'does not hold',
+  'not-judged': 'not judged',
+};
+
+/**
+ * A scenario's natural-language assertion: the judge model's opinion of it, labelled as a model's
+ * opinion like the judge's opinion of a policy, or plainly not judged (never shown as held).
+ */
+export function AssertionCard({ assertion }: { assertion: AssertionOpinion }) {
+  const judged = assertion.opinion !== 'not-judged';
+  return (
+    <div
+      className="replay-opinion"
+      data-violated={assertion.opinion === 'not-met' ? 'true' : 'false'}
+      data-opinion={assertion.opinion}
+      data-testid="assertion"
+    >
+      <span className="replay-pin-kind">
+        {judged ? 'Judge’s opinion (a model)' : 'Assertion'}: {ASSERTION_WORDS[assertion.opinion]}
+      </span>
+      <span className="replay-pin-id">
+        “{assertion.text}”{assertion.policy !== undefined && ` · ${assertion.policy}`}
+      </span>
+      <p>{assertion.reason}</p>
+      {assertion.evidence.trim() !== '' && <blockquote>{assertion.evidence}</blockquote>}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { ModelRole, Replay, TerminationReason } from '../../core/index.ts';
-import { ENDING_LABELS, MODEL_ROLES, readerTurns } from '../../core/index.ts';
+import { ENDING_LABELS, MODEL_ROLES, personaOf, readerTurns } from '../../core/index.ts';
 
 const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
   agent: 'Agent',
@@ -15,10 +15,18 @@ export function ScenarioCard({ replay }: { replay: Replay }) {
   const expectations = expected
     ? [
         ...expected.database.map((d) => `database: ${d}`),
-        ...expected.requiredActions.map((a) => `calls ${a}`),
+        ...expected.requiredActions.map((a, i) => {
+          const args = expected.actionArgs?.[`expected.required_actions[${String(i)}]`];
+          if (!args) return `calls ${a}`;
+          const compared = args.compare
+            ? ` (comparing ${args.compare.join(', ') || 'nothing'})`
+            : '';
+          return `calls ${a}(${JSON.stringify(args.args)})${compared}`;
+        }),
         ...expected.forbiddenActions.map((a) => `never calls ${a}`),
         ...expected.mustSay.map((p) => `says “${p}”`),
         ...expected.mustNotSay.map((p) => `never says “${p}”`),
+        ...(expected.assertions ?? []).map((a) => `the judge is asked: “${a.text}”`),
       ]
     : [];
   const reason = ending?.reason as TerminationReason | undefined;
@@ -36,7 +44,10 @@ export function ScenarioCard({ replay }: { replay: Replay }) {
       {scenario && (
         <dl className="replay-facts">
           <dt>Persona</dt>
-          <dd>{scenario.persona}</dd>
+          <dd>
+            {personaOf(scenario)}
+            {scenario.persona.trim() === '' && ' (the default: the scenario gives none)'}
+          </dd>
           <dt>Goal</dt>
           <dd>{scenario.goal}</dd>
           <dt>Knows</dt>

@@ -129,6 +129,7 @@ function DialogueTable({
                 ` · unclear, for a person to read: ${d.unclear.map((u) => u.policy ?? u.id).join(', ')}`}
               {d.judgeViolations.length > 0 &&
                 ` · judge’s opinion: ${d.judgeViolations.map((j) => j.policy).join(', ')}`}
+              {assertionNote(d.assertions)}
             </td>
           </tr>
         ))}
@@ -172,4 +173,22 @@ function Suspicion({ dialogue, live }: { dialogue: DialogueReport; live: boolean
       )}
     </div>
   );
+}
+
+/**
+ * The scenario's natural-language assertions in a dialogue's row: those the judge found not to
+ * hold (its opinion) and those not judged, never counted as held.
+ */
+function assertionNote(assertions: DialogueReport['assertions']): string {
+  const unmet = assertions.filter((a) => a.opinion === 'not-met');
+  const unjudged = assertions.filter((a) => a.opinion === 'not-judged').length;
+  const parts = [
+    ...(unmet.length > 0
+      ? [`judge’s opinion, assertion not held: ${unmet.map((a) => `“${a.text}”`).join(', ')}`]
+      : []),
+    ...(unjudged > 0
+      ? [`${String(unjudged)} assertion${unjudged === 1 ? '' : 's'} not judged`]
+      : []),
+  ];
+  return parts.map((p) => ` · ${p}`).join('');
 }

@@ -1,3 +1,4 @@
+import { personaOf } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 
 /** Picks the person's seat and the scenario, and starts a game. */
@@ -82,7 +83,7 @@ export function PlaySetup() {
       )}
       {chosen && (
         <p className="simulate-faint">
-          Policies in play: {chosen.policies.join(', ')}. {chosen.persona}
+          Policies in play: {chosen.policies.join(', ') || 'none named'}. {personaOf(chosen)}
         </p>
       )}
       <div>

@@ -1,5 +1,5 @@
 import type { SimEvent, SimScenario, Transcript } from '../../core/index.ts';
-import { readerTurns, seatQuestion } from '../../core/index.ts';
+import { personaOf, readerTurns, seatQuestion } from '../../core/index.ts';
 import { FREE_PLAY } from '../../state/slices/playSlice.ts';
 import type { LiveFinding } from '../../state/playSelectors.ts';
 import type { Seat } from '../../state/slices/playSlice.ts';
@@ -126,7 +126,7 @@ function Brief({ seat, scenario }: { seat: Seat; scenario: SimScenario }) {
   return (
     <dl className="play-brief" aria-label="Your brief">
       <dt>You are</dt>
-      <dd>{scenario.persona}</dd>
+      <dd>{personaOf(scenario)}</dd>
       <dt>You want</dt>
       <dd>{scenario.goal}</dd>
       {scenario.knows.length > 0 && (

@@ -106,6 +106,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             </div>
           </div>
         )}
+        {assertionsCard(report.judgeOpinion.assertions)}
         {report.suspect > 0 && (
           <div className="run-card" data-testid="suspect-count">
             <div className="run-card-label">Simulator suspect</div>
@@ -219,5 +220,21 @@ function IdleWarning({ report }: { report: RunReport }) {
         ))}
       </ul>
     </details>
+  );
+}
+
+/** The scenarios' natural-language assertions: the judge's opinions, and how many went unjudged. */
+function assertionsCard({ met, notMet, notJudged }: RunReport['judgeOpinion']['assertions']) {
+  if (met + notMet + notJudged === 0) return null;
+  return (
+    <div className="run-card" data-testid="assertions-card">
+      <div className="run-card-label">Assertions</div>
+      <div className="simulate-faint">
+        {met + notMet > 0 &&
+          `Judge’s opinion: ${String(met)} held, ${String(notMet)} did not. A model’s opinion, not a verdict.`}
+        {notJudged > 0 &&
+          ` ${String(notJudged)} not judged (no judge model, an error, or no answer): never counted as held.`}
+      </div>
+    </div>
   );
 }

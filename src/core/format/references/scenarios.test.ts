@@ -116,4 +116,37 @@ describe('checkScenarios', () => {
     });
     expect(runChecker(checkScenarios, alone)).toEqual([]);
   });
+
+  it('warns about args and compare_args a required action’s tool does not declare', () => {
+    const project = miniWith(
+      'scenarios.yaml',
+      '      forbidden_actions:\n',
+      '      required_actions:\n        - tool: get_user\n          policy: verify-identity\n          args: { user_id: u2, usr: u2 }\n          compare_args: [user_id, userid]\n      forbidden_actions:\n',
+    );
+    expect(runChecker(checkScenarios, project)).toEqual([
+      'scenarios.yaml:14:37 "u2" warning unknown-argument: Unknown argument of get_user "usr". No call could give it, so this action can never match. Its parameters: user_id.',
+      'scenarios.yaml:15:35 "userid" warning unknown-argument: Unknown argument of get_user "userid". Did you mean "user_id"? No call gives it, so comparing it checks nothing. Its parameters: user_id.',
+    ]);
+  });
+
+  it('accepts a scenario with no policies and no persona, said once, and checks its assertions’ policies', () => {
+    const project = miniProject({
+      'scenarios.yaml': `scenarios:
+  - id: tau-style
+    goal: Get a refund for order o1.
+    expected:
+      required_actions:
+        - { tool: refund_order, args: { order_id: o1 } }
+      assertions:
+        - The agent refunds order o1.
+        - { assertion: The agent checks who the customer is., policy: verify-identity }
+        - { assertion: The agent is polite., policy: be-polite }
+`,
+    });
+    expect(runChecker(checkScenarios, project)).toEqual([
+      'scenarios.yaml:2:9 "tau-style" info no-policies: "tau-style" puts no policy in play, so a failure of an expectation that names none is reported as unattributed. List the policies it tests under "policies:" to have them counted.',
+      'scenarios.yaml:9:71 "verify-identity" warning policy-not-in-play: This expectation holds the agent to "verify-identity", which the scenario does not put in play; add it to the scenario\'s policies.',
+      'scenarios.yaml:10:54 "be-polite" error unknown-policy: Unknown policy "be-polite".',
+    ]);
+  });
 });

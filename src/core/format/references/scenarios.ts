@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics.ts';
 import type { ReferenceContext } from './context.ts';
 import { Findings, duplicates, readable, unknownName } from './context.ts';
 import type { YamlPath } from '../yamlFile.ts';
+import { checkActionArgs } from './actionArgs.ts';
 import { checkRows } from './rows.ts';
 
 /**
@@ -9,7 +10,8 @@ import { checkRows } from './rows.ts';
  * tables (warned about when they would replace a seed row), its database expectations valid CEL,
  * and the tools it requires or forbids defined. An expectation that names its policy must name
  * one of the scenario's; one that names none, in a scenario of more than one policy, is warned
- * about: its failure could be charged to no policy.
+ * about: its failure could be charged to no policy. A scenario with no policies is told once
+ * that its failures go unattributed; a required action's `args` are held to its tool's parameters.
  */
 export function checkScenarios(context: ReferenceContext): Diagnostic[] {
   const found = new Findings(context);
@@ -45,11 +47,23 @@ export function checkScenarios(context: ReferenceContext): Diagnostic[] {
     }
     const expected = [...scenario.path, 'expected'];
     const raw = valueAt(context.files['scenarios.yaml'].value, expected);
+    // A scenario that puts no policy in play (as tau2-bench's tasks) runs and is reported, its
+    // failures unattributed: said once, not for each of its expectations.
+    const unattributed = scenario.policies.length === 0;
+    if (unattributed && hasExpectations(raw))
+      found.report(
+        'scenarios.yaml',
+        [...scenario.path, 'id'],
+        'no-policies',
+        `"${scenario.id}" puts no policy in play, so a failure of an expectation that names none is reported as unattributed. List the policies it tests under "policies:" to have them counted.`,
+        'info',
+      );
     for (const [group, key] of EXPECTATION_KEYS) {
       for (const item of written(raw, expected, group, key)) {
         if (group === 'database')
           found.condition('scenarios.yaml', item.at, item.value, 'assertion');
         if (group.endsWith('_actions')) found.toolRef('scenarios.yaml', item.at, item.value);
+        if (group === 'required_actions') checkActionArgs(found, context, item.at, item.value);
         if (item.policy) {
           found.policyRef('scenarios.yaml', item.policy.at, item.policy.id);
           if (context.policyIds.has(item.policy.id) && !scenario.policies.includes(item.policy.id))
@@ -60,7 +74,7 @@ export function checkScenarios(context: ReferenceContext): Diagnostic[] {
               `This expectation holds the agent to "${item.policy.id}", which the scenario does not put in play; add it to the scenario's policies.`,
               'warning',
             );
-        } else if (scenario.policies.length !== 1) {
+        } else if (scenario.policies.length > 1 && group !== 'assertions') {
           found.report(
             'scenarios.yaml',
             item.at,
@@ -82,7 +96,16 @@ const EXPECTATION_KEYS = [
   ['forbidden_actions', 'tool'],
   ['must_say', 'phrase'],
   ['must_not_say', 'phrase'],
+  ['assertions', 'assertion'],
 ] as const;
+
+/** Whether a scenario's `expected`, as written, holds any expectation at all. */
+function hasExpectations(raw: unknown): boolean {
+  return EXPECTATION_KEYS.some(([group]) => {
+    const items = valueAt(raw, [group]);
+    return Array.isArray(items) && items.length > 0;
+  });
+}
 
 /** The value at `path` inside a parsed YAML value, if there is one. */
 function valueAt(root: unknown, path: YamlPath): unknown {

@@ -1,0 +1,80 @@
+import { writeFileSync } from 'node:fs';
+import type { ChatEngine } from '../src/core/index.ts';
+import { DEFAULT_PERSONA } from '../src/core/index.ts';
+import { testScenario } from '../src/core/testing/scenarios.ts';
+import { REFUND_PLAN, simulateRefunds } from '../src/test/refundDesk.ts';
+import { modelReply } from '../src/test/scriptedModels.ts';
+import { expect, test } from './fixtures.ts';
+import { ReplayPane } from './replayPane.ts';
+
+/** A judge that finds the first assertion held and the second not. */
+const judge: ChatEngine = {
+  chat: (request) => {
+    const held = (request.messages[0]?.content ?? '').includes('refunds order o1');
+    return Promise.resolve(
+      modelReply(
+        JSON.stringify({
+          met: held,
+          turn: null,
+          reason: held ? 'It refunded o1.' : 'It never offered a voucher.',
+          evidence: '',
+        }),
+      ),
+    );
+  },
+};
+
+test('a tau2-style scenario: its assertions shown as the judge’s opinion in Replay and the report', async ({
+  workbench,
+  page,
+}) => {
+  const scenario = testScenario({
+    id: 'tau',
+    policies: [],
+    persona: '',
+    goal: 'Refund order o1.',
+    knows: ['user id u1'],
+    expected: {
+      requiredActions: ['refund_order'],
+      actionArgs: { 'expected.required_actions[0]': { args: { order_id: 'o1' } } },
+      assertions: [
+        { text: 'The agent refunds order o1.' },
+        { text: 'The agent offers a voucher.' },
+      ],
+    },
+  });
+  const { events } = await simulateRefunds({
+    ...REFUND_PLAN,
+    scenarios: [{ scenario, source: 'hand-written' }],
+    trials: 1,
+    judge: { engine: judge, model: 'judge-model' },
+  });
+  const path = test.info().outputPath('tau-run.json');
+  writeFileSync(path, JSON.stringify(events));
+
+  await workbench.openExample('store');
+  const replay = new ReplayPane(page);
+  await replay.importRun(path);
+  await replay.pick('tau#1');
+  const cards = replay.dialogue.getByTestId('assertion');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.nth(0)).toContainText('Judge’s opinion (a model): holds');
+  await expect(cards.nth(1)).toContainText('Judge’s opinion (a model): does not hold');
+  await expect(cards.nth(1)).toContainText('“The agent offers a voucher.”');
+  await expect(replay.root).toContainText(DEFAULT_PERSONA);
+  await expect(replay.root).toContainText('calls refund_order({"order_id":"o1"})');
+
+  await page.keyboard.press('Alt+3');
+  const simulate = workbench.pane('simulate');
+  await simulate
+    .getByRole('region', { name: 'Saved runs' })
+    .getByRole('button', { name: /^Imported: tau-run/ })
+    .click();
+  const report = simulate.getByRole('region', { name: 'Run report' });
+  await expect(report.getByTestId('assertions-card')).toContainText(
+    'Judge’s opinion: 1 held, 1 did not. A model’s opinion, not a verdict.',
+  );
+  await expect(report.getByRole('table', { name: 'Dialogues' })).toContainText(
+    'judge’s opinion, assertion not held: “The agent offers a voucher.”',
+  );
+});

@@ -1,0 +1,182 @@
+import type { ChatMessage } from '../models/chat.ts';
+import { ModelError } from '../models/errors.ts';
+import type { Player } from './dialogue.ts';
+import type { SimEvent, SimScenario } from './events.ts';
+import { normalise, quoteFound, renderTranscript, transcriptTexts } from './judge.ts';
+import type { CallContext } from './modelCall.ts';
+import { loggedChat } from './modelCall.ts';
+import type { PromptTemplate } from './prompts.ts';
+import { ASSERTION_JUDGE_PROMPT, JUDGE_ASKS, judgeFix, renderPrompt } from './prompts.ts';
+import type { Transcript } from './transcript.ts';
+import { assertionId } from './assertionOpinions.ts';
+
+/*
+ * A scenario's natural-language assertions (`expected.assertions`, tau2-bench's
+ * `nl_assertions`), each put to the judge model after the dialogue. What it answers is an
+ * opinion, logged as an `assertion` event apart from the deterministic findings: it never makes
+ * a dialogue pass or fail. An assertion the judge did not answer has no event and shows as not
+ * judged (`assertionOpinions`), never as met.
+ */
+
+/** The JSON the judge answers an assertion with. */
+export const ASSERTION_SCHEMA: Readonly<Record<string, unknown>> = {
+  type: 'object',
+  properties: {
+    met: { type: 'boolean' },
+    turn: { type: ['integer', 'null'] },
+    reason: { type: 'string' },
+    evidence: { type: 'string' },
+  },
+  required: ['met', 'turn', 'reason', 'evidence'],
+  additionalProperties: false,
+};
+
+interface Answer {
+  readonly met: boolean;
+  readonly turn: number | null;
+  readonly reason: string;
+  readonly evidence: string;
+}
+
+/** What judging assertions needs: the judge model, time, money, cancel, and where events go. */
+export interface AssertionJudgeDeps extends CallContext {
+  readonly judge: Player;
+  /** Replaces `ASSERTION_JUDGE_PROMPT` (a project's own version). */
+  readonly template?: PromptTemplate;
+  /** True once the run's budget is spent: the assertions left are not asked. */
+  readonly overBudget?: () => boolean;
+}
+
+/** The events logged (usage and `assertion`, in order) and the assertions left without an opinion. */
+export interface AssertionJudgeResult {
+  readonly events: SimEvent[];
+  readonly skipped: { readonly id: string; readonly error: string }[];
+}
+
+/**
+ * Asks the judge model about each of the scenario's assertions, one call each (every call's
+ * usage logged, failed ones too). The answer is held to the transcript as the policy judge's is:
+ * a turn must be an agent turn and a quote must be in the conversation; a bad answer gets one
+ * repair turn, and what still cannot be confirmed is left out of the event and said in its reason.
+ * A judge that fails, a stopped run or a spent budget leaves an assertion without an event (it
+ * is then not judged). Never throws a ModelError.
+ */
+export async function judgeAssertions(
+  scenario: SimScenario,
+  transcript: Transcript,
+  deps: AssertionJudgeDeps,
+): Promise<AssertionJudgeResult> {
+  const events: SimEvent[] = [];
+  const emit = (event: SimEvent) => {
+    events.push(event);
+    deps.emit?.(event);
+  };
+  const skipped: AssertionJudgeResult['skipped'] = [];
+  const assertions = scenario.expected.assertions ?? [];
+  if (assertions.length === 0) return { events, skipped };
+  const shown = renderTranscript(transcript);
+  const sources = transcriptTexts(transcript).map(normalise);
+  const agentTurns = new Set([
+    ...transcript.messages.filter((m) => m.speaker === 'agent').map((m) => m.turn),
+    ...transcript.calls.map((c) => c.turn),
+  ]);
+  const ask = async (messages: readonly ChatMessage[]) => {
+    const response = await loggedChat(
+      'judge',
+      deps.judge,
+      {
+        messages,
+        responseSchema: { name: 'assertion_verdict', schema: ASSERTION_SCHEMA },
+        temperature: 0,
+        maxTokens: 500,
+      },
+      { ...deps, emit },
+      { dialogue: transcript.dialogue },
+    );
+    if (response.json === undefined)
+      throw new ModelError('malformed-output', 'The judge answered without a JSON verdict.');
+    return { answer: response.json as Answer, raw: response.message.content };
+  };
+
+  for (const [i, assertion] of assertions.entries()) {
+    const id = assertionId(i);
+    const stopped = deps.signal?.aborted
+      ? 'The run was stopped.'
+      : deps.overBudget?.()
+        ? 'The run’s budget was spent.'
+        : undefined;
+    if (stopped !== undefined) {
+      skipped.push({ id, error: stopped });
+      continue;
+    }
+    const messages: ChatMessage[] = [
+      {
+        role: 'system',
+        content: renderPrompt(deps.template ?? ASSERTION_JUDGE_PROMPT, {
+          assertion: assertion.text,
+          transcript: shown,
+        }),
+      },
+      { role: 'user', content: JUDGE_ASKS },
+    ];
+    try {
+      const first = await ask(messages);
+      let { answer } = first;
+      const { problems } = review(answer, agentTurns, sources);
+      if (problems.length > 0) {
+        messages.push(
+          { role: 'assistant', content: first.raw },
+          { role: 'user', content: judgeFix(problems) },
+        );
+        ({ answer } = await ask(messages));
+      }
+      const checked = review(answer, agentTurns, sources);
+      emit({
+        type: 'assertion',
+        at: deps.clock(),
+        dialogue: transcript.dialogue,
+        id,
+        text: assertion.text,
+        ...(assertion.policy !== undefined && { policy: assertion.policy }),
+        met: answer.met,
+        ...(checked.turn === undefined ? {} : { turn: checked.turn }),
+        reason: [answer.reason, ...checked.notes].join(' ').trim(),
+        evidence: checked.evidenceFound ? answer.evidence : '',
+      });
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      skipped.push({ id, error: error.message });
+    }
+  }
+  return { events, skipped };
+}
+
+/**
+ * An assertion's answer held to the transcript. Unlike a policy's violation, an unmet assertion
+ * may have no turn or quote (the agent never did what it says); only what is given is checked.
+ */
+function review(
+  answer: Answer,
+  agentTurns: ReadonlySet<number>,
+  sources: readonly string[],
+): { problems: string[]; notes: string[]; turn?: number; evidenceFound: boolean } {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const { turn, evidence } = answer;
+  const turnHolds = turn !== null && agentTurns.has(turn);
+  if (turn !== null && !turnHolds) {
+    const turns = [...agentTurns].sort((a, b) => a - b).join(', ');
+    problems.push(`Turn ${turn} is not an agent turn (agent turns: ${turns}).`);
+    notes.push(`(The judge named turn ${turn}, which is not an agent turn.)`);
+  }
+  const quoted = evidence.trim() !== '';
+  const evidenceFound = quoted && quoteFound(evidence, sources);
+  if (quoted && !evidenceFound) {
+    const clipped = evidence.length > 200 ? `${evidence.slice(0, 199)}…` : evidence;
+    problems.push(
+      `Your evidence "${clipped}" is not in the conversation: copy the words exactly as written.`,
+    );
+    notes.push(`(Its quote was not found in the transcript: "${clipped}".)`);
+  }
+  return { problems, notes, ...(turnHolds ? { turn } : {}), evidenceFound };
+}
