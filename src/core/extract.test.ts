@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addPoliciesToYaml, extractPolicies } from './extract.ts';
+import { addPoliciesToYaml, extractPolicies, newCandidates } from './extract.ts';
+import type { Policy } from './format/model.ts';
 import { parseProject } from './format/parseProject.ts';
 import { MINI_FILES, miniProject } from './testing/miniProject.ts';
 
@@ -62,6 +63,42 @@ describe('extractPolicies', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('newCandidates', () => {
+  const prompt =
+    '# Desk\n\nYou must verify the guest first. Never share a room key. The lobby is small.\n\n- Refund only paid orders.\n';
+  const found = extractPolicies(prompt);
+  const policy = (text: string, line: number): Policy => ({
+    id: 'held',
+    text,
+    category: 'desk',
+    challenge: 2,
+    tools: [],
+    source: { line },
+    path: [],
+  });
+
+  it('reads sentences of one paragraph as apart: adding one leaves the others to add', () => {
+    expect(found.map((c) => [c.text, c.source.line, c.sharesLine])).toEqual([
+      ['You must verify the guest first.', 3, true],
+      ['Never share a room key.', 3, true],
+      ['Refund only paid orders.', 5, false],
+    ]);
+    const left = newCandidates(found, [policy('You must verify every guest first.', 3)]);
+    expect(left.map((c) => c.text)).toEqual([
+      'Never share a room key.',
+      'Refund only paid orders.',
+    ]);
+  });
+
+  it('still counts a list item as held by a policy from its line, however it was reworded', () => {
+    const left = newCandidates(found, [policy('Refunds: paid orders alone.', 5)]);
+    expect(left.map((c) => c.text)).toEqual([
+      'You must verify the guest first.',
+      'Never share a room key.',
+    ]);
   });
 });
 

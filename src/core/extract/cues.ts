@@ -1,0 +1,92 @@
+// What makes a sentence a rule, and what makes it a description of data. Plain word patterns:
+// the same prompt always gives the same answer, and nothing is asked of a model.
+
+const STRONG = new RegExp(
+  [
+    String.raw`\b(?:must|mustn't|should|shouldn't|shall|never|always|only|cannot|can't|can not)\b`,
+    String.raw`\b(?:do|does|did) not\b`,
+    String.raw`\b(?:don't|doesn't|won't)\b`,
+    String.raw`\b(?:need|needs|have|has) to\b`,
+    String.raw`\b(?:required|requires|require|mandatory|prohibited|forbidden|not allowed|not permitted|allowed to|permitted to|is allowed|are allowed|eligible|entitled|no need|at most|at least|no more than|up to|in no case|under no circumstances|unless|except|not acceptable|unacceptable)\b`,
+    String.raw`\bmay not\b`,
+    String.raw`\bif and only if\b`,
+  ].join('|'),
+  'i',
+);
+// "can"/"may" grant a permission when an action follows ("the agent can offer", "can be
+// cancelled"), not when a fact does ("an order can be: pending, …", "orders can have …").
+const PERMISSION =
+  /\b(?:can|may|could)\s+(?:also\s+|still\s+)?(?:be\s+[a-z]+(?:ed|en|t)\b|(?!be\b|have\b|contain|include|consist|hold\b|mean\b)[a-z]+)/i;
+// "you will", "the agent will": a promise the agent makes, unlike "the status will be changed".
+const AGENT_WILL = /\b(?:you|the agent|the assistant)\s+(?:will|are to|are expected to)\b/i;
+/** Verbs that start a command ("Ask the guest…", "Check the status…"). */
+export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
+  (
+    'act add answer apologise apologize ask avoid be book call cancel check clarify collect compute ' +
+    'confirm consider decline deny direct do double-check encourage ensure escalate explain fetch ' +
+    'find follow gather get give greet guide help inform introduce keep let list look make mention ' +
+    'obtain offer point proceed provide read recommend record refer refund refuse reject remember ' +
+    'remind reply report request respond return review say search send serve share speak state ' +
+    'stop suggest summarise summarize tell transfer treat try use validate verify wait warn write'
+  ).split(' '),
+);
+// A condition or time before the main clause: "If the user asks, …", "Before booking, …".
+const LEADING_CLAUSE =
+  /^(?:if|when|whenever|once|before|after|while|unless|for|in|on|at|during|as soon as|where|otherwise|then|also|finally|first|next|afterwards|please|to)\b[^,]*,\s*/i;
+// Adverbs that may come before the verb of a command: "first make", "then send".
+const ADVERBS = /^(?:(?:first|then|also|always|just|simply|immediately|politely|kindly|now)\s+)+/i;
+
+/** Whether a sentence tells the agent what to do, not to do, or what is allowed. */
+export function isObligation(sentence: string): boolean {
+  if (STRONG.test(sentence) || PERMISSION.test(sentence) || AGENT_WILL.test(sentence)) return true;
+  return isImperative(sentence);
+}
+
+/** Whether a sentence is a command: it starts (after a condition, if any) with a verb. */
+export function isImperative(sentence: string): boolean {
+  const main = sentence.replace(/^[\s*_>"'“‘(]+/, '').replace(ADVERBS, '');
+  const first = firstWord(main);
+  if (first === 'please') return true;
+  if (first !== undefined && IMPERATIVE_VERBS.has(first)) return true;
+  const rest = main.replace(LEADING_CLAUSE, '').replace(ADVERBS, '');
+  if (rest === main) return false;
+  const next = firstWord(rest);
+  return next !== undefined && IMPERATIVE_VERBS.has(next);
+}
+
+function firstWord(text: string): string | undefined {
+  return /^([A-Za-z][a-z-]*)/.exec(text)?.[1]?.toLowerCase();
+}
+
+const DATA_LEAD_IN = [
+  // "Each user has a profile containing:", "Each order has the following attributes:"
+  /^(?:each|every|an?|the|our|all)\b[^.:;]{0,60}\b(?:has|have|contains?|containing|consists? of|includes?|including|holds?)\b/i,
+  /\b(?:the following|these) (?:attributes|fields|properties|columns|information|details|data)\b/i,
+  /\b(?:attributes|fields|properties|columns)\b\s*:?\s*$/i,
+  // "There are three types of payment methods", "The status of an order can be:"
+  /^there (?:are|is)\b/i,
+  /\bcan be\s*:\s*$/i,
+  /\b(?:is|are) (?:one|any) of\s*:?\s*$/i,
+  /^(?:for example|for instance|e\.g\.|example)\b/i,
+];
+
+/**
+ * Whether a sentence describes data rather than behaviour: what a record holds, the values a
+ * field takes, an example. A sentence that also carries a strong obligation is never data.
+ */
+export function isDataDescription(sentence: string): boolean {
+  if (/^(?:for example|for instance|e\.g\.)/i.test(sentence)) return true;
+  if (STRONG.test(sentence) || AGENT_WILL.test(sentence)) return false;
+  return DATA_LEAD_IN.some((pattern) => pattern.test(sentence));
+}
+
+// "user_id: the user's id", "`email` (string)": one field of a record, not a rule.
+const FIELD = /^`?[A-Za-z_][\w.]*`?\s*(?::|—|–|\s-\s|\()/;
+
+/** Whether a list item names a field of a record ("`user_id`: the user's id"). */
+export function isFieldItem(item: string): boolean {
+  const match = FIELD.exec(item);
+  if (!match) return false;
+  const key = match[0];
+  return key.includes('_') || key.includes('`') || /^[a-z]/.test(key);
+}
