@@ -9,6 +9,9 @@ const STRONG = new RegExp(
     String.raw`\b(?:need|needs|have|has) to\b`,
     String.raw`\b(?:required|requires|require|mandatory|prohibited|forbidden|not allowed|not permitted|allowed to|permitted to|is allowed|are allowed|eligible|entitled|no need|at most|at least|no more than|up to|in no case|under no circumstances|unless|except|not acceptable|unacceptable)\b`,
     String.raw`\bmay not\b`,
+    String.raw`\bnot (?:refundable|eligible|permitted|possible|accepted|covered|available to)\b`,
+    String.raw`\bit is (?:important|essential|crucial|vital|necessary|mandatory|required) (?:that|to)\b`,
+    String.raw`\b(?:make|be) sure\b`,
     String.raw`\bif and only if\b`,
   ].join('|'),
   'i',
@@ -22,12 +25,16 @@ const AGENT_WILL = /\b(?:you|the agent|the assistant)\s+(?:will|are to|are expec
 /** Verbs that start a command ("Ask the guest…", "Check the status…"). */
 export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
   (
-    'act add answer apologise apologize ask avoid be book call cancel check clarify collect compute ' +
-    'confirm consider decline deny direct do double-check encourage ensure escalate explain fetch ' +
-    'find follow gather get give greet guide help inform introduce keep let list look make mention ' +
-    'obtain offer point proceed provide read recommend record refer refund refuse reject remember ' +
-    'remind reply report request respond return review say search send serve share speak state ' +
-    'stop suggest summarise summarize tell transfer treat try use validate verify wait warn write'
+    'accept act add advise allow answer apologise apologize approve arrange ask assist avoid be ' +
+    'block book call cancel charge check clarify close collect compare compute confirm connect ' +
+    'consider contact decline deny direct do double-check encourage end ensure escalate explain ' +
+    'fetch file find follow freeze gather get give grant greet guide hand help hold inform ' +
+    'introduce keep let list lock look lower make mention notify obtain offer open pass place ' +
+    'point proceed process provide quote raise read recommend record refer refund refuse reject ' +
+    'remember remind remove repeat reply report request reset respond return review route say ' +
+    'schedule search send serve set share show speak state stop submit suggest summarise ' +
+    'summarize tell thank transfer treat try unblock unlock update use validate verify waive ' +
+    'wait warn welcome write'
   ).split(' '),
 );
 // A condition or time before the main clause: "If the user asks, …", "Before booking, …".
@@ -48,10 +55,19 @@ export function isImperative(sentence: string): boolean {
   const first = firstWord(main);
   if (first === 'please') return true;
   if (first !== undefined && IMPERATIVE_VERBS.has(first)) return true;
-  const rest = main.replace(LEADING_CLAUSE, '').replace(ADVERBS, '');
-  if (rest === main) return false;
-  const next = firstWord(rest);
-  return next !== undefined && IMPERATIVE_VERBS.has(next);
+  // "Disputes over cash go to the fraud team, so transfer those": the command comes last.
+  const so = /,\s+so\s+([a-z]+)/i.exec(main)?.[1]?.toLowerCase();
+  if (so !== undefined && IMPERATIVE_VERBS.has(so)) return true;
+  if (!LEADING_CLAUSE.test(main)) return false;
+  // The condition may hold commas of its own ("If they ask for a loan, a card or a mortgage,
+  // transfer them"): the command is the first part after a comma that starts with a verb.
+  return main
+    .split(/,\s*/)
+    .slice(1)
+    .some((part) => {
+      const next = firstWord(part.replace(ADVERBS, ''));
+      return next !== undefined && IMPERATIVE_VERBS.has(next);
+    });
 }
 
 function firstWord(text: string): string | undefined {

@@ -136,6 +136,53 @@ const RULES: readonly Rule[] = [
   { keys: ['at most one voucher per booking'], tools: ['issue_voucher'] },
 ];
 
+// A second document, in another domain, written and its rules listed before extraction was
+// run on it (it found 79% of them then; the misses led to general fixes: more command verbs,
+// conditions with commas of their own, "it is important that", "not refundable").
+const BANK_POLICY = readFileSync('src/core/extract/testdata/bankPolicy.md', 'utf8');
+
+const BANK_RULES: readonly Rule[] = [
+  { keys: ['help the customer', 'report a lost or stolen card'] },
+  { keys: ['help the customer', 'dispute a card transaction'] },
+  { keys: ['help the customer', 'change the spending limit'] },
+  { keys: ['help the customer', 'explain charges, fees and statements'] },
+  { keys: ['verify the customer before you discuss any account'] },
+  { keys: ['full name and the last four digits'] },
+  { keys: ['look the customer up with find_customer'] },
+  { keys: ['do not match', 'ask once more'] },
+  { keys: ['after two failed attempts', 'end the conversation'] },
+  { keys: ['not permitted to read out full card numbers'] },
+  { keys: ['keep your answers short'] },
+  { keys: ['do not use banking jargon'] },
+  { keys: ['only one customer per conversation'] },
+  { keys: ["someone else's card", 'refuse'] },
+  { keys: ['outside card support', 'transfer them with transfer_to_branch'] },
+  { keys: ['outside card support', 'how long the wait usually is'] },
+  { keys: ['freeze the card with freeze_card'] },
+  { keys: ['do not wait for the customer to confirm the loss'] },
+  { keys: ['never send it to a new address'] },
+  { keys: ['under no circumstances should you change the address'] },
+  { keys: ['standard', 'first replacement in a year is free'] },
+  { keys: ['standard', 'further replacement costs 10 dollars'] },
+  { keys: ['premier', 'all replacements are free'] },
+  { keys: ['premier', 'express delivery at no charge'] },
+  { keys: ['only be disputed within 60 days'] },
+  { keys: ['check the date with get_transactions'] },
+  { keys: ['collect', 'transaction id', 'amount', 'reason'] },
+  { keys: ['must confirm the amount and the merchant'] },
+  { keys: ['should not promise that the money will be returned'] },
+  { keys: ['cash withdrawals', 'transfer those'] },
+  { keys: ['raised by at most 50% per month'] },
+  { keys: ['premier customer can raise it by up to 100%'] },
+  { keys: ['cannot be raised on a frozen card'] },
+  { keys: ['lowering a limit is always allowed'] },
+  { keys: ['explain a fee before you offer to refund it'] },
+  { keys: ['one late payment fee per year for a standard customer'] },
+  { keys: ['two per year for a premier customer'] },
+  { keys: ['never refund interest charges'] },
+  { keys: ['foreign transaction fees are not refundable'] },
+];
+
 const states = (candidate: CandidatePolicy, rule: Rule) =>
   rule.keys.every((key) => candidate.text.toLowerCase().includes(key.toLowerCase()));
 
@@ -182,6 +229,19 @@ describe('extraction on a policy written in prose (tau2-bench style)', () => {
     expect(recall, report).toBeGreaterThanOrEqual(0.9);
     expect(precision, report).toBeGreaterThanOrEqual(0.85);
     expect(RULES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('finds at least 90% of the rules of a second document with at least 85% precision', () => {
+    const found = extractPolicies(BANK_POLICY);
+    const matched = pair(found, BANK_RULES);
+    const missed = BANK_RULES.filter((_, r) => !matched.has(r)).map((rule) =>
+      rule.keys.join(' + '),
+    );
+    const report = JSON.stringify({ missed, candidates: found.map((c) => c.text) }, null, 2);
+    expect(matched.size / BANK_RULES.length, report).toBeGreaterThanOrEqual(0.9);
+    expect(matched.size / found.length, report).toBeGreaterThanOrEqual(0.85);
+    for (const data of ['customer id', 'card_id', 'two segments', 'active, frozen or closed'])
+      expect(found.filter((c) => c.text.includes(data))).toEqual([]);
   });
 
   it('gives nothing for descriptions of data, examples or field lists', () => {

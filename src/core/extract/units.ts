@@ -49,6 +49,9 @@ export function policyUnits(prompt: string): PolicyUnit[] {
     else if (block.intro !== undefined) introduced[block.intro]?.push(index);
   });
   const lineOf = lineIndex(prompt);
+  // The items a block opens: an item's children, or the list just after a paragraph.
+  const listOf = (index: number): readonly number[] =>
+    (blocks[index]?.kind === 'item' ? children[index] : introduced[index]) ?? [];
 
   // The lead-in an item's own children (or a paragraph's list) get from it: its last sentence
   // when that ends in a colon, otherwise (for an item) all of it.
@@ -91,18 +94,16 @@ export function policyUnits(prompt: string): PolicyUnit[] {
 
   // The sentence that opens a block's list ("… only if:"), when it has a list.
   const openerOf = (index: number): Piece | undefined => {
-    const block = blocks[index];
-    const list = block?.kind === 'item' ? (children[index] ?? []) : (introduced[index] ?? []);
     const last = pieces[index]?.at(-1);
-    return list.length > 0 && last?.text.endsWith(':') ? last : undefined;
+    return listOf(index).length > 0 && last?.text.endsWith(':') ? last : undefined;
   };
   // A lead-in over a list of short items ("Collect: first name, last name, date of birth") is
   // one rule; the items give nothing of their own.
   const shortLists = new Map<number, readonly number[]>();
   const inShortList = new Set<number>();
-  blocks.forEach((block, index) => {
+  blocks.forEach((_, index) => {
     const opener = openerOf(index);
-    const list = block.kind === 'item' ? (children[index] ?? []) : (introduced[index] ?? []);
+    const list = listOf(index);
     if (!opener || isDataDescription(opener.text) || !isShortList(list, blocks, pieces, children))
       return;
     shortLists.set(index, list);
