@@ -93,6 +93,18 @@ describe('newCandidates', () => {
     ]);
   });
 
+  it('holds the clauses of an item by a policy made of the whole item, and nested items by a range', () => {
+    const nested = extractPolicies(
+      '- Bags cannot be removed; no refund is given for bags not taken.\n- Free bags:\n  - silver: 2 bags in every cabin\n  - gold: 3 bags in every cabin\n- Never sell seats twice.\n',
+    );
+    expect(nested.map((c) => c.source.line)).toEqual([1, 1, 3, 4, 5]);
+    const left = newCandidates(nested, [
+      policy('Bags cannot be removed, and no refund is given for bags not taken.', 1),
+      { ...policy('Free bags: silver 2, gold 3.', 2), source: { line: 2, endLine: 4 } },
+    ]);
+    expect(left.map((c) => c.text)).toEqual(['Never sell seats twice.']);
+  });
+
   it('still counts a list item as held by a policy from its line, however it was reworded', () => {
     const left = newCandidates(found, [policy('Refunds: paid orders alone.', 5)]);
     expect(left.map((c) => c.text)).toEqual([

@@ -114,42 +114,40 @@ function challengeOf(text: string): number {
 }
 
 /**
- * The candidates that policies.yaml does not already hold: same id, same text, or the same source
- * line. A line that gives several candidates (sentences of one paragraph) holds a candidate only
- * when the policy from that line says much the same thing (half its words or more), so adding
- * one sentence of a paragraph does not hide the others.
+ * The candidates that policies.yaml does not already hold: same id, same text, or drawn from lines
+ * a policy came from (its `source` line, or its lines up to `endLine`). Where several candidates
+ * start on one line (sentences of one paragraph, clauses of one item), a policy from that line
+ * holds only those whose words it mostly has, so adding one sentence of a paragraph does not hide
+ * the others, and a policy made of a whole item holds the clauses cut from it.
  */
 export function newCandidates(
   candidates: readonly CandidatePolicy[],
   existing: readonly Policy[],
 ): CandidatePolicy[] {
   const ids = new Set(existing.map((p) => p.id));
-  const byLine = new Map<number, Policy[]>();
-  for (const policy of existing) {
-    if (policy.source)
-      byLine.set(policy.source.line, [...(byLine.get(policy.source.line) ?? []), policy]);
-  }
   const texts = new Set(existing.map((p) => p.text.trim().toLowerCase()));
-  const sameLine = (c: CandidatePolicy) => {
-    const there = byLine.get(c.source.line) ?? [];
-    if (!c.sharesLine) return there.length > 0;
-    return there.some((p) => overlap(p.text, c.text) >= SAME_POLICY_OVERLAP);
-  };
-  return candidates.filter(
-    (c) => !ids.has(c.id) && !texts.has(c.text.toLowerCase()) && !sameLine(c),
+  const sourced = existing.flatMap((p) =>
+    p.source ? [{ from: p.source.line, to: p.source.endLine ?? p.source.line, text: p.text }] : [],
   );
+  const held = (c: CandidatePolicy) =>
+    sourced.some(
+      (p) =>
+        p.from <= c.source.line &&
+        c.source.line <= p.to &&
+        (!c.sharesLine || containment(c.text, p.text) >= SAME_POLICY_WORDS),
+    );
+  return candidates.filter((c) => !ids.has(c.id) && !texts.has(c.text.toLowerCase()) && !held(c));
 }
 
-const SAME_POLICY_OVERLAP = 0.5;
+const SAME_POLICY_WORDS = 0.6;
 
-/** Shared words over all words (Jaccard), of two texts. */
-function overlap(a: string, b: string): number {
-  const left = new Set(words(a));
-  const right = new Set(words(b));
+/** The share of the meaningful words of `part` that `whole` also has. */
+function containment(part: string, whole: string): number {
+  const mine = new Set(words(part).filter((w) => !STOP_WORDS.has(w)));
+  const theirs = new Set(words(whole));
   let shared = 0;
-  for (const w of left) if (right.has(w)) shared++;
-  const all = left.size + right.size - shared;
-  return all === 0 ? 0 : shared / all;
+  for (const w of mine) if (theirs.has(w)) shared++;
+  return mine.size === 0 ? 1 : shared / mine.size;
 }
 
 /**

@@ -81,6 +81,8 @@ const DATA_LEAD_IN = [
   /\b(?:attributes|fields|properties|columns)\b\s*:?\s*$/i,
   // "There are three types of payment methods", "The status of an order can be:"
   /^there (?:are|is)\b/i,
+  // "Order statuses are pending, processing or shipped", "Room types include …"
+  /^(?:the )?(?:\w+ ){0,3}(?:statuses|states|types|kinds|categories|values|fields|attributes) (?:are|include)\b/i,
   /\bcan be\s*:\s*$/i,
   /\b(?:is|are) (?:one|any) of\s*:?\s*$/i,
   /^(?:for example|for instance|e\.g\.|example)\b/i,
@@ -99,10 +101,13 @@ export function isDataDescription(sentence: string): boolean {
 // "user_id: the user's id", "`email` (string)": one field of a record, not a rule.
 const FIELD = /^`?[A-Za-z_][\w.]*`?\s*(?::|—|–|\s-\s|\()/;
 
-/** Whether a list item names a field of a record ("`user_id`: the user's id"). */
-export function isFieldItem(item: string): boolean {
+/**
+ * Whether a list item names a field of a record ("`user_id`: the user's id", "email: where to
+ * write"). Under a lead-in ("Free bags:"), only a code-like key counts: "silver: 2 bags" is a rule.
+ */
+export function isFieldItem(item: string, underLeadIn = false): boolean {
   const match = FIELD.exec(item);
   if (!match) return false;
   const key = match[0];
-  return key.includes('_') || key.includes('`') || /^[a-z]/.test(key);
+  return key.includes('_') || key.includes('`') || (!underLeadIn && /^[a-z]/.test(key));
 }

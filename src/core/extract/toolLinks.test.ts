@@ -51,6 +51,9 @@ describe('cues', () => {
       'The agent can offer a certificate.',
       'A reservation can be cancelled within a day.',
       'Other reasons are not acceptable.',
+      'Cash disputes go to the fraud team, so transfer those.',
+      'If they ask for a loan, a card or a mortgage, transfer them.',
+      'It is important that you verify the caller.',
     ])
       expect(isObligation(rule), rule).toBe(true);
     for (const other of [
@@ -70,5 +73,7 @@ describe('cues', () => {
     expect(isFieldItem('`user_id`: the id')).toBe(true);
     expect(isFieldItem('email: where to write')).toBe(true);
     expect(isFieldItem('Silver members: 2 bags')).toBe(false);
+    expect(isFieldItem('silver: 2 bags', true)).toBe(false);
+    expect(isFieldItem('`user_id`: the id', true)).toBe(true);
   });
 });

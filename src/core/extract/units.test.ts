@@ -77,6 +77,8 @@ describe('policyUnits', () => {
       '',
       'There are three kinds of cards.',
       '',
+      '- Card types are debit, credit and prepaid.',
+      '',
       '- `user_id`: the id of the user who owns the order',
       '- user_name: the full name of the user',
       '',

@@ -123,7 +123,7 @@ export function policyUnits(prompt: string): PolicyUnit[] {
       for (const piece of sentences) {
         if (isRuleSentence(piece.text)) emit(block, leadIn, [piece]);
       }
-    } else if (!isFieldItem(first) && !isDataDescription(first)) {
+    } else if (!isFieldItem(first, leadIn.length > 0) && !isDataDescription(first)) {
       // An item is a rule as it stands; of several sentences, each but examples and data is one.
       if (own.length <= 1) emit(block, leadIn, own);
       else
