@@ -48,6 +48,7 @@ export function ExtractDialog({ onClose }: { onClose: () => void }) {
                   <span className="candidate-id">{c.id}</span>
                   <span className="candidate-meta">
                     {c.category} · challenge {c.challenge} · line {c.source.line}
+                    {c.tools.length > 0 && ` · ${c.tools.join(', ')}`}
                   </span>
                   <span className="candidate-text">{c.text}</span>
                 </label>
