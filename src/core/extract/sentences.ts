@@ -29,7 +29,8 @@ const CLAUSE = new RegExp(
 /**
  * Splits `text.slice(span.start, span.end)` into sentences, and a sentence that holds two rules
  * ("…, and you should …", "…; …") into clauses. Every piece is a span of `text` with no white
- * space at either end; together they cover every word of the input span.
+ * space at either end; together they cover every word of the input span but the joining words
+ * ("and", "but", "so", "then") and marks between two clauses.
  */
 export function splitSentences(text: string, span: Span): Span[] {
   const pieces: Span[] = [];
