@@ -124,12 +124,15 @@ test('policies are extracted from agent.md and added to policies.yaml on request
   await workbench.editor.click();
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(
-    '# Desk\n\n## Refunds\n- Refund only delivered orders within 30 days.\n- Never refund to a different card.\n',
+    '# Desk\n\n## Refunds\nThe desk is small. You must verify the guest first.\n\n- Refund only delivered orders within 30 days.\n- Never refund to a different card.\n',
   );
   await page.getByRole('button', { name: 'Extract policies' }).click();
   const dialog = page.getByRole('dialog', { name: 'Policies found in agent.md' });
-  await expect(dialog.getByRole('checkbox')).toHaveCount(2);
-  await dialog.getByRole('checkbox').nth(1).uncheck();
+  // The paragraph's rule is found, its description is not.
+  await expect(dialog.getByRole('checkbox')).toHaveCount(3);
+  await expect(dialog.getByText('You must verify the guest first.')).toBeVisible();
+  await dialog.getByRole('checkbox').nth(0).uncheck();
+  await dialog.getByRole('checkbox').nth(2).uncheck();
   await dialog.getByRole('button', { name: 'Add 1 policy to policies.yaml' }).click();
   await expect(page.getByRole('tab', { name: /policies\.yaml/ })).toHaveAttribute(
     'aria-selected',

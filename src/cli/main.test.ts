@@ -149,8 +149,16 @@ describe('policylab check and extract', { timeout: PROCESS_TIMEOUT_MS }, () => {
       '--tools',
       'public/examples/airline/tools.yaml',
     ]);
-    const extracted = parse(stdout) as { policies: { id: string; source: { line: number } }[] };
+    const extracted = parse(stdout) as {
+      policies: { id: string; text: string; tools?: string[]; source: { line: number } }[];
+    };
     expect(extracted.policies.length).toBeGreaterThan(25);
+    // --tools links policies to tools by name and by the words of their descriptions.
+    expect(extracted.policies.filter((p) => (p.tools ?? []).length > 0).length).toBeGreaterThan(40);
+    const find = (start: string) => extracted.policies.find((p) => p.text.startsWith(start));
+    expect(find('Ask for the reason')?.tools).toEqual(['cancel_reservation']);
+    // Only the tool's description speaks of bags.
+    expect(find('Each checked bag beyond')?.tools).toEqual(['update_reservation_baggages']);
     expect(new Set(extracted.policies.map((p) => p.id)).size).toBe(extracted.policies.length);
     const { diagnostics } = parseProject({
       name: 'x',

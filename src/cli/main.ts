@@ -88,7 +88,7 @@ Options:
   -h, --help          Show this help.
   -v, --version       Print the version of PolicyLab.
   --json              (check, graph, sample) Print JSON.
-  --tools FILE        (extract) A tools.yaml whose tool names the policies may mention.
+  --tools FILE        (extract) A tools.yaml: policies are linked to tools by name and description.
   --dot               (graph) Print Graphviz DOT; heuristic edges are dashed.
   --seed N            (sample) Seed of the walks (default 1): the same seed, the same samples.
   --count K           (sample) How many combinations to draw (default 10).
@@ -292,20 +292,23 @@ function summary(counts: Record<Diagnostic['severity'], number>): string {
 
 function extract(promptPath: string, toolsPath: string | undefined, io: CliIO): number {
   let prompt: string;
-  let toolNames: string[] = [];
+  let tools: { name: string; description: string }[] = [];
   try {
     prompt = readFileSync(promptPath, 'utf8');
     if (toolsPath !== undefined) {
       const { project } = projectFromFiles('tools', {
         'tools.yaml': readFileSync(toolsPath, 'utf8'),
       });
-      toolNames = parseProject(project).model.tools.map((t) => t.name);
+      tools = parseProject(project).model.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+      }));
     }
   } catch (error) {
     io.err(`policylab: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.usage;
   }
-  const policies = extractPolicies(prompt, toolNames).map((c) => ({
+  const policies = extractPolicies(prompt, tools).map((c) => ({
     id: c.id,
     text: c.text,
     category: c.category,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addPoliciesToYaml, extractPolicies } from './extract.ts';
+import { addPoliciesToYaml, extractPolicies, newCandidates } from './extract.ts';
+import type { Policy } from './format/model.ts';
 import { parseProject } from './format/parseProject.ts';
 import { MINI_FILES, miniProject } from './testing/miniProject.ts';
 
@@ -62,6 +63,54 @@ describe('extractPolicies', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('newCandidates', () => {
+  const prompt =
+    '# Desk\n\nYou must verify the guest first. Never share a room key. The lobby is small.\n\n- Refund only paid orders.\n';
+  const found = extractPolicies(prompt);
+  const policy = (text: string, line: number): Policy => ({
+    id: 'held',
+    text,
+    category: 'desk',
+    challenge: 2,
+    tools: [],
+    source: { line },
+    path: [],
+  });
+
+  it('reads sentences of one paragraph as apart: adding one leaves the others to add', () => {
+    expect(found.map((c) => [c.text, c.source.line, c.sharesLine])).toEqual([
+      ['You must verify the guest first.', 3, true],
+      ['Never share a room key.', 3, true],
+      ['Refund only paid orders.', 5, false],
+    ]);
+    const left = newCandidates(found, [policy('You must verify every guest first.', 3)]);
+    expect(left.map((c) => c.text)).toEqual([
+      'Never share a room key.',
+      'Refund only paid orders.',
+    ]);
+  });
+
+  it('holds the clauses of an item by a policy made of the whole item, and nested items by a range', () => {
+    const nested = extractPolicies(
+      '- Bags cannot be removed; no refund is given for bags not taken.\n- Free bags:\n  - silver: 2 bags in every cabin\n  - gold: 3 bags in every cabin\n- Never sell seats twice.\n',
+    );
+    expect(nested.map((c) => c.source.line)).toEqual([1, 1, 3, 4, 5]);
+    const left = newCandidates(nested, [
+      policy('Bags cannot be removed, and no refund is given for bags not taken.', 1),
+      { ...policy('Free bags: silver 2, gold 3.', 2), source: { line: 2, endLine: 4 } },
+    ]);
+    expect(left.map((c) => c.text)).toEqual(['Never sell seats twice.']);
+  });
+
+  it('still counts a list item as held by a policy from its line, however it was reworded', () => {
+    const left = newCandidates(found, [policy('Refunds: paid orders alone.', 5)]);
+    expect(left.map((c) => c.text)).toEqual([
+      'You must verify the guest first.',
+      'Never share a room key.',
+    ]);
   });
 });
 

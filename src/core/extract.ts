@@ -3,6 +3,10 @@ import { appendToTopLevelSequence } from './format/yamlEdit.ts';
 import type { Policy } from './format/model.ts';
 import { buildPolicies } from './format/buildModel.ts';
 import { words } from './text.ts';
+import type { ToolInfo } from './extract/toolLinks.ts';
+import { toolLinker } from './extract/toolLinks.ts';
+import type { PolicyUnit } from './extract/units.ts';
+import { policyUnits } from './extract/units.ts';
 
 /** A policy found in the prompt, not yet part of policies.yaml. */
 export interface CandidatePolicy {
@@ -12,6 +16,8 @@ export interface CandidatePolicy {
   readonly challenge: number;
   readonly tools: readonly string[];
   readonly source: { readonly line: number; readonly endLine: number };
+  /** Whether other candidates start on the same line (sentences of one paragraph). */
+  readonly sharesLine: boolean;
 }
 
 const STOP_WORDS = new Set(
@@ -21,72 +27,75 @@ const STOP_WORDS = new Set(
 );
 const CONDITIONAL =
   /\b(unless|only if|except|within|before|after|until|at least|at most|more than|less than|if)\b/i;
-const LIST_ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/;
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 
 /**
- * Reads a free-form system prompt and proposes atomic policies: each list item is one candidate
- * (continuation lines included), filed under the nearest heading as its category. Ids are built
- * from the text, so the same prompt always gives the same ids. `toolNames` lets a candidate name
- * the tools its text mentions.
+ * Reads a free-form system prompt and proposes atomic policies, filed under the nearest heading
+ * as their category: each list item, and each sentence of a paragraph that carries an
+ * obligation (see `policyUnits`). A nested item keeps its parents' words so it stands alone;
+ * descriptions of data give nothing. Ids are built from the text, so the same prompt always
+ * gives the same ids. `tools` (names, or names with their descriptions) lets a candidate name
+ * the tools it concerns.
  */
 export function extractPolicies(
   prompt: string,
-  toolNames: readonly string[] = [],
+  tools: readonly (string | ToolInfo)[] = [],
 ): CandidatePolicy[] {
-  const lines = prompt.split(/\r?\n/);
-  const candidates: CandidatePolicy[] = [];
+  const link = toolLinker(tools.map((t) => (typeof t === 'string' ? { name: t } : t)));
+  const units = policyUnits(prompt);
+  const distinct = leadInWords(prompt, units);
   const used = new Set<string>();
-  let category = 'general';
-  let inFence = false;
-
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    if (inFence) continue;
-    const heading = HEADING.exec(line);
-    if (heading) {
-      category = slug(heading[2] ?? '', 4) || 'general';
-      continue;
-    }
-    const item = LIST_ITEM.exec(line);
-    if (!item) continue;
-    const indent = (item[1] ?? '').length;
-    let text = (item[2] ?? '').trim();
-    let end = i;
-    // Continuation lines: indented deeper than the bullet and not a bullet themselves.
-    while (end + 1 < lines.length) {
-      const next = lines[end + 1] ?? '';
-      if (next.trim() === '' || LIST_ITEM.test(next) || HEADING.test(next)) break;
-      if (next.length - next.trimStart().length <= indent) break;
-      text += ` ${next.trim()}`;
-      end++;
-    }
-    text = stripMarkdown(text);
-    if (words(text).length < 3) continue;
-    const base = slug(text, 6) || 'policy';
-    let id = base;
-    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+  const starts = new Map<number, number>();
+  for (const unit of units) starts.set(unit.line, (starts.get(unit.line) ?? 0) + 1);
+  return units.map((unit) => {
+    const own = unit.spans.map((s) => prompt.slice(s.start, s.end)).join(' ');
+    const extra = distinct(unit).filter((w) => !words(own).includes(w));
+    const base =
+      [slug(own, 6), ...extra.slice(0, 2)].filter(Boolean).join('-') ||
+      slug(unit.text, 6) ||
+      'policy';
+    let id = base.replace(/^[^a-z]+/, '') || 'policy';
+    const stem = id;
+    for (let n = 2; used.has(id); n++) id = `${stem}-${n}`;
     used.add(id);
-    candidates.push({
+    return {
       id,
-      text,
-      category,
-      challenge: challengeOf(text),
-      tools: toolNames.filter((name) => text.includes(name)),
-      source: { line: i + 1, endLine: end + 1 },
-    });
-    i = end;
-  }
-  return candidates;
+      text: unit.text,
+      category: slug(unit.heading, 4) || 'general',
+      challenge: challengeOf(unit.text),
+      tools: link(
+        own,
+        [unit.heading, ...unit.leadIn.map((s) => prompt.slice(s.start, s.end))].join(' '),
+      ),
+      source: { line: unit.line, endLine: unit.endLine },
+      sharesLine: (starts.get(unit.line) ?? 0) > 1,
+    };
+  });
 }
 
-function stripMarkdown(text: string): string {
-  return text
-    .replace(/\*\*|__|`/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+// The words of a unit's lead-in that few other lead-ins share ("silver" of "If the booking user
+// is a silver member:"), so nested items with the same words get ids that tell them apart.
+function leadInWords(prompt: string, units: readonly PolicyUnit[]): (unit: PolicyUnit) => string[] {
+  const leadIns = new Map<string, string[]>();
+  for (const unit of units) {
+    const text = unit.leadIn.map((s) => prompt.slice(s.start, s.end)).join(' ');
+    if (text !== '')
+      leadIns.set(
+        text,
+        words(text).filter((w) => !STOP_WORDS.has(w)),
+      );
+  }
+  const frequency = new Map<string, number>();
+  for (const list of leadIns.values())
+    for (const w of new Set(list)) frequency.set(w, (frequency.get(w) ?? 0) + 1);
+  return (unit) => {
+    const text = unit.leadIn.map((s) => prompt.slice(s.start, s.end)).join(' ');
+    const list = [...new Set(leadIns.get(text) ?? [])];
+    // Stable order: rarest first, then as written.
+    return list
+      .map((w, i) => ({ w, i, f: frequency.get(w) ?? 0 }))
+      .sort((a, b) => a.f - b.f || a.i - b.i)
+      .map((x) => x.w);
+  };
 }
 
 function slug(text: string, maxWords: number): string {
@@ -104,17 +113,41 @@ function challengeOf(text: string): number {
   return Math.min(5, challenge);
 }
 
-/** The candidates that policies.yaml does not already hold (same id, same source line, same text). */
+/**
+ * The candidates that policies.yaml does not already hold: same id, same text, or drawn from lines
+ * a policy came from (its `source` line, or its lines up to `endLine`). Where several candidates
+ * start on one line (sentences of one paragraph, clauses of one item), a policy from that line
+ * holds only those whose words it mostly has, so adding one sentence of a paragraph does not hide
+ * the others, and a policy made of a whole item holds the clauses cut from it.
+ */
 export function newCandidates(
   candidates: readonly CandidatePolicy[],
   existing: readonly Policy[],
 ): CandidatePolicy[] {
   const ids = new Set(existing.map((p) => p.id));
-  const lines = new Set(existing.flatMap((p) => (p.source ? [p.source.line] : [])));
   const texts = new Set(existing.map((p) => p.text.trim().toLowerCase()));
-  return candidates.filter(
-    (c) => !ids.has(c.id) && !lines.has(c.source.line) && !texts.has(c.text.toLowerCase()),
+  const sourced = existing.flatMap((p) =>
+    p.source ? [{ from: p.source.line, to: p.source.endLine ?? p.source.line, text: p.text }] : [],
   );
+  const held = (c: CandidatePolicy) =>
+    sourced.some(
+      (p) =>
+        p.from <= c.source.line &&
+        c.source.line <= p.to &&
+        (!c.sharesLine || containment(c.text, p.text) >= SAME_POLICY_WORDS),
+    );
+  return candidates.filter((c) => !ids.has(c.id) && !texts.has(c.text.toLowerCase()) && !held(c));
+}
+
+const SAME_POLICY_WORDS = 0.6;
+
+/** The share of the meaningful words of `part` that `whole` also has. */
+function containment(part: string, whole: string): number {
+  const mine = new Set(words(part).filter((w) => !STOP_WORDS.has(w)));
+  const theirs = new Set(words(whole));
+  let shared = 0;
+  for (const w of mine) if (theirs.has(w)) shared++;
+  return mine.size === 0 ? 1 : shared / mine.size;
 }
 
 /**

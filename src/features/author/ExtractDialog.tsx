@@ -13,8 +13,7 @@ export function ExtractDialog({ onClose }: { onClose: () => void }) {
   // Read once when the dialog opens: the candidates are a snapshot the user reviews.
   const [candidates] = useState<readonly CandidatePolicy[]>(() => {
     const { project, analysis } = store.getState();
-    const tools = analysis?.model.tools.map((t) => t.name) ?? [];
-    const found = extractPolicies(project.files['agent.md'], tools);
+    const found = extractPolicies(project.files['agent.md'], analysis?.model.tools ?? []);
     return newCandidates(found, analysis?.model.policies ?? []);
   });
   const setFileText = useAppStore((s) => s.setFileText);
@@ -25,12 +24,12 @@ export function ExtractDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog open title="Policies found in agent.md" onClose={onClose} wide>
       {candidates.length === 0 ? (
-        <p>Every list item of agent.md is already a policy in policies.yaml.</p>
+        <p>Every rule found in agent.md is already a policy in policies.yaml.</p>
       ) : (
         <>
           <p className="dialog-note">
-            Each list item became a candidate policy, filed under its heading. Untick the ones you
-            do not want.
+            Each list item and each sentence that sets a rule became a candidate policy, filed under
+            its heading. Untick the ones you do not want.
           </p>
           <ul className="candidate-list">
             {candidates.map((c) => (
@@ -49,6 +48,7 @@ export function ExtractDialog({ onClose }: { onClose: () => void }) {
                   <span className="candidate-id">{c.id}</span>
                   <span className="candidate-meta">
                     {c.category} · challenge {c.challenge} · line {c.source.line}
+                    {c.tools.length > 0 && ` · ${c.tools.join(', ')}`}
                   </span>
                   <span className="candidate-text">{c.text}</span>
                 </label>
