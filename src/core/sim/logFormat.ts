@@ -54,6 +54,12 @@ export const LOG_MIGRATIONS: readonly LogMigration[] = [
       'run-started may record the time the run saw, the project’s seed rows and the run it was derived from; people’s marks and notes on a dialogue are events.',
     migrate: (events) => events.map((e) => (e.type === 'run-started' ? { ...e, version: 3 } : e)),
   },
+  {
+    from: 3,
+    change:
+      'run-started may record the project files the run judged; the judge’s opinion of a scenario’s natural-language assertion is an assertion event (a PolicyLab that reads format 3 does not know it, so it is told the log is newer).',
+    migrate: (events) => events.map((e) => (e.type === 'run-started' ? { ...e, version: 4 } : e)),
+  },
 ];
 
 /** A log read: its events in the current format, and the version it was saved in. */

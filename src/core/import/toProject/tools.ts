@@ -106,8 +106,11 @@ function schemaParameters(schema: JsonSchema): {
     schema.properties !== null && typeof schema.properties === 'object'
       ? { ...(schema.properties as Record<string, JsonSchema>) }
       : {};
+  // A required name the schema does not describe (a misspelt `properties`) cannot be asked for.
   const required = Array.isArray(schema.required)
-    ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string')
+    ? (schema.required as unknown[]).filter(
+        (r): r is string => typeof r === 'string' && Object.hasOwn(properties, r),
+      )
     : [];
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
