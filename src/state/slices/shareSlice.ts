@@ -1,7 +1,14 @@
 import type { StateCreator } from 'zustand';
-import type { LoadNote, Project, ProjectRepository, ShareView } from '../../core/index.ts';
+import type {
+  GatheredDomain,
+  LoadNote,
+  Project,
+  ProjectRepository,
+  ShareView,
+} from '../../core/index.ts';
 import { isProjectFileName, parseBundle, projectFromFiles, projectHash } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
+import type { ImportReport } from '../domainDrop.ts';
 
 /** A file brought into the page: picked, dropped, or one of a dropped folder's files. */
 export interface IncomingFile {
@@ -33,14 +40,20 @@ export interface ShareNotice {
 export interface ShareSlice {
   arrival: Arrival | null;
   shareNotice: ShareNotice | null;
+  /** The report of the last tau2-bench or IntellAgent domain imported, while it is shown. */
+  importReport: ImportReport | null;
   /** Opens a share link or a bundle's text as a new project (never over the open one). */
   openShared: (input: string) => Promise<void>;
-  /** Opens files: a bundle, a zip, a run's log (JSON or gzip), or a folder's six files. */
+  /**
+   * Opens files: a bundle, a zip, a run's log (JSON or gzip), a folder's six files, or a
+   * tau2-bench or IntellAgent domain (its folder's files or a zip of it), imported as a project.
+   */
   importFiles: (files: readonly IncomingFile[]) => Promise<void>;
   /** Deletes the project that just arrived and reopens the one open before. */
   undoArrival: () => Promise<void>;
   dismissArrival: () => void;
   dismissShareNotice: () => void;
+  dismissImportReport: () => void;
 }
 
 const decoder = new TextDecoder();
@@ -117,9 +130,28 @@ export function createShareSlice(
       set({ shareNotice: { kind: 'error', message } });
     };
 
+    /** Imports a domain's files as a new project and keeps the report of what it could not carry. */
+    const importDomainFiles = async (found: GatheredDomain) => {
+      const { importDomain } = await import('../../core/import/importDomain.ts');
+      const { importReportOf } = await import('../domainDrop.ts');
+      let imported;
+      try {
+        imported = importDomain(found, found.name);
+      } catch (error) {
+        refuse(
+          `The ${found.kind === 'tau2' ? 'tau2-bench' : 'IntellAgent'} domain “${found.name}” could not be imported: ${messageOf(error)}`,
+        );
+        return;
+      }
+      await arrive(imported.project, 'file', []);
+      if (get().shareNotice?.kind !== 'error')
+        set({ importReport: importReportOf(found, imported) });
+    };
+
     return {
       arrival: null,
       shareNotice: null,
+      importReport: null,
 
       openShared: async (input) => {
         set({ shareNotice: null });
@@ -143,12 +175,23 @@ export function createShareSlice(
       },
 
       importFiles: async (files) => {
-        set({ shareNotice: null });
+        set({ shareNotice: null, importReport: null });
         const big = files.find((f) => f.bytes.length > MAX_IMPORT_BYTES);
         if (big) {
           refuse(
             `“${big.name}” is too large to open (${Math.round(big.bytes.length / 1048576)} MB; the limit is ${MAX_IMPORT_BYTES / 1048576} MB).`,
           );
+          return;
+        }
+        // A tau2-bench or IntellAgent domain is read by code the first page does not need to load.
+        const { domainOfDrop } = await import('../domainDrop.ts');
+        const drop = domainOfDrop(files);
+        if (drop.kind === 'error') {
+          refuse(`These files cannot be imported: ${drop.message}`);
+          return;
+        }
+        if (drop.kind === 'domain') {
+          await importDomainFiles(drop.found);
           return;
         }
         const loose = files.filter((f) => isProjectFileName(baseName(f.name)));
@@ -193,7 +236,7 @@ export function createShareSlice(
       undoArrival: async () => {
         const arrival = get().arrival;
         if (!arrival) return;
-        set({ arrival: null });
+        set({ arrival: null, importReport: null });
         if (arrival.previous !== null) await get().openProject(arrival.previous);
         await get().deleteProject(arrival.id);
         // Deleting keeps the project for the Projects dialog's own undo; this undo is final.
@@ -204,6 +247,9 @@ export function createShareSlice(
       },
       dismissShareNotice: () => {
         set({ shareNotice: null });
+      },
+      dismissImportReport: () => {
+        set({ importReport: null });
       },
     };
   };
