@@ -42,6 +42,8 @@ export interface ShareSlice {
   shareNotice: ShareNotice | null;
   /** The report of the last tau2-bench or IntellAgent domain imported, while it is shown. */
   importReport: ImportReport | null;
+  /** Whether the import report's dialog is open (it can be opened again from the notice). */
+  importReportOpen: boolean;
   /** Opens a share link or a bundle's text as a new project (never over the open one). */
   openShared: (input: string) => Promise<void>;
   /**
@@ -53,7 +55,7 @@ export interface ShareSlice {
   undoArrival: () => Promise<void>;
   dismissArrival: () => void;
   dismissShareNotice: () => void;
-  dismissImportReport: () => void;
+  showImportReport: (open: boolean) => void;
 }
 
 const decoder = new TextDecoder();
@@ -145,13 +147,14 @@ export function createShareSlice(
       }
       await arrive(imported.project, 'file', []);
       if (get().shareNotice?.kind !== 'error')
-        set({ importReport: importReportOf(found, imported) });
+        set({ importReport: importReportOf(found, imported), importReportOpen: true });
     };
 
     return {
       arrival: null,
       shareNotice: null,
       importReport: null,
+      importReportOpen: false,
 
       openShared: async (input) => {
         set({ shareNotice: null });
@@ -175,7 +178,7 @@ export function createShareSlice(
       },
 
       importFiles: async (files) => {
-        set({ shareNotice: null, importReport: null });
+        set({ shareNotice: null, importReport: null, importReportOpen: false });
         const big = files.find((f) => f.bytes.length > MAX_IMPORT_BYTES);
         if (big) {
           refuse(
@@ -236,7 +239,7 @@ export function createShareSlice(
       undoArrival: async () => {
         const arrival = get().arrival;
         if (!arrival) return;
-        set({ arrival: null, importReport: null });
+        set({ arrival: null, importReport: null, importReportOpen: false });
         if (arrival.previous !== null) await get().openProject(arrival.previous);
         await get().deleteProject(arrival.id);
         // Deleting keeps the project for the Projects dialog's own undo; this undo is final.
@@ -248,8 +251,8 @@ export function createShareSlice(
       dismissShareNotice: () => {
         set({ shareNotice: null });
       },
-      dismissImportReport: () => {
-        set({ importReport: null });
+      showImportReport: (open) => {
+        set({ importReportOpen: open && get().importReport !== null });
       },
     };
   };
