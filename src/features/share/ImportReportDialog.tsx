@@ -104,7 +104,7 @@ export function ImportReportDialog() {
             Copy report
           </button>
           <button type="button" className="button" onClick={close}>
-            Close
+            Done
           </button>
         </div>
       </div>
