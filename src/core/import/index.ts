@@ -9,3 +9,5 @@ export type { DomainKind, FoundDomain, GatheredDomain } from './gather.ts';
 export { domainFolders, domainName, findDomain, gatherDomain } from './gather.ts';
 export type { DomainImport } from './importDomain.ts';
 export { domainSummary, importDomain, importReportText } from './importDomain.ts';
+export type { DomainDrop, DropImport, DroppedFile, ImportReport } from './drop.ts';
+export { domainOfDrop, holdsDomain, importDrop, importReportOf } from './drop.ts';

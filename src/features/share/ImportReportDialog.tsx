@@ -83,7 +83,14 @@ export function ImportReportDialog() {
         {copy === 'refused' && (
           <label className="import-report-text">
             <span>The browser would not copy; select the text and copy it yourself.</span>
-            <textarea readOnly rows={8} value={report.text} onFocus={(e) => { e.target.select(); }} />
+            <textarea
+              readOnly
+              rows={8}
+              value={report.text}
+              onFocus={(e) => {
+                e.target.select();
+              }}
+            />
           </label>
         )}
       </div>

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type {
-  GatheredDomain,
+  ImportReport,
   LoadNote,
   Project,
   ProjectRepository,
@@ -8,7 +8,7 @@ import type {
 } from '../../core/index.ts';
 import { isProjectFileName, parseBundle, projectFromFiles, projectHash } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
-import type { ImportReport } from '../domainDrop.ts';
+import type { DomainImporter } from '../../workers/importClient.ts';
 
 /** A file brought into the page: picked, dropped, or one of a dropped folder's files. */
 export interface IncomingFile {
@@ -69,6 +69,7 @@ const sameFiles = (a: Project['files'], b: Project['files']) => projectHash(a) =
  */
 export function createShareSlice(
   repository: ProjectRepository,
+  importDomain: DomainImporter,
 ): StateCreator<AppState, [], [], ShareSlice> {
   return (set, get) => {
     /** The stored project with these files, if there is one. */
@@ -132,24 +133,6 @@ export function createShareSlice(
       set({ shareNotice: { kind: 'error', message } });
     };
 
-    /** Imports a domain's files as a new project and keeps the report of what it could not carry. */
-    const importDomainFiles = async (found: GatheredDomain) => {
-      const { importDomain } = await import('../../core/import/importDomain.ts');
-      const { importReportOf } = await import('../domainDrop.ts');
-      let imported;
-      try {
-        imported = importDomain(found, found.name);
-      } catch (error) {
-        refuse(
-          `The ${found.kind === 'tau2' ? 'tau2-bench' : 'IntellAgent'} domain “${found.name}” could not be imported: ${messageOf(error)}`,
-        );
-        return;
-      }
-      await arrive(imported.project, 'file', []);
-      if (get().shareNotice?.kind !== 'error')
-        set({ importReport: importReportOf(found, imported), importReportOpen: true });
-    };
-
     return {
       arrival: null,
       shareNotice: null,
@@ -186,16 +169,20 @@ export function createShareSlice(
           );
           return;
         }
-        // A tau2-bench or IntellAgent domain is read by code the first page does not need to load.
-        const { domainOfDrop } = await import('../domainDrop.ts');
-        const drop = domainOfDrop(files);
-        if (drop.kind === 'error') {
-          refuse(`These files cannot be imported: ${drop.message}`);
-          return;
-        }
-        if (drop.kind === 'domain') {
-          await importDomainFiles(drop.found);
-          return;
+        // A tau2-bench or IntellAgent domain: recognised here by its paths, imported off-thread.
+        const { holdsDomain } = await import('../../core/import/drop.ts');
+        if (holdsDomain(files)) {
+          const imported = await importDomain(files);
+          if (imported.kind === 'error') {
+            refuse(`These files cannot be imported: ${imported.message}`);
+            return;
+          }
+          if (imported.kind === 'domain') {
+            await arrive(imported.project, 'file', []);
+            if (get().shareNotice?.kind !== 'error')
+              set({ importReport: imported.report, importReportOpen: true });
+            return;
+          }
         }
         const loose = files.filter((f) => isProjectFileName(baseName(f.name)));
         if (files.length > 1 || (files.length === 1 && loose.length === 1)) {
