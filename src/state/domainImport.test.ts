@@ -114,12 +114,15 @@ describe('importing a tau2-bench or IntellAgent domain in the page', () => {
     }
   });
 
-  it('still opens a project zip as a project, not as a domain', async () => {
+  it('still opens a project zip as a project, even with a domain’s sources kept beside it', async () => {
     const { store } = await storeWithOwnWork();
     const own = store.getState().project.files;
-    const zip = zipSync(
-      Object.fromEntries(Object.entries(own).map(([n, t]) => [`desk/${n}`, strToU8(t)])),
-    );
+    const zip = zipSync({
+      ...Object.fromEntries(Object.entries(own).map(([n, t]) => [`desk/${n}`, strToU8(t)])),
+      ...Object.fromEntries(
+        dropped('tau2-library', 'desk/source').map((f) => [f.name, new Uint8Array(f.bytes)]),
+      ),
+    });
     await store.getState().importFiles([{ name: 'desk.zip', bytes: zip }]);
     expect(store.getState().shareNotice?.kind).toBe('duplicate');
     expect(store.getState().importReport).toBeNull();
