@@ -187,7 +187,9 @@ export function createShareSlice(
         const loose = files.filter((f) => isProjectFileName(baseName(f.name)));
         if (files.length > 1 || (files.length === 1 && loose.length === 1)) {
           if (loose.length === 0) {
-            refuse('None of these files is a project file (agent.md, policies.yaml, …).');
+            refuse(
+              'None of these files is a project file (agent.md, policies.yaml, …), and they are not a tau2-bench domain (data/policy.md, data/tasks.json, src/tools.py …) or an IntellAgent input (wiki.md, tools/*.py, data/*.csv).',
+            );
             return;
           }
           const texts = Object.fromEntries(
