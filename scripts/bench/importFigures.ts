@@ -7,7 +7,7 @@ import {
   projectOfDomain,
   readTau2Domain,
 } from '../../src/core/index.ts';
-import { tau2Files } from '../../src/cli/import.ts';
+import { domainFiles } from '../../src/cli/import.ts';
 import { median, round } from './stats.ts';
 
 const RETAIL = '../shared/tau2/retail';
@@ -22,7 +22,7 @@ export function importFigures(): Record<string, number> {
   const checks: number[] = [];
   for (let i = 0; i < 5; i++) {
     const start = performance.now();
-    const found = tau2Files(RETAIL, undefined);
+    const found = domainFiles('tau2', RETAIL, undefined);
     if ('error' in found) throw new Error(found.error);
     const { files } = projectOfDomain(readTau2Domain(found.name, found.files));
     imports.push(performance.now() - start);

@@ -4,6 +4,7 @@ import { useAppStore } from '../state/useAppStore.ts';
 import { DismissProvider } from '../ui/useDismissible.tsx';
 import { ModelsDialog } from '../features/models/ModelsDialog.tsx';
 import { ProjectsDialog } from '../features/projects/ProjectsDialog.tsx';
+import { ImportReportDialog } from '../features/share/ImportReportDialog.tsx';
 import { Header } from './Header.tsx';
 import { NoticeBar } from './NoticeBar.tsx';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
@@ -51,6 +52,7 @@ function Shell() {
       <ShortcutsDialog />
       <ProjectsDialog />
       <ModelsDialog />
+      <ImportReportDialog />
     </div>
   );
 }

@@ -15,6 +15,8 @@ export function NoticeBar() {
   const shareNotice = useAppStore((s) => s.shareNotice);
   const dismissShareNotice = useAppStore((s) => s.dismissShareNotice);
   const openProject = useAppStore((s) => s.openProject);
+  const hasImportReport = useAppStore((s) => s.importReport !== null);
+  const showImportReport = useAppStore((s) => s.showImportReport);
   if (error === null && deleted === null && arrival === null && shareNotice === null) return null;
   return (
     <div className="notices">
@@ -53,6 +55,17 @@ export function NoticeBar() {
             project; your own work is unchanged.
             {arrival.notes.length > 0 && ` ${arrival.notes.map((n) => n.message).join(' ')}`}
           </span>
+          {hasImportReport && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                showImportReport(true);
+              }}
+            >
+              What was not carried
+            </button>
+          )}
           <button type="button" className="link" onClick={() => void undoArrival()}>
             Undo
           </button>

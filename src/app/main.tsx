@@ -21,6 +21,7 @@ import {
 } from '../adapters/storage/runRepository.ts';
 import { createWorkerAnalyzer } from '../workers/analysisClient.ts';
 import { createLayoutClient } from '../workers/layoutClient.ts';
+import { createWorkerImporter } from '../workers/importClient.ts';
 import { createWorkerSimulator } from '../workers/simulationClient.ts';
 import { readReplayPlace } from '../state/replayAddress.ts';
 import { preloadEditor } from '../features/author/AuthorPane.tsx';
@@ -51,6 +52,8 @@ const store = createAppStore({
   examples,
   analyze,
   layout: (input, options) => layoutClient.layout(input, options),
+  // A dropped domain with a large database is imported off the main thread.
+  importDomain: createWorkerImporter(),
   runs,
   // Runs simulate in a worker; each model call comes back to the engines here, keys and all.
   simulate: createWorkerSimulator(

@@ -102,6 +102,13 @@ describe('policylab import', () => {
     expect(report.check.counts.error).toBe(0);
   });
 
+  it('says where on disk each item it could not read is', () => {
+    const { out: text } = capture(['import', 'intellagent', GYM, '--out', tmp()]);
+    expect(text).toContain(
+      `- tools/broken.py: Broken.get_info: It does not return a plain {"type": "function", "function": {...}} literal; the tool is left out. (${path.join(GYM, 'tools', 'broken.py')}:3)`,
+    );
+  });
+
   it('refuses a wrong command line, a missing folder and a folder that is not empty', () => {
     expect(capture(['import', 'tau3', LIBRARY, '--out', tmp()]).err).toContain(
       'unknown source "tau3"',

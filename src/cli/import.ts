@@ -1,17 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CarryNote, ImportNote, ImportedDomain } from '../core/index.ts';
+import type { DomainKind, GatheredDomain, ImportedDomain } from '../core/index.ts';
 import {
-  INTELLAGENT_WIKI,
   PROJECT_FILES,
-  TAU2_FILES,
-  analyzeProject,
-  countBySeverity,
-  projectFromFiles,
-  projectOfDomain,
-  readIntellagentDomain,
-  readTau2Domain,
+  domainFolders,
+  domainName,
+  gatherDomain,
+  importDomain,
+  importReportText,
 } from '../core/index.ts';
 import type { CliIO } from './main.ts';
 
@@ -75,15 +72,13 @@ export function runImport(argv: readonly string[], io: CliIO): number {
   if (!existsSync(source) || !statSync(source).isDirectory())
     return fail(io, `${source} is not a folder.`);
 
-  const read = kind === 'tau2' ? tau2Files(source, values.domain) : intellagentFiles(source);
+  const read = domainFiles(kind, source, values.domain);
   if ('error' in read) return fail(io, read.error);
-  const domain =
-    kind === 'tau2'
-      ? readTau2Domain(read.name, read.files)
-      : readIntellagentDomain(read.name, read.files);
-  const { files, notCarried } = projectOfDomain(domain);
-
   const out = values.out;
+  const imported = importDomain(read, path.basename(path.resolve(out)));
+  const { domain, notCarried, diagnostics, counts } = imported;
+  const files = imported.project.files;
+
   if (existsSync(out)) {
     if (!statSync(out).isDirectory()) return fail(io, `${out} is a file, not a folder.`);
     if (values.force !== true && readdirSync(out).length > 0)
@@ -101,15 +96,12 @@ export function runImport(argv: readonly string[], io: CliIO): number {
       `cannot write to ${out}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const { project } = projectFromFiles(path.basename(path.resolve(out)), files);
-  const { diagnostics } = analyzeProject(project);
-  const counts = countBySeverity(diagnostics);
   if (values.json === true) {
     io.out(
       `${JSON.stringify({ domain: summaryOf(domain), out, notRead: domain.notes, notCarried, check: { counts, errors: diagnostics.filter((d) => d.severity === 'error') } }, null, 2)}\n`,
     );
   } else {
-    io.out(textReport(domain, out, read.paths, notCarried, counts));
+    io.out(importReportText(imported, `into ${out}`, read.paths));
     for (const d of diagnostics.filter((x) => x.severity === 'error'))
       io.out(`  ${out}/${d.file}:${d.line}:${d.column}  ${d.message}  [${d.code}]\n`);
   }
@@ -130,126 +122,36 @@ function summaryOf(domain: ImportedDomain) {
   };
 }
 
-function textReport(
-  domain: ImportedDomain,
-  out: string,
-  paths: ReadonlyMap<string, string>,
-  notCarried: readonly CarryNote[],
-  counts: Record<'error' | 'warning' | 'info', number>,
-): string {
-  const where = (n: ImportNote) => {
-    const file = n.place ? (paths.get(n.place.file) ?? n.place.file) : undefined;
-    return file === undefined
-      ? ''
-      : ` (${file}${n.place?.line !== undefined ? `:${n.place.line}` : ''})`;
-  };
-  const lines = [
-    `Imported ${domain.source === 'tau2' ? 'tau2-bench' : 'IntellAgent'} domain "${domain.name}" into ${out}:`,
-    `  ${domain.tools.length} tools, ${domain.tables.length} tables (${domain.tables.map((t) => `${t.name} ${t.rows.length}${t.rows.length < t.sourceRows ? ` of ${t.sourceRows}` : ''} rows`).join(', ')}), ${domain.tasks.length} tasks.`,
-    '',
-    `Not read (${domain.notes.length}):`,
-    ...domain.notes.map((n) => `  - ${n.item}: ${n.message}${where(n)}`),
-    '',
-    `Not carried, or carried in part (${notCarried.length}):`,
-  ];
-  for (const file of new Set(notCarried.map((n) => n.file))) {
-    lines.push(`  ${file}:`);
-    for (const n of notCarried.filter((x) => x.file === file))
-      lines.push(`    - ${n.item}: ${n.message}`);
-  }
-  lines.push(
-    '',
-    `policylab check: ${counts.error} errors, ${counts.warning} warnings, ${counts.info} info.`,
-  );
-  return `${lines.join('\n')}\n`;
-}
-
-/** A domain's files as the readers take them, and where each came from. */
-export interface Found {
-  readonly name: string;
-  readonly files: Map<string, string>;
-  /** Where each file came from on disk, for messages. */
-  readonly paths: Map<string, string>;
-}
-
-/** Finds a tau2 domain's files in a domain folder (data/, src/) or a checkout with --domain. */
-export function tau2Files(root: string, domain: string | undefined): Found | { error: string } {
-  const dataDirs =
-    domain === undefined
-      ? ['data', '.']
-      : [path.join('data', 'tau2', 'domains', domain), path.join('data', 'domains', domain)];
-  const srcDirs =
-    domain === undefined
-      ? ['src', '.']
-      : [path.join('src', 'tau2', 'domains', domain), path.join('src', 'domains', domain)];
-  const wanted: Array<[string, readonly string[]]> = [
-    [TAU2_FILES.policy, dataDirs],
-    [TAU2_FILES.tasks, dataDirs],
-    [TAU2_FILES.dbJson, dataDirs],
-    [TAU2_FILES.dbToml, dataDirs],
-    [TAU2_FILES.tools, srcDirs],
-    [TAU2_FILES.dataModel, srcDirs],
-    [TAU2_FILES.userTools, srcDirs],
-  ];
-  const found = collect(root, wanted);
-  if (found.files.size === 0)
-    return {
-      error:
-        domain === undefined
-          ? `${root} holds none of a tau2 domain's files (data/policy.md, data/tasks.json, data/db.json, src/tools.py, src/data_model.py). For a tau2-bench checkout, add --domain NAME.`
-          : `${root} has no domain "${domain}" (looked in data/tau2/domains/${domain} and src/tau2/domains/${domain}).`,
-    };
-  return { name: domain ?? path.basename(path.resolve(root)), ...found };
-}
-
-/** An IntellAgent input folder's wiki.md, tools/*.py and data/*.csv. */
-export function intellagentFiles(root: string): Found | { error: string } {
-  const wanted: Array<[string, readonly string[]]> = [[INTELLAGENT_WIKI, ['.']]];
-  for (const [folder, ext] of [
-    ['tools', '.py'],
-    ['data', '.csv'],
-  ] as const) {
-    const dir = path.join(root, folder);
-    if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir).sort())
-      if (file.endsWith(ext)) wanted.push([`${folder}/${file}`, ['.']]);
-  }
-  const found = collect(root, wanted);
-  if (found.files.size === 0)
-    return {
-      error: `${root} holds none of an IntellAgent input's files (wiki.md, tools/*.py, data/*.csv).`,
-    };
-  const base = path.basename(path.resolve(root));
-  return {
-    name: base === 'input' ? path.basename(path.dirname(path.resolve(root))) : base,
-    ...found,
-  };
-}
-
-const ALIASES: Readonly<Record<string, readonly string[]>> = {
-  [TAU2_FILES.policy]: ['main_policy.md'],
-};
-
-function collect(
+/**
+ * Finds a domain's files on disk: lists the folders the core looks in (never deeper) and lets
+ * `gatherDomain`, which the page shares, pick and name them. `paths` are where each was read.
+ */
+export function domainFiles(
+  kind: DomainKind,
   root: string,
-  wanted: ReadonlyArray<[string, readonly string[]]>,
-): { files: Map<string, string>; paths: Map<string, string> } {
-  const files = new Map<string, string>();
-  const paths = new Map<string, string>();
-  for (const [name, dirs] of wanted) {
-    for (const dir of dirs) {
-      // tau2's telecom names its policy main_policy.md.
-      const file = [name, ...(ALIASES[name] ?? [])]
-        .map((n) => path.join(root, dir, n))
-        .find((f) => existsSync(f) && statSync(f).isFile());
-      if (file !== undefined) {
-        files.set(name, readFileSync(file, 'utf8'));
-        paths.set(name, file);
-        break;
-      }
-    }
+  domain: string | undefined,
+): GatheredDomain | { error: string } {
+  const listed: string[] = [];
+  for (const dir of domainFolders(kind, domain)) {
+    const full = path.join(root, dir);
+    if (!existsSync(full) || !statSync(full).isDirectory()) continue;
+    for (const file of readdirSync(full).sort())
+      if (statSync(path.join(full, file)).isFile())
+        listed.push(dir === '' ? file : `${dir}/${file}`);
   }
-  return { files, paths };
+  const found = gatherDomain(
+    kind,
+    {
+      label: root,
+      name: domainName(kind, path.resolve(root).split(path.sep)),
+      paths: listed,
+      read: (rel) => readFileSync(path.join(root, rel), 'utf8'),
+    },
+    domain,
+  );
+  if ('error' in found) return found;
+  const paths = new Map([...found.paths].map(([name, rel]) => [name, path.join(root, rel)]));
+  return { ...found, paths };
 }
 
 function usage(io: CliIO, message: string): number {

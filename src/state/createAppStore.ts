@@ -10,6 +10,8 @@ import type {
 import type { Analyzer } from '../workers/analysisClient.ts';
 import { Superseded } from '../workers/analysisClient.ts';
 import { layoutInThread } from '../workers/layoutClient.ts';
+import type { DomainImporter } from '../workers/importClient.ts';
+import { importInThread } from '../workers/importClient.ts';
 import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
 import { createSelectors } from './selectors.ts';
@@ -59,6 +61,8 @@ export interface AppServices {
   readonly analyze: Analyzer;
   /** Lays out the policy graph (in a worker in the page); in-thread when absent. */
   readonly layout?: Layouter;
+  /** Imports a dropped tau2-bench or IntellAgent domain (in a worker in the page); in-thread when absent. */
+  readonly importDomain?: DomainImporter;
   /** Model engines (remote endpoints, the in-browser engine); without them no model can run. */
   readonly models?: ModelServices;
   /** Where simulation runs are kept; without it runs live in memory only. */
@@ -133,7 +137,7 @@ export function createAppStore(
     )(...args),
     ...createReplaySlice(services.runs, newId, now, services.viewerTemplate)(...args),
     ...createCompareSlice(services.runs, newId, now)(...args),
-    ...createShareSlice(services.repository)(...args),
+    ...createShareSlice(services.repository, services.importDomain ?? importInThread)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);

@@ -110,8 +110,9 @@ export function ShareView() {
             Open a file…
           </button>
           <span className="share-faint">
-            A bundle, a zip, a run’s log (.json or .json.gz), or drop files or a folder anywhere on
-            the page. It opens as a new project; yours stays as it is.
+            A bundle, a zip, a run’s log (.json or .json.gz), a tau2-bench domain or an IntellAgent
+            input (its folder’s files or a zip of it), or drop files or a folder anywhere on the
+            page. It opens as a new project; yours stays as it is.
           </span>
           <input
             ref={picker}
@@ -119,7 +120,7 @@ export function ShareView() {
             hidden
             multiple
             data-testid="share-import"
-            accept=".json,.zip,.gz,.md,.yaml,.yml,application/json,application/zip,application/gzip"
+            accept=".json,.zip,.gz,.md,.yaml,.yml,.py,.csv,.toml,application/json,application/zip,application/gzip"
             onChange={(e) => {
               // Copied first: clearing the input (so the same file can be picked again) empties its list.
               const files = [...(e.target.files ?? [])];

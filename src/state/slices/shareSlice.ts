@@ -1,7 +1,14 @@
 import type { StateCreator } from 'zustand';
-import type { LoadNote, Project, ProjectRepository, ShareView } from '../../core/index.ts';
+import type {
+  ImportReport,
+  LoadNote,
+  Project,
+  ProjectRepository,
+  ShareView,
+} from '../../core/index.ts';
 import { isProjectFileName, parseBundle, projectFromFiles, projectHash } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
+import type { DomainImporter } from '../../workers/importClient.ts';
 
 /** A file brought into the page: picked, dropped, or one of a dropped folder's files. */
 export interface IncomingFile {
@@ -33,14 +40,22 @@ export interface ShareNotice {
 export interface ShareSlice {
   arrival: Arrival | null;
   shareNotice: ShareNotice | null;
+  /** The report of the last tau2-bench or IntellAgent domain imported, while it is shown. */
+  importReport: ImportReport | null;
+  /** Whether the import report's dialog is open (it can be opened again from the notice). */
+  importReportOpen: boolean;
   /** Opens a share link or a bundle's text as a new project (never over the open one). */
   openShared: (input: string) => Promise<void>;
-  /** Opens files: a bundle, a zip, a run's log (JSON or gzip), or a folder's six files. */
+  /**
+   * Opens files: a bundle, a zip, a run's log (JSON or gzip), a folder's six files, or a
+   * tau2-bench or IntellAgent domain (its folder's files or a zip of it), imported as a project.
+   */
   importFiles: (files: readonly IncomingFile[]) => Promise<void>;
   /** Deletes the project that just arrived and reopens the one open before. */
   undoArrival: () => Promise<void>;
   dismissArrival: () => void;
   dismissShareNotice: () => void;
+  showImportReport: (open: boolean) => void;
 }
 
 const decoder = new TextDecoder();
@@ -54,6 +69,7 @@ const sameFiles = (a: Project['files'], b: Project['files']) => projectHash(a) =
  */
 export function createShareSlice(
   repository: ProjectRepository,
+  importDomain: DomainImporter,
 ): StateCreator<AppState, [], [], ShareSlice> {
   return (set, get) => {
     /** The stored project with these files, if there is one. */
@@ -120,6 +136,8 @@ export function createShareSlice(
     return {
       arrival: null,
       shareNotice: null,
+      importReport: null,
+      importReportOpen: false,
 
       openShared: async (input) => {
         set({ shareNotice: null });
@@ -143,7 +161,7 @@ export function createShareSlice(
       },
 
       importFiles: async (files) => {
-        set({ shareNotice: null });
+        set({ shareNotice: null, importReport: null, importReportOpen: false });
         const big = files.find((f) => f.bytes.length > MAX_IMPORT_BYTES);
         if (big) {
           refuse(
@@ -151,10 +169,27 @@ export function createShareSlice(
           );
           return;
         }
+        // A tau2-bench or IntellAgent domain: recognised here by its paths, imported off-thread.
+        const { holdsDomain } = await import('../../core/import/drop.ts');
+        if (holdsDomain(files)) {
+          const imported = await importDomain(files);
+          if (imported.kind === 'error') {
+            refuse(`These files cannot be imported: ${imported.message}`);
+            return;
+          }
+          if (imported.kind === 'domain') {
+            await arrive(imported.project, 'file', []);
+            if (get().shareNotice?.kind !== 'error')
+              set({ importReport: imported.report, importReportOpen: true });
+            return;
+          }
+        }
         const loose = files.filter((f) => isProjectFileName(baseName(f.name)));
         if (files.length > 1 || (files.length === 1 && loose.length === 1)) {
           if (loose.length === 0) {
-            refuse('None of these files is a project file (agent.md, policies.yaml, …).');
+            refuse(
+              'None of these files is a project file (agent.md, policies.yaml, …), and they are not a tau2-bench domain (data/policy.md, data/tasks.json, src/tools.py …) or an IntellAgent input (wiki.md, tools/*.py, data/*.csv).',
+            );
             return;
           }
           const texts = Object.fromEntries(
@@ -193,7 +228,7 @@ export function createShareSlice(
       undoArrival: async () => {
         const arrival = get().arrival;
         if (!arrival) return;
-        set({ arrival: null });
+        set({ arrival: null, importReport: null, importReportOpen: false });
         if (arrival.previous !== null) await get().openProject(arrival.previous);
         await get().deleteProject(arrival.id);
         // Deleting keeps the project for the Projects dialog's own undo; this undo is final.
@@ -204,6 +239,9 @@ export function createShareSlice(
       },
       dismissShareNotice: () => {
         set({ shareNotice: null });
+      },
+      showImportReport: (open) => {
+        set({ importReportOpen: open && get().importReport !== null });
       },
     };
   };
