@@ -60,6 +60,8 @@ export interface ImportedTable {
 export interface ImportedAction {
   readonly name: string;
   readonly arguments: Readonly<Record<string, JsonValue>>;
+  /** The arguments to compare (tau2's `compare_args`), when the task names them. */
+  readonly compareArgs?: readonly string[];
 }
 
 /** A task (a tau2 task): who the user is, what they want, and how it is graded. */

@@ -153,12 +153,23 @@ function returnsOf(tool: ImportedTool, tables: readonly TablePlan[]): string | u
   return undefined;
 }
 
-/** The column an argument names: the same name, else the one column ending in `_<arg>`. */
+/**
+ * The column an argument names, as a path from the row: the same name, else the one scalar
+ * column or object field ending in `_<arg>` or named `<arg>` (`zip` for `address.zip`).
+ */
 function columnFor(table: TablePlan, arg: string): string | undefined {
-  const names = table.columns
-    .filter((c) => c.spec.type !== 'string' || !c.spec.description?.startsWith('JSON text'))
-    .map((c) => c.name);
-  if (names.includes(arg)) return arg;
-  const suffixed = names.filter((n) => n.endsWith(`_${arg}`));
+  const paths: string[] = [];
+  for (const column of table.columns) {
+    const { type, schema, description } = column.spec;
+    if (type === 'object') {
+      const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+      for (const [field, fieldSchema] of Object.entries(properties))
+        if (/^[a-z][a-z0-9_]*$/.test(field) && typeof fieldSchema.type === 'string')
+          paths.push(`${column.name}.${field}`);
+    } else if (type !== 'array' && !(type === 'string' && description?.startsWith('JSON text')))
+      paths.push(column.name);
+  }
+  if (paths.includes(arg)) return arg;
+  const suffixed = paths.filter((n) => n.endsWith(`_${arg}`) || n.endsWith(`.${arg}`));
   return suffixed.length === 1 ? suffixed[0] : undefined;
 }
