@@ -88,10 +88,10 @@ const fits = (type: Scalar | Structured, v: JsonValue): boolean =>
     : type === 'object'
       ? typeof v === 'object' && v !== null && !Array.isArray(v)
       : type === 'integer'
-    ? Number.isInteger(v)
-    : type === 'number'
-      ? typeof v === 'number'
-      : typeof v === type;
+        ? Number.isInteger(v)
+        : type === 'number'
+          ? typeof v === 'number'
+          : typeof v === type;
 
 /**
  * Plans database.yaml for the imported tables: a scalar column stays as it is, a list or an

@@ -12,6 +12,8 @@ import { planTools } from './tools.ts';
 export interface ImportResult {
   readonly files: Readonly<Record<ProjectFileName, string>>;
   readonly notCarried: readonly CarryNote[];
+  /** Each source tool's name in the project (`getOrder` → `get_order`). */
+  readonly toolNames: ReadonlyMap<string, string>;
 }
 
 const yaml = (value: unknown) => stringify(value, { lineWidth: 0 });
@@ -63,5 +65,6 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
       'scenarios.yaml': header('one scenario per task') + yaml({ scenarios }),
     },
     notCarried: notes,
+    toolNames: tools.names,
   };
 }

@@ -1,8 +1,8 @@
 import type { ImportedTool, JsonSchema } from '../domain.ts';
-import { literalOfText } from '../python/literal.ts';
 import type { CarryNote } from './carry.ts';
 import { safeName, uniqueNames } from './carry.ts';
 import type { TablePlan } from './database.ts';
+import { planRequires } from './requires.ts';
 
 /** A tool of tools.yaml, as plain data to write as YAML. */
 export interface ToolEntry {
@@ -10,6 +10,8 @@ export interface ToolEntry {
   readonly description: string;
   readonly kind: 'read' | 'write';
   readonly parameters: JsonSchema;
+  readonly requires?: ReadonlyArray<{ readonly condition: string; readonly error: string }>;
+  readonly effects?: ReadonlyArray<Record<string, unknown>>;
   readonly returns?: string;
 }
 
@@ -63,41 +65,29 @@ export function planTools(
         item,
         message: `Returns the matching rows (${returns}), not the source's own output.`,
       });
-    const parameters = schemaParameters(tool.parameters);
-    for (const p of tool.preconditions) {
-      const allowed = allowedValues(p.condition, parameters);
-      const where = `${p.place.file}${p.place.line !== undefined ? `:${p.place.line}` : ''}`;
-      if (allowed !== undefined) {
-        parameters.properties[allowed.arg] = {
-          ...parameters.properties[allowed.arg],
-          enum: allowed.values,
-        };
-        notes.push({
-          file: 'tools.yaml',
-          item,
-          message: `Its failure "${p.message}" (${where}) is carried as an enum on ${allowed.arg}: a call outside it is refused with the schema's message, not this one.`,
-        });
-        continue;
-      }
-      notes.push({
-        file: 'tools.yaml',
-        item,
-        message: `Its own failure is not carried (tools have no preconditions yet): "${p.message}"${p.condition !== undefined ? ` when ${p.condition.replace(/\s+/g, ' ')}` : ''} (${where}).`,
-      });
-    }
+    const parameters = schemaParameters(tool.parameters, item, notes);
+    const requires = planRequires(tool, parameters, tables, item, notes);
     return {
       name,
       description: tool.description.trim() || `${tool.name} (no description in the source).`,
       kind,
       parameters,
+      ...(requires.length > 0 ? { requires } : {}),
       ...(returns !== undefined ? { returns } : {}),
     } satisfies ToolEntry;
   });
   return { entries, names };
 }
 
-/** `type: object` with properties and required only (what tools.yaml's schema reads). */
-function schemaParameters(schema: JsonSchema): {
+/**
+ * `type: object` with properties and required only (what tools.yaml's schema reads); a required
+ * name that is not a parameter is left out, with a note.
+ */
+function schemaParameters(
+  schema: JsonSchema,
+  item: string,
+  notes: CarryNote[],
+): {
   type: 'object';
   properties: Record<string, JsonSchema>;
   required?: string[];
@@ -106,30 +96,17 @@ function schemaParameters(schema: JsonSchema): {
     schema.properties !== null && typeof schema.properties === 'object'
       ? { ...(schema.properties as Record<string, JsonSchema>) }
       : {};
-  const required = Array.isArray(schema.required)
+  const named = Array.isArray(schema.required)
     ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string')
     : [];
+  const required = named.filter((r) => Object.hasOwn(properties, r));
+  for (const r of named.filter((n) => !Object.hasOwn(properties, n)))
+    notes.push({
+      file: 'tools.yaml',
+      item,
+      message: `Its schema requires "${r}", which is not among its parameters; left out of required.`,
+    });
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-}
-
-/**
- * `arg not in {"a", "b"}` (a set, list or tuple of strings) over a string argument with no enum
- * yet: the values the argument may take.
- */
-function allowedValues(
-  condition: string | undefined,
-  parameters: { properties: Record<string, JsonSchema> },
-): { arg: string; values: string[] } | undefined {
-  const match = /^\s*([A-Za-z_]\w*)\s+not\s+in\s+([[{(][\s\S]*[\]})])\s*$/.exec(condition ?? '');
-  if (!match) return undefined;
-  const arg = match[1] ?? '';
-  const schema = parameters.properties[arg];
-  if (schema === undefined || schema.type !== 'string' || schema.enum !== undefined)
-    return undefined;
-  const values = literalOfText(`[${(match[2] ?? '').slice(1, -1)}]`);
-  if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string'))
-    return undefined;
-  return { arg, values };
 }
 
 /**
