@@ -1,6 +1,20 @@
 import type { PyToken } from '../python/tokenize.ts';
 import { tokenizePython } from '../python/tokenize.ts';
 
+/** A variable holding one row the tool looked up by key. */
+export interface RowVariable {
+  /** The row in CEL: `db.orders.filter(r, r.order_id == args.order_id)[0]`. */
+  readonly cel: string;
+  /** Its list and map columns. */
+  readonly collections: ReadonlySet<string>;
+  /** The table in the project, its key column, and the key's value in CEL. */
+  readonly table: string;
+  readonly keyColumn: string;
+  readonly key: string;
+  /** Every column of the table. */
+  readonly columns: ReadonlySet<string>;
+}
+
 /** What the names of a Python condition stand for, in CEL. */
 export interface ConditionScope {
   /** The tool's arguments (`order_id` reads `args.order_id`). */
@@ -8,10 +22,7 @@ export interface ConditionScope {
   /** Arguments that are lists (`x in item_ids` is membership). */
   readonly listArgs: ReadonlySet<string>;
   /** Variables holding one row: the CEL for the row, and its list or map columns. */
-  readonly rows: ReadonlyMap<
-    string,
-    { readonly cel: string; readonly collections: ReadonlySet<string> }
-  >;
+  readonly rows: ReadonlyMap<string, RowVariable>;
   /** The source's tables by their name in `self.db.<name>`: the table and key in the project. */
   readonly tables: ReadonlyMap<string, { readonly name: string; readonly key: string }>;
 }

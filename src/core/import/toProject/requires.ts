@@ -1,7 +1,7 @@
 import type { ImportedTool, JsonSchema } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import type { TablePlan } from './database.ts';
-import type { ConditionScope } from './pyCondition.ts';
+import type { ConditionScope, RowVariable } from './pyCondition.ts';
 import { celOfPython } from './pyCondition.ts';
 
 /** A precondition of tools.yaml: what must hold, and the error the tool answers otherwise. */
@@ -30,7 +30,7 @@ export function scopeOfTool(
       .map(([name]) => name),
   );
   const tableMap = new Map(tables.map((t) => [t.source, { name: t.name, key: t.key }]));
-  const rows = new Map<string, { cel: string; collections: ReadonlySet<string> }>();
+  const rows = new Map<string, RowVariable>();
   const scope = { args, listArgs, rows, tables: tableMap };
   for (const line of tool.body.split('\n')) {
     const assignment = /^\s*([A-Za-z_]\w*)\s*=\s*self\.(\w+)\((.*)\)\s*$/.exec(line);
@@ -53,6 +53,10 @@ export function scopeOfTool(
           .filter((c) => c.spec.type === 'array' || c.spec.type === 'object')
           .map((c) => c.name),
       ),
+      table: table.name,
+      keyColumn: table.key,
+      key,
+      columns: new Set(table.columns.map((c) => c.name)),
     });
   }
   return scope;

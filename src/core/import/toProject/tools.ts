@@ -2,7 +2,8 @@ import type { ImportedTool, JsonSchema } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import { safeName, uniqueNames } from './carry.ts';
 import type { TablePlan } from './database.ts';
-import { planRequires } from './requires.ts';
+import { effectsOf } from './effects.ts';
+import { planRequires, scopeOfTool } from './requires.ts';
 
 /** A tool of tools.yaml, as plain data to write as YAML. */
 export interface ToolEntry {
@@ -46,14 +47,25 @@ export function planTools(
         message: `A ${tool.kind} tool (neither read nor write in the source); written as read.`,
       });
     const returns = kind === 'read' ? returnsOf(tool, tables) : undefined;
-    if (kind === 'write')
+    const parameters = schemaParameters(tool.parameters, item, notes);
+    const requires = planRequires(tool, parameters, tables, item, notes);
+    const written =
+      kind === 'write' ? effectsOf(tool.body, scopeOfTool(tool, parameters, tables)) : undefined;
+    const effects = written !== undefined && 'effects' in written ? written.effects : undefined;
+    if (written !== undefined && 'reason' in written)
       notes.push({
         file: 'tools.yaml',
         item,
-        message:
-          'What it changes is Python code (see the source), not expressible as effects yet; it has no effects, so a call changes nothing.',
+        message: `What it changes is not carried (${written.reason}); it has no effects, so a call changes nothing.`,
       });
-    else if (returns === undefined)
+    else if (kind === 'write') {
+      if (effects?.length === 0)
+        notes.push({
+          file: 'tools.yaml',
+          item,
+          message: 'A write tool whose body changes nothing PolicyLab can see; it has no effects.',
+        });
+    } else if (returns === undefined)
       notes.push({
         file: 'tools.yaml',
         item,
@@ -65,14 +77,13 @@ export function planTools(
         item,
         message: `Returns the matching rows (${returns}), not the source's own output.`,
       });
-    const parameters = schemaParameters(tool.parameters, item, notes);
-    const requires = planRequires(tool, parameters, tables, item, notes);
     return {
       name,
       description: tool.description.trim() || `${tool.name} (no description in the source).`,
       kind,
       parameters,
       ...(requires.length > 0 ? { requires } : {}),
+      ...(effects !== undefined && effects.length > 0 ? { effects } : {}),
       ...(returns !== undefined ? { returns } : {}),
     } satisfies ToolEntry;
   });
