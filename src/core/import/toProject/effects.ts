@@ -31,17 +31,19 @@ const MUTATING_CALLS = new Set([
 export function effectsOf(
   body: string,
   scope: ConditionScope,
+  firstLine = 1,
 ): { effects: Effect[] } | { reason: string } {
+  const at = (line: number) => `line ${line + firstLine - 1}`;
   const fn = readPythonModule(body).functions[0];
   if (fn === undefined) return { reason: 'its body could not be read' };
   const effects: Effect[] = [];
   for (const statement of fn.body) {
     const nested = statement.body.flatMap(everyStatement).find(isMutation);
     if (nested !== undefined)
-      return { reason: `it changes data inside a block (line ${nested.line})` };
+      return { reason: `it changes data inside a block (${at(nested.line)})` };
     if (!isMutation(statement)) continue;
     const effect = effectOf(statement.tokens, scope);
-    if (typeof effect === 'string') return { reason: `${effect} (line ${statement.line})` };
+    if (typeof effect === 'string') return { reason: `${effect} (${at(statement.line)})` };
     const last = effects[effects.length - 1];
     if (last !== undefined && last.update === effect.update && last.where === effect.where)
       last.set = { ...(last.set as object), ...(effect.set as object) };

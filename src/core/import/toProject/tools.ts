@@ -50,7 +50,9 @@ export function planTools(
     const parameters = schemaParameters(tool.parameters, item, notes);
     const requires = planRequires(tool, parameters, tables, item, notes);
     const written =
-      kind === 'write' ? effectsOf(tool.body, scopeOfTool(tool, parameters, tables)) : undefined;
+      kind === 'write'
+        ? effectsOf(tool.body, scopeOfTool(tool, parameters, tables), tool.place.line ?? 1)
+        : undefined;
     const effects = written !== undefined && 'effects' in written ? written.effects : undefined;
     if (written !== undefined && 'reason' in written)
       notes.push({
