@@ -130,7 +130,7 @@ function preconditionsOf(
     const helper = helpers.get(name);
     if (helper === undefined || seen.has(name)) continue;
     const at = method.line + method.text.slice(0, call.index).split('\n').length - 1;
-    const args = callArguments(method.text, (call.index ?? 0) + call[0].length);
+    const args = callArguments(method.text, call.index + call[0].length);
     const params = helper.params.filter((p) => p.name !== 'self' && p.kind === 'plain');
     const bound = new Map<string, string | undefined>(params.map((p, i) => [p.name, args[i]]));
     // The helper's own variables mean nothing in the caller: a condition on one is not rewritten.
@@ -182,15 +182,15 @@ function substitute(
   condition: string,
   bound: ReadonlyMap<string, string | undefined>,
 ): string | undefined {
-  let failed = false;
+  const unbound: string[] = [];
   const out = condition.replace(/(?<![.\w])([A-Za-z_]\w*)\b/g, (name: string) => {
     if (!bound.has(name)) return name;
     const arg = bound.get(name);
     if (arg === undefined || /^\w+\s*=[^=]/.test(arg)) {
-      failed = true;
+      unbound.push(name);
       return name;
     }
     return /^[\w.]+$/.test(arg) ? arg : `(${arg})`;
   });
-  return failed ? undefined : out;
+  return unbound.length > 0 ? undefined : out;
 }

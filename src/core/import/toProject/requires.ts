@@ -95,7 +95,11 @@ export function planRequires(
     const condition = negate(cel);
     if (seen.has(condition)) continue;
     seen.add(condition);
-    requires.push({ condition, error: p.message.replace(/^error:\s*/i, '') });
+    const error = p.message.replace(/^error:\s*/i, '').trim();
+    requires.push({
+      condition,
+      error: error || `${tool.name} failed (the source gives no message).`,
+    });
   }
   return requires;
 }
