@@ -283,10 +283,56 @@ describe('projectOfDomain', () => {
       tools: Array<{ name: string; returns?: string }>;
     };
     expect(tools.tools[1]?.returns).toBe('db.members.filter(r, r.badge == args.badge)');
+    expect((tools.tools[0] as { requires?: unknown }).requires).toEqual([
+      { condition: 'db.members.exists(r, r.badge == args.badge)', error: 'no such badge' },
+    ]);
   });
 });
 
 describe('planTables', () => {
+  it('keeps lists and objects as structured columns, and drops a schema some value does not fit', () => {
+    const notes: CarryNote[] = [];
+    const address = {
+      type: 'object',
+      properties: { street: { type: 'string' } },
+      required: ['street'],
+    };
+    const [plan] = planTables(
+      [
+        {
+          name: 'people',
+          key: 'id',
+          columns: [
+            { name: 'id', schema: { type: 'string' }, required: true },
+            { name: 'home', schema: address, required: true },
+            { name: 'work', schema: address, required: true },
+            {
+              name: 'tags',
+              schema: { anyOf: [{ type: 'array' }, { type: 'null' }] },
+              required: false,
+            },
+          ],
+          rows: [
+            { id: 'a', home: { street: 'x' }, work: { street: 'y' }, tags: ['t'] },
+            { id: 'b', home: { street: 'z' }, work: {}, tags: null },
+          ],
+          sourceRows: 2,
+        },
+      ],
+      notes,
+    );
+    expect(plan?.columns.map((c) => [c.name, c.spec.type, c.spec.schema !== undefined])).toEqual([
+      ['id', 'string', false],
+      ['home', 'object', true],
+      ['work', 'object', false],
+      ['tags', 'array', true],
+    ]);
+    expect(plan?.rows[1]).toEqual({ id: 'b', home: { street: 'z' }, work: {}, tags: null });
+    expect(notes.map((n) => `${n.item}: ${n.message}`)).toEqual([
+      expect.stringMatching(/^table people, column work: 1 value\(s\) do not fit .*lacks "street"/),
+    ]);
+  });
+
   it('makes a column nullable where a row has no value, and keeps an enum only when every value is in it', () => {
     const notes: CarryNote[] = [];
     const [plan] = planTables(

@@ -1,4 +1,5 @@
 import type { ImportedTable, JsonSchema, JsonValue } from '../domain.ts';
+import { structuredValueProblem } from '../../format/columnValues.ts';
 import type { CarryNote } from './carry.ts';
 import { safeName, uniqueNames } from './carry.ts';
 
@@ -214,6 +215,18 @@ function settle(
       const v = r[column.name] ?? null;
       if (v !== null && typeof v !== 'string') r[column.name] = JSON.stringify(v);
     });
+  }
+  if (spec.schema !== undefined && (spec.type === 'array' || spec.type === 'object')) {
+    const probe = { name: column.name, type: spec.type, nullable: true, schema: spec.schema };
+    const misfits = values.filter((v) => v !== null && structuredValueProblem(probe, v));
+    if (misfits.length > 0) {
+      notes.push({
+        file: 'database.yaml',
+        item: `table ${table}, column ${column.name}`,
+        message: `${misfits.length} value(s) do not fit the source's schema (${structuredValueProblem(probe, misfits[0]) ?? ''}); the column keeps no schema.`,
+      });
+      delete spec.schema;
+    }
   }
   if (spec.enum && values.some((v) => v !== null && !spec.enum?.includes(v))) delete spec.enum;
   if (spec.nullable === false) delete spec.nullable;

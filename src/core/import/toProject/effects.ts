@@ -1,3 +1,4 @@
+import { compileCel, isCelProblem } from '../../cel.ts';
 import type { PyStatement } from '../python/statements.ts';
 import { readPythonModule } from '../python/module.ts';
 import { splitTopLevel } from '../python/statements.ts';
@@ -95,7 +96,8 @@ function effectOf(tokens: readonly PyToken[], scope: ConditionScope): Effect | s
         ? `row.${field.value} + [${item}]`
         : undefined;
   } else return 'it changes a row in a way PolicyLab does not recognise';
-  if (value === undefined) return 'the value it writes does not read as CEL over the arguments';
+  if (value === undefined || [value, where].some((cel) => isCelProblem(compileCel(cel))))
+    return 'the value it writes does not read as CEL over the arguments';
   return { update: row.table, where, set: { [field.value]: value } };
 }
 

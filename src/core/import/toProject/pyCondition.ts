@@ -25,6 +25,8 @@ export interface ConditionScope {
   readonly rows: ReadonlyMap<string, RowVariable>;
   /** The source's tables by their name in `self.db.<name>`: the table and key in the project. */
   readonly tables: ReadonlyMap<string, { readonly name: string; readonly key: string }>;
+  /** Variables holding a whole table by key (IntellAgent's `orders = data['orders']`). */
+  readonly tableVariables?: ReadonlyMap<string, { readonly name: string; readonly key: string }>;
 }
 
 type Out = { cel: string; collection: boolean; table?: { name: string; key: string } };
@@ -116,6 +118,18 @@ export function celOfPython(condition: string, scope: ConditionScope): string | 
         at += 2;
         const row = [...scope.rows.values()].find((r) => r.cel === value.cel);
         value = { cel: `${value.cel}.${field}`, collection: row?.collections.has(field) ?? false };
+      } else if (
+        is('[') &&
+        peek(1)?.type === 'string' &&
+        /^[a-z_][a-z0-9_]*$/.test(peek(1)?.value ?? '') &&
+        peek(1)?.fstring !== true &&
+        is(']', 2) &&
+        !value.table
+      ) {
+        const field = peek(1)?.value ?? '';
+        at += 3;
+        const row = [...scope.rows.values()].find((r) => r.cel === value.cel);
+        value = { cel: `${value.cel}.${field}`, collection: row?.collections.has(field) ?? false };
       } else if (is('[') && peek(1)?.type === 'number' && is(']', 2) && !value.table) {
         value = { cel: `${value.cel}[${peek(1)?.value ?? ''}]`, collection: false };
         at += 3;
@@ -169,6 +183,16 @@ export function celOfPython(condition: string, scope: ConditionScope): string | 
       if (table === undefined) throw new Untranslatable();
       return { cel: `db.${table.name}`, collection: false, table };
     }
+    if (t.value === 'data' && is('[') && peek(1)?.type === 'string' && is(']', 2)) {
+      // IntellAgent's `data['members']`: the table itself.
+      const table =
+        scope.tableVariables === undefined ? undefined : scope.tables.get(peek(1)?.value ?? '');
+      at += 3;
+      if (table === undefined) throw new Untranslatable();
+      return { cel: `db.${table.name}`, collection: false, table };
+    }
+    const whole = scope.tableVariables?.get(t.value);
+    if (whole) return { cel: `db.${whole.name}`, collection: false, table: whole };
     const row = scope.rows.get(t.value);
     if (row) return { cel: row.cel, collection: false };
     if (scope.args.has(t.value))

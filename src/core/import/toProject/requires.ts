@@ -1,3 +1,4 @@
+import { compileCel, isCelProblem } from '../../cel.ts';
 import type { ImportedTool, JsonSchema } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import type { TablePlan } from './database.ts';
@@ -31,8 +32,24 @@ export function scopeOfTool(
   );
   const tableMap = new Map(tables.map((t) => [t.source, { name: t.name, key: t.key }]));
   const rows = new Map<string, RowVariable>();
-  const scope = { args, listArgs, rows, tables: tableMap };
+  const tableVariables = new Map<string, { name: string; key: string }>();
+  const scope = { args, listArgs, rows, tables: tableMap, tableVariables };
   for (const line of tool.body.split('\n')) {
+    // IntellAgent: `orders = get_dict_json(data['orders'], 'order_id')`, then `orders[order_id]`.
+    const whole = /^\s*([A-Za-z_]\w*)\s*=\s*(?:\w+\(\s*)?data\[\s*['"](\w+)['"]\s*\]/.exec(line);
+    const wholeTable = whole ? tables.find((t) => t.source === whole[2]) : undefined;
+    if (whole && wholeTable) {
+      tableVariables.set(whole[1] ?? '', { name: wholeTable.name, key: wholeTable.key });
+      continue;
+    }
+    const indexed = /^\s*([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\[\s*(\w+)\s*\]\s*$/.exec(line);
+    const indexedTable = indexed ? tableVariables.get(indexed[2] ?? '') : undefined;
+    const indexedKey = indexed && indexedTable ? celOfPython(indexed[3] ?? '', scope) : undefined;
+    const indexedPlan = indexedTable ? tables.find((t) => t.name === indexedTable.name) : undefined;
+    if (indexed && indexedKey !== undefined && indexedPlan) {
+      rows.set(indexed[1] ?? '', rowOf(indexedPlan, indexedKey));
+      continue;
+    }
     const assignment = /^\s*([A-Za-z_]\w*)\s*=\s*self\.(\w+)\((.*)\)\s*$/.exec(line);
     if (!assignment) continue;
     const [, variable = '', helper = ''] = assignment;
@@ -46,20 +63,25 @@ export function scopeOfTool(
       rows.delete(variable);
       continue;
     }
-    rows.set(variable, {
-      cel: `db.${table.name}.filter(r, r.${table.key} == ${key})[0]`,
-      collections: new Set(
-        table.columns
-          .filter((c) => c.spec.type === 'array' || c.spec.type === 'object')
-          .map((c) => c.name),
-      ),
-      table: table.name,
-      keyColumn: table.key,
-      key,
-      columns: new Set(table.columns.map((c) => c.name)),
-    });
+    rows.set(variable, rowOf(table, key));
   }
   return scope;
+}
+
+/** The row of a table whose key is `key` (CEL), as a variable of a tool's body. */
+function rowOf(table: TablePlan, key: string): RowVariable {
+  return {
+    cel: `db.${table.name}.filter(r, r.${table.key} == ${key})[0]`,
+    collections: new Set(
+      table.columns
+        .filter((c) => c.spec.type === 'array' || c.spec.type === 'object')
+        .map((c) => c.name),
+    ),
+    table: table.name,
+    keyColumn: table.key,
+    key,
+    columns: new Set(table.columns.map((c) => c.name)),
+  };
 }
 
 /**
@@ -80,10 +102,13 @@ export function planRequires(
   const seen = new Set<string>();
   for (const p of tool.preconditions) {
     const where = `${p.place.file}${p.place.line !== undefined ? `:${p.place.line}` : ''}`;
-    const cel =
+    const translated =
       p.direct === true && p.condition !== undefined && !/\{\w/.test(p.message)
         ? celOfPython(p.condition, scope)
         : undefined;
+    // A name the project cannot use in CEL (a column called `true`) leaves it untranslated.
+    const cel =
+      translated !== undefined && !isCelProblem(compileCel(translated)) ? translated : undefined;
     if (cel === undefined) {
       notes.push({
         file: 'tools.yaml',
