@@ -10,6 +10,9 @@ import { readTau2Domain } from './tau2.ts';
 import type { CarryNote } from './toProject/carry.ts';
 import { planTables } from './toProject/database.ts';
 import { projectOfDomain } from './toProject/index.ts';
+import { negate } from './toProject/requires.ts';
+import { replayTasks } from './replay.ts';
+import { parseProject } from '../format/parseProject.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const read = (...parts: string[]) => readFileSync(path.join(here, 'testdata', ...parts), 'utf8');
@@ -286,6 +289,31 @@ describe('projectOfDomain', () => {
     expect((tools.tools[0] as { requires?: unknown }).requires).toEqual([
       { condition: 'db.members.exists(r, r.badge == args.badge)', error: 'no such badge' },
     ]);
+  });
+});
+
+describe('replayTasks', () => {
+  it('runs each call on the database the one before left: a second return of a loan fails', () => {
+    const domain = readTau2Domain('library', tau2Library());
+    const { files, toolNames } = projectOfDomain(domain);
+    const { model } = parseProject(projectFromFiles('library', files).project);
+    const action = { name: 'return_book', arguments: { loan_id: 'L7', note: 'worn' } };
+    const task = {
+      ...domain.tasks[0],
+      id: 'twice',
+      actions: [action, action],
+    } as (typeof domain.tasks)[number];
+    const [replay] = replayTasks(model, [task], toolNames, '2024-05-15T09:30:00-04:00');
+    expect(replay?.calls).toEqual([
+      { tool: 'return_book', ok: true, changes: 1 },
+      { tool: 'return_book', ok: false, error: 'Loan already returned', changes: 0 },
+    ]);
+  });
+
+  it('negates a condition, unwrapping only a whole !(…)', () => {
+    expect(negate('!(a)')).toBe('a');
+    expect(negate('!(a) && !(b)')).toBe('!(!(a) && !(b))');
+    expect(negate('a == b')).toBe('!(a == b)');
   });
 });
 

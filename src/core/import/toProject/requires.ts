@@ -137,7 +137,7 @@ function reason(p: ImportedTool['preconditions'][number]): string {
 }
 
 /** `!(x)` for a condition, or `x` when it is already `!(x)`. */
-function negate(cel: string): string {
+export function negate(cel: string): string {
   const inner = /^!\((.*)\)$/s.exec(cel)?.[1];
   if (inner !== undefined && balanced(inner)) return inner;
   return `!(${cel})`;
