@@ -89,7 +89,12 @@ function fits(schema: Record<string, unknown>, value: unknown): boolean {
     return value.every((v) => fits(schema.items as Record<string, unknown>, v));
   if (type === 'object')
     return Object.entries(value as object).every(([k, v]) =>
-      fits((schema.properties as Record<string, Record<string, unknown>>)[k] ?? {}, v),
+      fits(
+        ((schema.properties ?? {}) as Record<string, Record<string, unknown>>)[k] ??
+          (schema.additionalProperties as Record<string, unknown> | undefined) ??
+          {},
+        v,
+      ),
     );
   return true;
 }

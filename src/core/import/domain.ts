@@ -23,6 +23,13 @@ export interface ImportedPrecondition {
   readonly condition?: string;
   readonly message: string;
   readonly place: SourcePlace;
+  /** True when the condition alone decides the failure (it sits directly under a top-level `if`). */
+  readonly direct?: boolean;
+  /**
+   * The helper it comes from (`_get_order`), when the tool calls one; its condition is then
+   * written in the tool's terms (the helper's parameters replaced by the call's arguments).
+   */
+  readonly via?: string;
 }
 
 /** A tool the agent may call. */
@@ -60,6 +67,8 @@ export interface ImportedTable {
 export interface ImportedAction {
   readonly name: string;
   readonly arguments: Readonly<Record<string, JsonValue>>;
+  /** The arguments to compare (tau2's `compare_args`), when the task names them. */
+  readonly compareArgs?: readonly string[];
 }
 
 /** A task (a tau2 task): who the user is, what they want, and how it is graded. */

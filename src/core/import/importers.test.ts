@@ -10,6 +10,9 @@ import { readTau2Domain } from './tau2.ts';
 import type { CarryNote } from './toProject/carry.ts';
 import { planTables } from './toProject/database.ts';
 import { projectOfDomain } from './toProject/index.ts';
+import { negate } from './toProject/requires.ts';
+import { replayTasks } from './replay.ts';
+import { parseProject } from '../format/parseProject.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const read = (...parts: string[]) => readFileSync(path.join(here, 'testdata', ...parts), 'utf8');
@@ -44,11 +47,13 @@ describe('readTau2Domain', () => {
   it('reads the @is_tool methods with kinds, schemas from signature and docstring, and raises', () => {
     expect(domain.notes).toEqual([]);
     expect(domain.tools.map((t) => [t.name, t.kind])).toEqual([
+      ['return_book', 'write'],
+      ['pay_fine', 'write'],
       ['get_member', 'read'],
       ['lend_book', 'write'],
       ['transfer_to_librarian', 'generic'],
     ]);
-    const lend = domain.tools[1];
+    const lend = domain.tools.find((t) => t.name === 'lend_book');
     expect(lend?.description).toBe('Lend a book to a member.');
     expect(lend?.parameters).toEqual({
       type: 'object',
@@ -63,11 +68,12 @@ describe('readTau2Domain', () => {
       },
       required: ['card', 'book_id'],
     });
-    expect(lend?.preconditions.map((p) => [p.message, p.condition])).toEqual([
-      ['Unknown format', 'format not in ("paper", "ebook")'],
-      ['Too many loans', 'len(member.loans) >= 3'],
-      ['No copy of {book_id} left', 'book.copies < 1'],
-      ['No such member', 'card not in self.db.members'],
+    // In the order the body reaches them; the helper's own failure where the body calls it.
+    expect(lend?.preconditions.map((p) => [p.message, p.condition, p.direct, p.via])).toEqual([
+      ['Unknown format', 'format not in ("paper", "ebook")', true, undefined],
+      ['No such member', 'card not in self.db.members', true, '_member'],
+      ['Too many loans', 'len(member.loans) >= 3', true, undefined],
+      ['No copy of {book_id} left', 'book.copies < 1', true, undefined],
     ]);
   });
 
@@ -133,71 +139,120 @@ describe('projectOfDomain', () => {
     expect(Object.keys(members?.columns ?? {})).toEqual([
       'card',
       'name',
-      'address_street',
-      'address_town',
+      'address',
       'loans',
       'fine',
     ]);
+    expect(members?.columns.address).toMatchObject({
+      type: 'object',
+      schema: { type: 'object', required: ['street', 'town'] },
+    });
+    expect(members?.columns.loans).toMatchObject({
+      type: 'array',
+      schema: { type: 'array', items: { type: 'string' } },
+    });
     expect(members?.rows[7]).toEqual({
       card: 'C-107',
       name: 'Member 7',
-      address_street: '7 Elm St',
-      address_town: 'Oxbury',
-      loans: '["L7"]',
+      address: { street: '7 Elm St', town: 'Oxbury' },
+      loans: ['L7'],
       fine: 1.75,
     });
+    expect(parse(files['database.yaml'])).toMatchObject({ now: '2024-05-15T09:30:00-04:00' });
     const tools = parse(files['tools.yaml']) as {
-      tools: Array<{ name: string; kind: string; returns?: string }>;
+      tools: Array<{
+        name: string;
+        kind: string;
+        returns?: string;
+        requires?: Array<{ condition: string; error: string }>;
+        effects?: unknown[];
+        parameters: { properties: Record<string, unknown> };
+      }>;
     };
+    const tool = (name: string) => tools.tools.find((t) => t.name === name);
     expect(tools.tools.map((t) => [t.name, t.kind, t.returns])).toEqual([
+      ['return_book', 'write', undefined],
+      ['pay_fine', 'write', undefined],
       ['get_member', 'read', 'db.members.filter(r, r.card == args.card)'],
       ['lend_book', 'write', undefined],
       ['transfer_to_librarian', 'read', undefined],
     ]);
-    const lend = (
-      parse(files['tools.yaml']) as {
-        tools: Array<{ parameters: { properties: Record<string, unknown> } }>;
-      }
-    ).tools[1];
-    expect(lend?.parameters.properties.format).toEqual({
+    expect(tool('return_book')?.requires).toEqual([
+      { condition: 'db.loans.exists(r, r.loan_id == args.loan_id)', error: 'No such loan' },
+      {
+        condition: '!(db.loans.filter(r, r.loan_id == args.loan_id)[0].state != "open")',
+        error: 'Loan already returned',
+      },
+    ]);
+    expect(tool('return_book')?.effects).toEqual([
+      {
+        update: 'loans',
+        where: 'row.loan_id == args.loan_id',
+        set: { state: '"returned"', note: 'args.note' },
+      },
+    ]);
+    expect(tool('pay_fine')?.effects).toEqual([
+      {
+        update: 'members',
+        where: 'row.card == args.card',
+        set: { fine: 'row.fine - args.amount', loans: 'row.loans + [args.card]' },
+      },
+    ]);
+    expect(tool('lend_book')?.requires?.map((r) => r.error)).toEqual([
+      'Unknown format',
+      'No such member',
+      'Too many loans',
+    ]);
+    expect(tool('lend_book')?.parameters.properties.format).toEqual({
       type: 'string',
       description: 'Paper or ebook.',
-      enum: ['paper', 'ebook'],
     });
     const scenarios = parse(files['scenarios.yaml']) as {
       scenarios: Array<Record<string, unknown>>;
     };
     expect(scenarios.scenarios[0]).toEqual({
       id: 'task-0',
-      policies: ['domain-policy'],
-      persona: 'You are brief.',
-      goal: 'You want to borrow B1.',
+      goal: 'You want to borrow B1.\n\nYou are brief.',
       knows: ['Your card is C-107.'],
       unknown: ['You do not know your fine.'],
-      expected: { required_actions: ['get_member', 'lend_book'], must_say: ['14 days'] },
+      expected: {
+        required_actions: [
+          { tool: 'get_member', args: { card: 'C-107' } },
+          { tool: 'lend_book', args: { card: 'C-107', book_id: 'B1' } },
+          { tool: 'return_book', args: { loan_id: 'L7', note: 'worn' } },
+          { tool: 'transfer_to_librarian', args: { summary: 'fine' }, compare_args: [] },
+        ],
+        must_say: ['14 days'],
+        assertions: ['Agent states the due date.'],
+      },
     });
-    expect(scenarios.scenarios[1]?.id).toBe('task-x-1');
+    expect(scenarios.scenarios[1]).toMatchObject({
+      id: 'task-x-1',
+      persona: 'A hurried student.',
+    });
     const report = notCarried.map((n) => `${n.file} | ${n.item} | ${n.message}`);
     expect(report).toEqual(
       expect.arrayContaining([
-        'database.yaml | table books, column tags | A nested value (list, map or several shapes) is kept as JSON text in a string column; conditions cannot look inside it.',
-        expect.stringMatching(/^tools\.yaml \| tool lend_book \| What it changes is Python code/),
-        'tools.yaml | tool lend_book | Its failure "Unknown format" (tools.py:46) is carried as an enum on format: a call outside it is refused with the schema\'s message, not this one.',
         expect.stringMatching(
-          /^tools\.yaml \| tool lend_book \| Its own failure is not carried .*"Too many loans" when len\(member\.loans\) >= 3/,
+          /^tools\.yaml \| tool lend_book \| What it changes is not carried \(it changes something other than a field of a row it looked up by key \(line \d+\)\)/,
         ),
-        'scenarios.yaml | task 0 | Natural-language assertion not carried: "Agent states the due date.".',
-        'scenarios.yaml | task 0 | 2 expected action(s) with arguments carried as tool names only; the end state they reach is not asserted.',
+        expect.stringMatching(
+          /^tools\.yaml \| tool lend_book \| Its own failure is not carried \(its message names a value of the call\): "No copy of \{book_id\} left" when book\.copies < 1/,
+        ),
         'scenarios.yaml | task x 1 | Expects a call to renew_loan, which is not a tool of the domain; left out.',
         'tools.yaml | user tool scan_card | A tool the user calls on their own device (dual control) has no place yet; left out.',
         expect.stringMatching(/^scenarios\.yaml \| task x 1 \| initial_state not carried: /),
         expect.stringMatching(/^scenarios\.yaml \| task x 1 \| env_assertions not carried: /),
       ]),
     );
+    // Nothing carried is reported as not carried.
+    expect(report.join('\n')).not.toMatch(
+      /return_book|pay_fine|Natural-language|persona|database\.yaml/,
+    );
     const policies = parse(files['policies.yaml']) as {
       policies: Array<{ id: string; tools?: string[] }>;
     };
-    expect(policies.policies[0]?.id).toBe('domain-policy');
+    expect(policies.policies.map((p) => p.id)).not.toContain('domain-policy');
     expect(policies.policies.length).toBeGreaterThan(3);
   });
 
@@ -231,10 +286,81 @@ describe('projectOfDomain', () => {
       tools: Array<{ name: string; returns?: string }>;
     };
     expect(tools.tools[1]?.returns).toBe('db.members.filter(r, r.badge == args.badge)');
+    expect((tools.tools[0] as { requires?: unknown }).requires).toEqual([
+      { condition: 'db.members.exists(r, r.badge == args.badge)', error: 'no such badge' },
+    ]);
+  });
+});
+
+describe('replayTasks', () => {
+  it('runs each call on the database the one before left: a second return of a loan fails', () => {
+    const domain = readTau2Domain('library', tau2Library());
+    const { files, toolNames } = projectOfDomain(domain);
+    const { model } = parseProject(projectFromFiles('library', files).project);
+    const action = { name: 'return_book', arguments: { loan_id: 'L7', note: 'worn' } };
+    const task = {
+      ...domain.tasks[0],
+      id: 'twice',
+      actions: [action, action],
+    } as (typeof domain.tasks)[number];
+    const [replay] = replayTasks(model, [task], toolNames, '2024-05-15T09:30:00-04:00');
+    expect(replay?.calls).toEqual([
+      { tool: 'return_book', ok: true, changes: 1 },
+      { tool: 'return_book', ok: false, error: 'Loan already returned', changes: 0 },
+    ]);
+  });
+
+  it('negates a condition, unwrapping only a whole !(…)', () => {
+    expect(negate('!(a)')).toBe('a');
+    expect(negate('!(a) && !(b)')).toBe('!(!(a) && !(b))');
+    expect(negate('a == b')).toBe('!(a == b)');
   });
 });
 
 describe('planTables', () => {
+  it('keeps lists and objects as structured columns, and drops a schema some value does not fit', () => {
+    const notes: CarryNote[] = [];
+    const address = {
+      type: 'object',
+      properties: { street: { type: 'string' } },
+      required: ['street'],
+    };
+    const [plan] = planTables(
+      [
+        {
+          name: 'people',
+          key: 'id',
+          columns: [
+            { name: 'id', schema: { type: 'string' }, required: true },
+            { name: 'home', schema: address, required: true },
+            { name: 'work', schema: address, required: true },
+            {
+              name: 'tags',
+              schema: { anyOf: [{ type: 'array' }, { type: 'null' }] },
+              required: false,
+            },
+          ],
+          rows: [
+            { id: 'a', home: { street: 'x' }, work: { street: 'y' }, tags: ['t'] },
+            { id: 'b', home: { street: 'z' }, work: {}, tags: null },
+          ],
+          sourceRows: 2,
+        },
+      ],
+      notes,
+    );
+    expect(plan?.columns.map((c) => [c.name, c.spec.type, c.spec.schema !== undefined])).toEqual([
+      ['id', 'string', false],
+      ['home', 'object', true],
+      ['work', 'object', false],
+      ['tags', 'array', true],
+    ]);
+    expect(plan?.rows[1]).toEqual({ id: 'b', home: { street: 'z' }, work: {}, tags: null });
+    expect(notes.map((n) => `${n.item}: ${n.message}`)).toEqual([
+      expect.stringMatching(/^table people, column work: 1 value\(s\) do not fit .*lacks "street"/),
+    ]);
+  });
+
   it('makes a column nullable where a row has no value, and keeps an enum only when every value is in it', () => {
     const notes: CarryNote[] = [];
     const [plan] = planTables(

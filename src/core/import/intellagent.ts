@@ -74,6 +74,7 @@ function toolsOf(file: string, source: string, notes: ImportNote[]): ImportedToo
       parameters,
       preconditions: (invoke?.raises ?? []).map((r) => ({
         ...(r.condition !== undefined ? { condition: r.condition } : {}),
+        ...(r.direct === true ? { direct: true } : {}),
         message: r.message,
         place: { file, line: r.line },
       })),

@@ -24,7 +24,9 @@ export function inferSchema(values: readonly JsonValue[]): JsonSchema {
   if (list.length === 1) schema.type = list[0];
   else if (list.length > 1) schema.type = list;
   if (types.has('array')) schema.items = inferSchema(arrays);
-  if (types.has('object')) {
+  if (types.has('object') && isMapById(objects)) {
+    schema.additionalProperties = inferSchema(objects.flatMap((o) => Object.values(o)));
+  } else if (types.has('object')) {
     const keys = new Set(objects.flatMap((o) => Object.keys(o)));
     const properties: Record<string, JsonSchema> = {};
     for (const k of keys)
@@ -36,6 +38,23 @@ export function inferSchema(values: readonly JsonValue[]): JsonSchema {
     if (required.length > 0) schema.required = required;
   }
   return schema;
+}
+
+/**
+ * Objects that are maps by id rather than records: every key is repeated as a field of its own
+ * value (`{"paypal_1": {"id": "paypal_1", ...}}`), or the keys vary so much (over 20, none in
+ * every object) that they cannot be fixed fields.
+ */
+function isMapById(objects: ReadonlyArray<Readonly<Record<string, JsonValue>>>): boolean {
+  const entries = objects.flatMap((o) => Object.entries(o));
+  if (entries.length === 0) return false;
+  const byId = entries.every(
+    ([k, v]) =>
+      v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).includes(k),
+  );
+  if (byId) return true;
+  const keys = new Set(entries.map(([k]) => k));
+  return keys.size > 20 && [...keys].every((k) => objects.some((o) => !Object.hasOwn(o, k)));
 }
 
 /**

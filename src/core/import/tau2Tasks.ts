@@ -82,7 +82,14 @@ function taskOf(raw: Obj, index: number, notes: ImportNote[], file: string): Imp
       });
       continue;
     }
-    actions.push({ name: a.name, arguments: isObj(a.arguments) ? a.arguments : {} });
+    const compare = Array.isArray(a.compare_args)
+      ? (a.compare_args as readonly JsonValue[]).filter((c): c is string => typeof c === 'string')
+      : undefined;
+    actions.push({
+      name: a.name,
+      arguments: isObj(a.arguments) ? a.arguments : {},
+      ...(compare !== undefined ? { compareArgs: compare } : {}),
+    });
   }
   const extras: Array<{ what: string; value: JsonValue }> = [];
   const keep = (what: string, value: JsonValue | undefined) => {

@@ -101,7 +101,12 @@ function toolOf(
   };
 }
 
-/** The method's raises, then those of each `self._helper(` it calls (once each, in order). */
+/**
+ * The method's raises and those of each `self._helper(` it calls (once each), in the order the
+ * body reaches them. A helper's conditions are rewritten in the caller's terms: its parameters
+ * replaced by the call's arguments (`user_id not in self.db.users` called as
+ * `self._get_user(order.user_id)` reads `order.user_id not in self.db.users`).
+ */
 function preconditionsOf(
   method: PyFunction,
   helpers: ReadonlyMap<string, PyFunction>,
@@ -109,17 +114,83 @@ function preconditionsOf(
   seen: Set<string> = new Set(),
 ): ImportedPrecondition[] {
   seen.add(method.name);
-  const own = method.raises.map((r) => ({
-    ...(r.condition !== undefined ? { condition: r.condition } : {}),
-    message: r.message,
-    place: { file, line: r.line },
-  }));
-  const called = [...method.text.matchAll(/self\.(\w+)\s*\(/g)].map((m) => m[1] ?? '');
-  const inherited: ImportedPrecondition[] = [];
-  for (const name of called) {
+  const placed: Array<{ at: number; precondition: ImportedPrecondition }> = method.raises.map(
+    (r) => ({
+      at: r.line,
+      precondition: {
+        ...(r.condition !== undefined ? { condition: r.condition } : {}),
+        message: r.message,
+        place: { file, line: r.line },
+        ...(r.direct === true ? { direct: true } : {}),
+      },
+    }),
+  );
+  for (const call of method.text.matchAll(/self\.(\w+)\s*\(/g)) {
+    const name = call[1] ?? '';
     const helper = helpers.get(name);
     if (helper === undefined || seen.has(name)) continue;
-    inherited.push(...preconditionsOf(helper, helpers, file, seen));
+    const at = method.line + method.text.slice(0, call.index).split('\n').length - 1;
+    const args = callArguments(method.text, call.index + call[0].length);
+    const params = helper.params.filter((p) => p.name !== 'self' && p.kind === 'plain');
+    const bound = new Map<string, string | undefined>(params.map((p, i) => [p.name, args[i]]));
+    // The helper's own variables mean nothing in the caller: a condition on one is not rewritten.
+    for (const local of helper.text.matchAll(/^\s*([A-Za-z_]\w*)\s*=[^=]/gm))
+      if (!bound.has(local[1] ?? '')) bound.set(local[1] ?? '', undefined);
+    for (const inner of preconditionsOf(helper, helpers, file, seen)) {
+      const condition =
+        inner.condition === undefined ? undefined : substitute(inner.condition, bound);
+      placed.push({
+        at,
+        precondition: {
+          ...inner,
+          // A condition that cannot be rewritten keeps the helper's words, for the report only.
+          ...(condition === undefined && inner.condition !== undefined
+            ? { direct: false }
+            : { ...(condition !== undefined ? { condition } : {}) }),
+          via: inner.via ?? name,
+        },
+      });
+    }
   }
-  return [...own, ...inherited];
+  return placed.sort((a, b) => a.at - b.at).map((p) => p.precondition);
+}
+
+/** The top-level arguments of a call whose `(` ends just before `from`, as source text. */
+function callArguments(text: string, from: number): string[] {
+  const args: string[] = [];
+  let depth = 0;
+  let start = from;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+    else if (c === ')' || (c === ',' && depth === 0)) {
+      const arg = text.slice(start, i).trim();
+      if (arg !== '') args.push(arg);
+      start = i + 1;
+      if (c === ')') break;
+    }
+  }
+  return args;
+}
+
+/**
+ * A condition with each bound name replaced by its argument (parenthesised when it is not a
+ * plain dotted name); undefined when a name is bound to nothing, or to a keyword argument.
+ */
+function substitute(
+  condition: string,
+  bound: ReadonlyMap<string, string | undefined>,
+): string | undefined {
+  const unbound: string[] = [];
+  const out = condition.replace(/(?<![.\w])([A-Za-z_]\w*)\b/g, (name: string) => {
+    if (!bound.has(name)) return name;
+    const arg = bound.get(name);
+    if (arg === undefined || /^\w+\s*=[^=]/.test(arg)) {
+      unbound.push(name);
+      return name;
+    }
+    return /^[\w.]+$/.test(arg) ? arg : `(${arg})`;
+  });
+  return unbound.length > 0 ? undefined : out;
 }

@@ -26,6 +26,11 @@ export interface PyRaise {
   readonly message: string;
   readonly fstring: boolean;
   readonly condition?: string;
+  /**
+   * True when the raise sits directly under an `if` of the function's own body (no loop, `elif`,
+   * `else` or outer `if` around it), so that `condition` alone decides it.
+   */
+  readonly direct?: boolean;
 }
 
 /** A `def`: its signature, docstring, the raises in its body and its source. */
@@ -220,7 +225,7 @@ class ModuleReader {
       params,
       ...(returns !== undefined ? { returns } : {}),
       ...(docstring !== undefined ? { docstring } : {}),
-      raises: raisesIn(this.source, statement.body, undefined),
+      raises: raisesIn(this.source, statement.body, undefined, false, true),
       body: statement.body,
       text: first && lastToken ? this.source.slice(first.start, lastToken.end) : '',
     };
@@ -307,6 +312,8 @@ function raisesIn(
   source: string,
   statements: readonly PyStatement[],
   condition: string | undefined,
+  direct = false,
+  top = false,
 ): PyRaise[] {
   const raises: PyRaise[] = [];
   for (const statement of statements) {
@@ -316,13 +323,15 @@ function raisesIn(
       const colon = indexOfTopLevel(statement.tokens, ':');
       const test = textOf(source, statement.tokens.slice(1, colon < 0 ? undefined : colon));
       const inline = colon < 0 ? [] : statement.tokens.slice(colon + 1);
+      const alone = top && head.value === 'if';
       if (inline.length > 0)
         raises.push(
-          ...raisesIn(source, [{ tokens: inline, line: statement.line, body: [] }], test),
+          ...raisesIn(source, [{ tokens: inline, line: statement.line, body: [] }], test, alone),
         );
-      raises.push(...raisesIn(source, statement.body, test));
+      raises.push(...raisesIn(source, statement.body, test, alone));
     } else if (head.value === 'raise') {
-      raises.push(raiseOf(source, statement, condition));
+      const raised = raiseOf(source, statement, condition);
+      raises.push(direct && condition !== undefined ? { ...raised, direct: true } : raised);
     } else if (head.value === 'return' && isErrorReturn(statement.tokens.slice(1))) {
       // IntellAgent's tools return "Error: …" where tau2's raise.
       const message = literalOf(statement.tokens.slice(1));
@@ -332,6 +341,7 @@ function raisesIn(
         message: typeof message === 'string' ? message : '',
         fstring: false,
         ...(condition !== undefined ? { condition } : {}),
+        ...(direct && condition !== undefined ? { direct: true } : {}),
       });
     } else {
       raises.push(

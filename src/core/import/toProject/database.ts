@@ -1,18 +1,22 @@
 import type { ImportedTable, JsonSchema, JsonValue } from '../domain.ts';
+import { structuredValueProblem } from '../../format/columnValues.ts';
 import type { CarryNote } from './carry.ts';
 import { safeName, uniqueNames } from './carry.ts';
 
 type Scalar = 'string' | 'integer' | 'number' | 'boolean';
+type Structured = 'array' | 'object';
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
 
 /** A column of database.yaml and how to get its value from an imported row. */
 export interface ColumnPlan {
   readonly name: string;
   readonly spec: {
-    type: Scalar;
+    type: Scalar | Structured;
     nullable?: boolean;
     enum?: JsonValue[];
     description?: string;
+    /** The JSON Schema of a list or object value. */
+    schema?: JsonSchema;
   };
   readonly value: (row: Readonly<Record<string, JsonValue>>) => JsonValue;
 }
@@ -56,18 +60,45 @@ function scalarOf(schema: JsonSchema): { type: Scalar; nullable: boolean } | und
   return { type: only as Scalar, nullable: nonNull.length < types.length };
 }
 
-const fits = (type: Scalar, v: JsonValue): boolean =>
-  type === 'integer'
-    ? Number.isInteger(v)
-    : type === 'number'
-      ? typeof v === 'number'
-      : typeof v === type;
+/**
+ * A list or an object (optionally null): the column type, the value's JSON Schema without the
+ * null option and the top-level description, and whether it allows null.
+ */
+function structuredOf(
+  schema: JsonSchema,
+): { type: Structured; schema: JsonSchema; nullable: boolean } | undefined {
+  const options = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : undefined;
+  if (options !== undefined) {
+    const nonNull = options.filter((o) => o.type !== 'null');
+    const inner = nonNull.length === 1 && nonNull[0] ? structuredOf(nonNull[0]) : undefined;
+    return inner && { ...inner, nullable: inner.nullable || nonNull.length < options.length };
+  }
+  const types = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
+  const nonNull = types.filter((t) => t !== 'null');
+  const [only] = nonNull;
+  if (nonNull.length !== 1 || (only !== 'array' && only !== 'object')) return undefined;
+  const rest = Object.fromEntries(
+    Object.entries(schema).filter(([k]) => k !== 'description' && k !== 'type'),
+  );
+  return { type: only, schema: { type: only, ...rest }, nullable: nonNull.length < types.length };
+}
+
+const fits = (type: Scalar | Structured, v: JsonValue): boolean =>
+  type === 'array'
+    ? Array.isArray(v)
+    : type === 'object'
+      ? typeof v === 'object' && v !== null && !Array.isArray(v)
+      : type === 'integer'
+        ? Number.isInteger(v)
+        : type === 'number'
+          ? typeof v === 'number'
+          : typeof v === type;
 
 /**
- * Plans database.yaml for the imported tables, in the current format where a column holds one
- * scalar: a scalar column stays as it is, an object of fixed scalar fields (an address) is
- * spread into `column_field` columns, and any other nested value (a list, a map, a union of
- * shapes) is kept as JSON text in a string column, noted for each column.
+ * Plans database.yaml for the imported tables: a scalar column stays as it is, a list or an
+ * object becomes an `array` or `object` column with its JSON Schema (`schema:`), and only a value
+ * of several shapes (a list in one row, a number in another) is kept as JSON text, noted for each
+ * such column.
  */
 export function planTables(tables: readonly ImportedTable[], notes: CarryNote[]): TablePlan[] {
   const tableName = uniqueNames();
@@ -79,16 +110,15 @@ export function planTables(tables: readonly ImportedTable[], notes: CarryNote[])
     for (const column of table.columns) {
       const read = (row: Readonly<Record<string, JsonValue>>) => row[column.name] ?? null;
       const planned = planColumn(
-        column.name,
+        columnName(safeName(column.name, 'c')),
         column.schema,
         !column.required,
         read,
-        columnName,
         `table ${table.name}, column ${column.name}`,
         notes,
       );
-      if (column.name === table.key) key = planned[0]?.name ?? '';
-      columns.push(...planned);
+      if (column.name === table.key) key = planned.name;
+      columns.push(planned);
     }
     const rows = table.rows.map((row) =>
       Object.fromEntries(columns.map((c) => [c.name, c.value(row)])),
@@ -106,89 +136,59 @@ export function planTables(tables: readonly ImportedTable[], notes: CarryNote[])
 }
 
 function planColumn(
-  sourceName: string,
+  name: string,
   schema: JsonSchema,
   optional: boolean,
   read: (row: Readonly<Record<string, JsonValue>>) => JsonValue,
-  columnName: (name: string) => string,
   item: string,
   notes: CarryNote[],
-  prefix = '',
-): ColumnPlan[] {
-  const name = columnName(safeName(`${prefix}${sourceName}`, 'c'));
+): ColumnPlan {
   const description = typeof schema.description === 'string' ? schema.description : undefined;
   const scalar = scalarOf(schema);
   if (scalar) {
     const en = Array.isArray(schema.enum) ? { enum: [...(schema.enum as JsonValue[])] } : {};
-    return [
-      {
-        name,
-        spec: {
-          type: scalar.type,
-          nullable: scalar.nullable || optional,
-          ...en,
-          ...(description ? { description } : {}),
-        },
-        value: read,
+    return {
+      name,
+      spec: {
+        type: scalar.type,
+        nullable: scalar.nullable || optional,
+        ...en,
+        ...(description ? { description } : {}),
       },
-    ];
+      value: read,
+    };
   }
-  const properties =
-    schema.type === 'object' && schema.properties !== null && typeof schema.properties === 'object'
-      ? (schema.properties as Record<string, JsonSchema>)
-      : undefined;
-  const flat =
-    properties !== undefined &&
-    schema.additionalProperties === undefined &&
-    Object.values(properties).every((p) => scalarOf(p) !== undefined) &&
-    prefix === '';
-  if (flat) {
-    const required = new Set((schema.required as string[] | undefined) ?? []);
-    notes.push({
-      file: 'database.yaml',
-      item,
-      message: `An object with fixed fields, spread into ${Object.keys(properties)
-        .map((p) => `${name}_${safeName(p)}`)
-        .join(', ')}.`,
-    });
-    return Object.entries(properties).flatMap(([field, fieldSchema]) =>
-      planColumn(
-        field,
-        fieldSchema,
-        optional || !required.has(field),
-        (row) => {
-          const outer = read(row);
-          return outer !== null && typeof outer === 'object' && !Array.isArray(outer)
-            ? ((outer as Record<string, JsonValue>)[field] ?? null)
-            : null;
-        },
-        columnName,
-        `${item}.${field}`,
-        notes,
-        `${name}_`,
-      ),
-    );
+  const structured = structuredOf(schema);
+  if (structured) {
+    return {
+      name,
+      spec: {
+        type: structured.type,
+        nullable: structured.nullable || optional,
+        ...(description ? { description } : {}),
+        schema: structured.schema,
+      },
+      value: read,
+    };
   }
   notes.push({
     file: 'database.yaml',
     item,
     message:
-      'A nested value (list, map or several shapes) is kept as JSON text in a string column; conditions cannot look inside it.',
+      'A value of several shapes (neither one scalar type, a list nor an object) is kept as JSON text in a string column; conditions cannot look inside it.',
   });
-  return [
-    {
-      name,
-      spec: {
-        type: 'string',
-        nullable: true,
-        description: `JSON text${description ? `: ${description}` : ''}`,
-      },
-      value: (row) => {
-        const v = read(row);
-        return v === null ? null : JSON.stringify(v);
-      },
+  return {
+    name,
+    spec: {
+      type: 'string',
+      nullable: true,
+      description: `JSON text${description ? `: ${description}` : ''}`,
     },
-  ];
+    value: (row) => {
+      const v = read(row);
+      return v === null ? null : JSON.stringify(v);
+    },
+  };
 }
 
 /** Makes a column's declaration fit its rows: nullable where a row has none, enum only when every value is in it. */
@@ -210,10 +210,23 @@ function settle(
     });
     spec.type = 'string';
     delete spec.enum;
+    delete spec.schema;
     rows.forEach((r) => {
       const v = r[column.name] ?? null;
       if (v !== null && typeof v !== 'string') r[column.name] = JSON.stringify(v);
     });
+  }
+  if (spec.schema !== undefined && (spec.type === 'array' || spec.type === 'object')) {
+    const probe = { name: column.name, type: spec.type, nullable: true, schema: spec.schema };
+    const misfits = values.filter((v) => v !== null && structuredValueProblem(probe, v));
+    if (misfits.length > 0) {
+      notes.push({
+        file: 'database.yaml',
+        item: `table ${table}, column ${column.name}`,
+        message: `${misfits.length} value(s) do not fit the source's schema (${structuredValueProblem(probe, misfits[0]) ?? ''}); the column keeps no schema.`,
+      });
+      delete spec.schema;
+    }
   }
   if (spec.enum && values.some((v) => v !== null && !spec.enum?.includes(v))) delete spec.enum;
   if (spec.nullable === false) delete spec.nullable;

@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import type { ProjectFileName } from '../../project.ts';
 import type { ImportedDomain } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
+import { statedNow } from './clock.ts';
 import { planTables } from './database.ts';
 import { planPolicies } from './policies.ts';
 import { planScenarios } from './scenarios.ts';
@@ -11,6 +12,8 @@ import { planTools } from './tools.ts';
 export interface ImportResult {
   readonly files: Readonly<Record<ProjectFileName, string>>;
   readonly notCarried: readonly CarryNote[];
+  /** Each source tool's name in the project (`getOrder` → `get_order`). */
+  readonly toolNames: ReadonlyMap<string, string>;
 }
 
 const yaml = (value: unknown) => stringify(value, { lineWidth: 0 });
@@ -43,6 +46,7 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
     columns: Object.fromEntries(t.columns.map((c) => [c.name, c.spec])),
     rows: t.rows,
   }));
+  const clock = statedNow(domain.policy);
   const header = (what: string) =>
     `# Imported from ${domain.source === 'tau2' ? 'tau2-bench' : 'IntellAgent'} (${domain.name}): ${what}\n`;
   return {
@@ -54,10 +58,13 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
       'policies.yaml': header('policies extracted from agent.md') + yaml({ policies }),
       'tools.yaml': header('tools') + yaml({ tools: tools.entries }),
       'database.yaml':
-        header('tables, sliced to what the tasks touch') + yaml({ tables: database }),
+        header('tables, sliced to what the tasks touch') +
+        (clock !== undefined ? `# now: the policy states "${clock.stated}"\n` : '') +
+        yaml({ ...(clock !== undefined ? { now: clock.now } : {}), tables: database }),
       'rules.yaml': `${header('no guard rules or checks yet')}guards: {}\nchecks: []\n`,
       'scenarios.yaml': header('one scenario per task') + yaml({ scenarios }),
     },
     notCarried: notes,
+    toolNames: tools.names,
   };
 }

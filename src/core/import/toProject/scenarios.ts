@@ -1,17 +1,14 @@
-import type { ImportedTask } from '../domain.ts';
+import type { ImportedAction, ImportedTask, JsonValue } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import { safeId, uniqueNames } from './carry.ts';
 
-/** The policy every imported scenario is held to: the domain's policy document as a whole. */
-export const DOMAIN_POLICY = 'domain-policy';
-
-const NO_PERSONA = 'A customer (the task gives no persona).';
-
 /**
- * Plans scenarios.yaml from tasks: the goal, what the user knows and does not, persona (or the
- * task's instructions for the user), required actions by tool name, and what the agent must
- * communicate as `must_say`. Expected arguments, natural-language assertions and parts with no
- * field yet are noted per task.
+ * Plans scenarios.yaml from tasks, graded as tau2-bench grades them: the goal (with the task's
+ * instructions for the user), what the user knows and does not, the persona only when the task
+ * gives one, each expected action with its arguments (and `compare_args`), what the agent must
+ * communicate as `must_say`, and the natural-language assertions as `assertions`. A task names no
+ * policy, so neither does its scenario (a failure is reported unattributed rather than charged
+ * to a policy the task never named). Parts with no field yet are noted per task.
  */
 export function planScenarios(
   tasks: readonly ImportedTask[],
@@ -22,47 +19,30 @@ export function planScenarios(
   return tasks.map((task) => {
     const id = unique(safeId(`task-${task.id}`, 'task'));
     const item = `task ${task.id}`;
-    const persona = task.persona ?? task.instructions ?? NO_PERSONA;
-    if (task.persona === undefined)
-      notes.push({
-        file: 'scenarios.yaml',
-        item,
-        message:
-          task.instructions !== undefined
-            ? "No persona; the task's instructions for the user stand in."
-            : 'No persona; a placeholder stands in.',
-      });
-    const goal =
-      task.persona !== undefined && task.instructions !== undefined
-        ? `${task.goal}\n\n${task.instructions}`
-        : task.goal;
-    const required: string[] = [];
+    const goal = [task.goal, task.instructions ?? '']
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .join('\n\n');
+    const required: unknown[] = [];
+    const seen = new Set<string>();
     const missing = new Set<string>();
     for (const action of task.actions) {
       const name = toolNames.get(action.name);
-      if (name === undefined && !missing.has(action.name)) {
+      if (name === undefined) {
+        if (!missing.has(action.name))
+          notes.push({
+            file: 'scenarios.yaml',
+            item,
+            message: `Expects a call to ${action.name}, which is not a tool of the domain; left out.`,
+          });
         missing.add(action.name);
-        notes.push({
-          file: 'scenarios.yaml',
-          item,
-          message: `Expects a call to ${action.name}, which is not a tool of the domain; left out.`,
-        });
+        continue;
       }
-      if (name !== undefined && !required.includes(name)) required.push(name);
+      const entry = requiredAction(name, action);
+      const key = JSON.stringify(entry);
+      if (!seen.has(key)) required.push(entry);
+      seen.add(key);
     }
-    const withArgs = task.actions.filter((a) => Object.keys(a.arguments).length > 0).length;
-    if (withArgs > 0)
-      notes.push({
-        file: 'scenarios.yaml',
-        item,
-        message: `${withArgs} expected action(s) with arguments carried as tool names only; the end state they reach is not asserted.`,
-      });
-    for (const assertion of task.nlAssertions)
-      notes.push({
-        file: 'scenarios.yaml',
-        item,
-        message: `Natural-language assertion not carried: "${assertion}".`,
-      });
     for (const extra of task.extras)
       notes.push({
         file: 'scenarios.yaml',
@@ -72,14 +52,27 @@ export function planScenarios(
     const expected: Record<string, unknown> = {};
     if (required.length > 0) expected.required_actions = required;
     if (task.communicate.length > 0) expected.must_say = [...task.communicate];
+    if (task.nlAssertions.length > 0) expected.assertions = [...task.nlAssertions];
     return {
       id,
-      policies: [DOMAIN_POLICY],
-      persona: persona.trim() || NO_PERSONA,
-      goal: goal.trim() || '(the task states no goal)',
+      ...(task.persona !== undefined && task.persona.trim() !== ''
+        ? { persona: task.persona.trim() }
+        : {}),
+      goal: goal || '(the task states no goal)',
       ...(task.knows.length > 0 ? { knows: [...task.knows] } : {}),
       ...(task.unknown.length > 0 ? { unknown: [...task.unknown] } : {}),
       ...(Object.keys(expected).length > 0 ? { expected } : {}),
     };
   });
+}
+
+/** A required action: the tool name alone, or `{tool, args, compare_args}` as the task gives it. */
+function requiredAction(tool: string, action: ImportedAction): unknown {
+  const args: Record<string, JsonValue> = { ...action.arguments };
+  if (Object.keys(args).length === 0 && action.compareArgs === undefined) return tool;
+  return {
+    tool,
+    args,
+    ...(action.compareArgs !== undefined ? { compare_args: [...action.compareArgs] } : {}),
+  };
 }

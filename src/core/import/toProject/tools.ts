@@ -1,8 +1,9 @@
 import type { ImportedTool, JsonSchema } from '../domain.ts';
-import { literalOfText } from '../python/literal.ts';
 import type { CarryNote } from './carry.ts';
 import { safeName, uniqueNames } from './carry.ts';
 import type { TablePlan } from './database.ts';
+import { effectsOf } from './effects.ts';
+import { planRequires, scopeOfTool } from './requires.ts';
 
 /** A tool of tools.yaml, as plain data to write as YAML. */
 export interface ToolEntry {
@@ -10,6 +11,8 @@ export interface ToolEntry {
   readonly description: string;
   readonly kind: 'read' | 'write';
   readonly parameters: JsonSchema;
+  readonly requires?: ReadonlyArray<{ readonly condition: string; readonly error: string }>;
+  readonly effects?: ReadonlyArray<Record<string, unknown>>;
   readonly returns?: string;
 }
 
@@ -44,14 +47,27 @@ export function planTools(
         message: `A ${tool.kind} tool (neither read nor write in the source); written as read.`,
       });
     const returns = kind === 'read' ? returnsOf(tool, tables) : undefined;
-    if (kind === 'write')
+    const parameters = schemaParameters(tool.parameters, item, notes);
+    const requires = planRequires(tool, parameters, tables, item, notes);
+    const written =
+      kind === 'write'
+        ? effectsOf(tool.body, scopeOfTool(tool, parameters, tables), tool.place.line ?? 1)
+        : undefined;
+    const effects = written !== undefined && 'effects' in written ? written.effects : undefined;
+    if (written !== undefined && 'reason' in written)
       notes.push({
         file: 'tools.yaml',
         item,
-        message:
-          'What it changes is Python code (see the source), not expressible as effects yet; it has no effects, so a call changes nothing.',
+        message: `What it changes is not carried (${written.reason}); it has no effects, so a call changes nothing.`,
       });
-    else if (returns === undefined)
+    else if (kind === 'write') {
+      if (effects?.length === 0)
+        notes.push({
+          file: 'tools.yaml',
+          item,
+          message: 'A write tool whose body changes nothing PolicyLab can see; it has no effects.',
+        });
+    } else if (returns === undefined)
       notes.push({
         file: 'tools.yaml',
         item,
@@ -63,41 +79,28 @@ export function planTools(
         item,
         message: `Returns the matching rows (${returns}), not the source's own output.`,
       });
-    const parameters = schemaParameters(tool.parameters);
-    for (const p of tool.preconditions) {
-      const allowed = allowedValues(p.condition, parameters);
-      const where = `${p.place.file}${p.place.line !== undefined ? `:${p.place.line}` : ''}`;
-      if (allowed !== undefined) {
-        parameters.properties[allowed.arg] = {
-          ...parameters.properties[allowed.arg],
-          enum: allowed.values,
-        };
-        notes.push({
-          file: 'tools.yaml',
-          item,
-          message: `Its failure "${p.message}" (${where}) is carried as an enum on ${allowed.arg}: a call outside it is refused with the schema's message, not this one.`,
-        });
-        continue;
-      }
-      notes.push({
-        file: 'tools.yaml',
-        item,
-        message: `Its own failure is not carried (tools have no preconditions yet): "${p.message}"${p.condition !== undefined ? ` when ${p.condition.replace(/\s+/g, ' ')}` : ''} (${where}).`,
-      });
-    }
     return {
       name,
       description: tool.description.trim() || `${tool.name} (no description in the source).`,
       kind,
       parameters,
+      ...(requires.length > 0 ? { requires } : {}),
+      ...(effects !== undefined && effects.length > 0 ? { effects } : {}),
       ...(returns !== undefined ? { returns } : {}),
     } satisfies ToolEntry;
   });
   return { entries, names };
 }
 
-/** `type: object` with properties and required only (what tools.yaml's schema reads). */
-function schemaParameters(schema: JsonSchema): {
+/**
+ * `type: object` with properties and required only (what tools.yaml's schema reads); a required
+ * name that is not a parameter is left out, with a note.
+ */
+function schemaParameters(
+  schema: JsonSchema,
+  item: string,
+  notes: CarryNote[],
+): {
   type: 'object';
   properties: Record<string, JsonSchema>;
   required?: string[];
@@ -106,33 +109,17 @@ function schemaParameters(schema: JsonSchema): {
     schema.properties !== null && typeof schema.properties === 'object'
       ? { ...(schema.properties as Record<string, JsonSchema>) }
       : {};
-  // A required name the schema does not describe (a misspelt `properties`) cannot be asked for.
-  const required = Array.isArray(schema.required)
-    ? (schema.required as unknown[]).filter(
-        (r): r is string => typeof r === 'string' && Object.hasOwn(properties, r),
-      )
+  const named = Array.isArray(schema.required)
+    ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string')
     : [];
+  const required = named.filter((r) => Object.hasOwn(properties, r));
+  for (const r of named.filter((n) => !Object.hasOwn(properties, n)))
+    notes.push({
+      file: 'tools.yaml',
+      item,
+      message: `Its schema requires "${r}", which is not among its parameters; left out of required.`,
+    });
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-}
-
-/**
- * `arg not in {"a", "b"}` (a set, list or tuple of strings) over a string argument with no enum
- * yet: the values the argument may take.
- */
-function allowedValues(
-  condition: string | undefined,
-  parameters: { properties: Record<string, JsonSchema> },
-): { arg: string; values: string[] } | undefined {
-  const match = /^\s*([A-Za-z_]\w*)\s+not\s+in\s+([[{(][\s\S]*[\]})])\s*$/.exec(condition ?? '');
-  if (!match) return undefined;
-  const arg = match[1] ?? '';
-  const schema = parameters.properties[arg];
-  if (schema === undefined || schema.type !== 'string' || schema.enum !== undefined)
-    return undefined;
-  const values = literalOfText(`[${(match[2] ?? '').slice(1, -1)}]`);
-  if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string'))
-    return undefined;
-  return { arg, values };
 }
 
 /**
@@ -156,12 +143,23 @@ function returnsOf(tool: ImportedTool, tables: readonly TablePlan[]): string | u
   return undefined;
 }
 
-/** The column an argument names: the same name, else the one column ending in `_<arg>`. */
+/**
+ * The column an argument names, as a path from the row: the same name, else the one scalar
+ * column or object field ending in `_<arg>` or named `<arg>` (`zip` for `address.zip`).
+ */
 function columnFor(table: TablePlan, arg: string): string | undefined {
-  const names = table.columns
-    .filter((c) => c.spec.type !== 'string' || !c.spec.description?.startsWith('JSON text'))
-    .map((c) => c.name);
-  if (names.includes(arg)) return arg;
-  const suffixed = names.filter((n) => n.endsWith(`_${arg}`));
+  const paths: string[] = [];
+  for (const column of table.columns) {
+    const { type, schema, description } = column.spec;
+    if (type === 'object') {
+      const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+      for (const [field, fieldSchema] of Object.entries(properties))
+        if (/^[a-z][a-z0-9_]*$/.test(field) && typeof fieldSchema.type === 'string')
+          paths.push(`${column.name}.${field}`);
+    } else if (type !== 'array' && !(type === 'string' && description?.startsWith('JSON text')))
+      paths.push(column.name);
+  }
+  if (paths.includes(arg)) return arg;
+  const suffixed = paths.filter((n) => n.endsWith(`_${arg}`) || n.endsWith(`.${arg}`));
   return suffixed.length === 1 ? suffixed[0] : undefined;
 }

@@ -16,6 +16,42 @@ class LibraryTools(ToolKitBase):
             raise ValueError("No such member")
         return self.db.members[card]
 
+    def _loan(self, loan_id: str):
+        """Find a loan."""
+        if loan_id not in self.db.loans:
+            raise ValueError("No such loan")
+        return self.db.loans[loan_id]
+
+    @is_tool(ToolType.WRITE)
+    def return_book(self, loan_id: str, note: str) -> dict:
+        """Take a book back.
+
+        Args:
+            loan_id: The loan, such as 'L0'.
+            note: What the desk noticed.
+        """
+        loan = self._loan(loan_id)
+        if loan.state != "open":
+            raise ValueError("Loan already returned")
+        loan.state = "returned"
+        loan.note = note
+        return loan
+
+    @is_tool(ToolType.WRITE)
+    def pay_fine(self, card: str, amount: float) -> dict:
+        """Pay part of a fine.
+
+        Args:
+            card: The member's card number.
+            amount: How much is paid.
+        """
+        member = self._member(card)
+        if amount <= 0 or amount > member.fine:
+            raise ValueError("Pay between 0 and the fine")
+        member.fine -= amount
+        member.loans.append(card)
+        return member
+
     @is_tool(ToolType.READ)
     def get_member(self, card: str) -> dict:
         """Look up a member by card number.
