@@ -12,6 +12,7 @@ import {
   buildGraph,
   countBySeverity,
   extractPolicies,
+  policyEntry,
   parseProject,
   policyCoverage,
   projectFromFiles,
@@ -308,14 +309,7 @@ function extract(promptPath: string, toolsPath: string | undefined, io: CliIO): 
     io.err(`policylab: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.usage;
   }
-  const policies = extractPolicies(prompt, tools).map((c) => ({
-    id: c.id,
-    text: c.text,
-    category: c.category,
-    challenge: c.challenge,
-    ...(c.tools.length > 0 ? { tools: [...c.tools] } : {}),
-    source: c.source.endLine === c.source.line ? { line: c.source.line } : { ...c.source },
-  }));
+  const policies = extractPolicies(prompt, tools).map(policyEntry);
   io.out(stringify({ policies }, { lineWidth: 0 }));
   return EXIT.ok;
 }

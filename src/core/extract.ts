@@ -28,6 +28,19 @@ const STOP_WORDS = new Set(
 const CONDITIONAL =
   /\b(unless|only if|except|within|before|after|until|at least|at most|more than|less than|if)\b/i;
 
+/** A candidate as policies.yaml writes it (a one-line source without its `endLine`). */
+export function policyEntry(candidate: CandidatePolicy): Record<string, unknown> {
+  const { line, endLine } = candidate.source;
+  return {
+    id: candidate.id,
+    text: candidate.text,
+    category: candidate.category,
+    challenge: candidate.challenge,
+    ...(candidate.tools.length > 0 ? { tools: [...candidate.tools] } : {}),
+    source: endLine === line ? { line } : { line, endLine },
+  };
+}
+
 /**
  * Reads a free-form system prompt and proposes atomic policies, filed under the nearest heading
  * as their category: each list item, and each sentence of a paragraph that carries an
@@ -162,16 +175,6 @@ export function addPoliciesToYaml(
   const doc = parseDocument(policiesYaml);
   if (doc.errors.length > 0) return policiesYaml;
   const fresh = newCandidates(candidates, buildPolicies(doc.toJS()).policies);
-  const items = fresh.map((candidate) => ({
-    id: candidate.id,
-    text: candidate.text,
-    category: candidate.category,
-    challenge: candidate.challenge,
-    ...(candidate.tools.length > 0 ? { tools: [...candidate.tools] } : {}),
-    source:
-      candidate.source.endLine === candidate.source.line
-        ? { line: candidate.source.line }
-        : { line: candidate.source.line, endLine: candidate.source.endLine },
-  }));
+  const items = fresh.map(policyEntry);
   return appendToTopLevelSequence(policiesYaml, 'policies', items) ?? policiesYaml;
 }

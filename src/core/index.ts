@@ -9,7 +9,7 @@ export type { Diagnostic, Severity, Span } from './diagnostics.ts';
 export { LineIndex, countBySeverity, sortDiagnostics } from './diagnostics.ts';
 export type { CandidatePolicy } from './extract.ts';
 export type { ToolInfo } from './extract/toolLinks.ts';
-export { addPoliciesToYaml, extractPolicies, newCandidates } from './extract.ts';
+export { addPoliciesToYaml, extractPolicies, newCandidates, policyEntry } from './extract.ts';
 export type * from './format/model.ts';
 export type { ParsedProject } from './format/parseProject.ts';
 export { parseProject } from './format/parseProject.ts';

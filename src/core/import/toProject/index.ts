@@ -37,7 +37,7 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
   const scenarios = planScenarios(domain.tasks, tools.names, notes);
   const policies = planPolicies(
     domain.policy,
-    tools.entries.map((t) => t.name),
+    tools.entries.map((t) => ({ name: t.name, description: t.description })),
   );
   const database = tables.map((t) => ({
     name: t.name,

@@ -1,19 +1,14 @@
-import { extractPolicies } from '../../extract.ts';
+import type { ToolInfo } from '../../extract/toolLinks.ts';
+import { extractPolicies, policyEntry } from '../../extract.ts';
 
 /**
  * Plans policies.yaml: the atomic policies deterministic extraction finds in the policy
- * document (agent.md, so their source lines point into it).
+ * document (agent.md, so their source lines point into it), linked to the tools by their names
+ * and descriptions.
  */
 export function planPolicies(
   policy: string,
-  toolNames: readonly string[],
+  tools: readonly ToolInfo[],
 ): Array<Record<string, unknown>> {
-  return extractPolicies(policy, toolNames).map((c) => ({
-    id: c.id,
-    text: c.text,
-    category: c.category,
-    challenge: c.challenge,
-    ...(c.tools.length > 0 ? { tools: [...c.tools] } : {}),
-    source: c.source.endLine === c.source.line ? { line: c.source.line } : { ...c.source },
-  }));
+  return extractPolicies(policy, tools).map(policyEntry);
 }
