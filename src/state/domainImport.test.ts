@@ -49,7 +49,7 @@ describe('importing a tau2-bench or IntellAgent domain in the page', () => {
     expect(state.arrival).toMatchObject({ name: 'library', previous: own.id });
     const report = state.importReport;
     expect(report).toMatchObject({ projectName: 'library', source: 'tau2-bench' });
-    expect(report?.summary).toContain('3 tools, 3 tables');
+    expect(report?.summary).toContain('5 tools, 3 tables');
     expect(report?.notCarried).toContainEqual(
       expect.objectContaining({ file: 'tools.yaml', item: 'user tool scan_card' }),
     );
