@@ -1,12 +1,10 @@
-import type { ChatMessage } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
 import type { Player } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
-import { normalise, quoteFound, renderTranscript, transcriptTexts } from './judge.ts';
+import { judgeSession, quoteFound } from './judge.ts';
 import type { CallContext } from './modelCall.ts';
-import { loggedChat } from './modelCall.ts';
 import type { PromptTemplate } from './prompts.ts';
-import { ASSERTION_JUDGE_PROMPT, JUDGE_ASKS, judgeFix, renderPrompt } from './prompts.ts';
+import { ASSERTION_JUDGE_PROMPT, renderPrompt } from './prompts.ts';
 import type { Transcript } from './transcript.ts';
 import { assertionId } from './assertionOpinions.ts';
 
@@ -66,72 +64,29 @@ export async function judgeAssertions(
   transcript: Transcript,
   deps: AssertionJudgeDeps,
 ): Promise<AssertionJudgeResult> {
-  const events: SimEvent[] = [];
-  const emit = (event: SimEvent) => {
-    events.push(event);
-    deps.emit?.(event);
-  };
   const skipped: AssertionJudgeResult['skipped'] = [];
   const assertions = scenario.expected.assertions ?? [];
-  if (assertions.length === 0) return { events, skipped };
-  const shown = renderTranscript(transcript);
-  const sources = transcriptTexts(transcript).map(normalise);
-  const agentTurns = new Set([
-    ...transcript.messages.filter((m) => m.speaker === 'agent').map((m) => m.turn),
-    ...transcript.calls.map((c) => c.turn),
-  ]);
-  const ask = async (messages: readonly ChatMessage[]) => {
-    const response = await loggedChat(
-      'judge',
-      deps.judge,
-      {
-        messages,
-        responseSchema: { name: 'assertion_verdict', schema: ASSERTION_SCHEMA },
-        temperature: 0,
-        maxTokens: 500,
-      },
-      { ...deps, emit },
-      { dialogue: transcript.dialogue },
-    );
-    if (response.json === undefined)
-      throw new ModelError('malformed-output', 'The judge answered without a JSON verdict.');
-    return { answer: response.json as Answer, raw: response.message.content };
-  };
-
+  if (assertions.length === 0) return { events: [], skipped };
+  const session = judgeSession<Answer>(transcript, deps, {
+    name: 'assertion_verdict',
+    schema: ASSERTION_SCHEMA,
+  });
+  const { agentTurns, sources } = session;
   for (const [i, assertion] of assertions.entries()) {
     const id = assertionId(i);
-    const stopped = deps.signal?.aborted
-      ? 'The run was stopped.'
-      : deps.overBudget?.()
-        ? 'The run’s budget was spent.'
-        : undefined;
+    const stopped = session.stopped();
     if (stopped !== undefined) {
       skipped.push({ id, error: stopped });
       continue;
     }
-    const messages: ChatMessage[] = [
-      {
-        role: 'system',
-        content: renderPrompt(deps.template ?? ASSERTION_JUDGE_PROMPT, {
-          assertion: assertion.text,
-          transcript: shown,
-        }),
-      },
-      { role: 'user', content: JUDGE_ASKS },
-    ];
+    const system = renderPrompt(deps.template ?? ASSERTION_JUDGE_PROMPT, {
+      assertion: assertion.text,
+      transcript: session.shown,
+    });
     try {
-      const first = await ask(messages);
-      let { answer } = first;
-      const { problems } = review(answer, agentTurns, sources);
-      if (problems.length > 0) {
-        messages.push(
-          { role: 'assistant', content: first.raw },
-          { role: 'user', content: judgeFix(problems) },
-        );
-        ({ answer } = await ask(messages));
-      }
+      const answer = await session.ask(system, (a) => review(a, agentTurns, sources).problems);
       const checked = review(answer, agentTurns, sources);
-      emit({
+      session.emit({
         type: 'assertion',
         at: deps.clock(),
         dialogue: transcript.dialogue,
@@ -148,7 +103,7 @@ export async function judgeAssertions(
       skipped.push({ id, error: error.message });
     }
   }
-  return { events, skipped };
+  return { events: session.events, skipped };
 }
 
 /**

@@ -43,6 +43,87 @@ export interface JudgeResult {
   readonly skipped: { readonly policy: string; readonly error: string }[];
 }
 
+/** What asking the judge about one dialogue needs (the policy judge's and the assertion judge's). */
+export type JudgeSessionDeps = CallContext & {
+  readonly judge: Player;
+  readonly overBudget?: () => boolean;
+};
+
+/** One dialogue put to the judge: the transcript as it reads it, and asking it questions. */
+export interface JudgeSession<A> {
+  /** The `usage` events of its calls, in order (and whatever else the caller emits). */
+  readonly events: SimEvent[];
+  readonly emit: (event: SimEvent) => void;
+  /** Agent turns an answer may name, and the texts its quote must be found in. */
+  readonly agentTurns: ReadonlySet<number>;
+  readonly sources: readonly string[];
+  /** The transcript as the judge reads it (`renderTranscript`). */
+  readonly shown: string;
+  /** Why no more questions may be asked (the run stopped or its budget is spent), if so. */
+  stopped: () => string | undefined;
+  /**
+   * Asks with `system` as the system prompt; an answer `problems` finds fault with gets one
+   * follow-up turn saying what. Resolves with the last answer; throws a ModelError when a call
+   * fails or gives no JSON.
+   */
+  ask: (system: string, problems: (answer: A) => readonly string[]) => Promise<A>;
+}
+
+/** Opens a judging session over `transcript`; answers must fit `schema` (named `name`). */
+export function judgeSession<A>(
+  transcript: Transcript,
+  deps: JudgeSessionDeps,
+  schema: { readonly name: string; readonly schema: Readonly<Record<string, unknown>> },
+): JudgeSession<A> {
+  const events: SimEvent[] = [];
+  const emit = (event: SimEvent) => {
+    events.push(event);
+    deps.emit?.(event);
+  };
+  const call = async (messages: readonly ChatMessage[]) => {
+    const response = await loggedChat(
+      'judge',
+      deps.judge,
+      { messages, responseSchema: schema, temperature: 0, maxTokens: 500 },
+      { ...deps, emit },
+      { dialogue: transcript.dialogue },
+    );
+    if (response.json === undefined)
+      throw new ModelError('malformed-output', 'The judge answered without a JSON verdict.');
+    return { answer: response.json as A, raw: response.message.content };
+  };
+  return {
+    events,
+    emit,
+    shown: renderTranscript(transcript),
+    sources: transcriptTexts(transcript).map(normalise),
+    agentTurns: new Set([
+      ...transcript.messages.filter((m) => m.speaker === 'agent').map((m) => m.turn),
+      ...transcript.calls.map((c) => c.turn),
+    ]),
+    stopped: () =>
+      deps.signal?.aborted
+        ? 'The run was stopped.'
+        : deps.overBudget?.()
+          ? 'The run’s budget was spent.'
+          : undefined,
+    ask: async (system, problems) => {
+      const messages: ChatMessage[] = [
+        { role: 'system', content: system },
+        { role: 'user', content: JUDGE_ASKS },
+      ];
+      const first = await call(messages);
+      const wrong = problems(first.answer);
+      if (wrong.length === 0) return first.answer;
+      messages.push(
+        { role: 'assistant', content: first.raw },
+        { role: 'user', content: judgeFix(wrong) },
+      );
+      return (await call(messages)).answer;
+    },
+  };
+}
+
 /** The JSON a judge answers with. */
 export const JUDGE_SCHEMA: Readonly<Record<string, unknown>> = {
   type: 'object',
@@ -82,74 +163,27 @@ export async function judgeDialogue(
   transcript: Transcript,
   deps: JudgeDeps,
 ): Promise<JudgeResult> {
-  const events: SimEvent[] = [];
-  const emit = (event: SimEvent) => {
-    events.push(event);
-    deps.emit?.(event);
-  };
+  const session = judgeSession<Answer>(transcript, deps, {
+    name: 'policy_verdict',
+    schema: JUDGE_SCHEMA,
+  });
+  const { agentTurns, sources } = session;
   const verdicts: JudgeVerdict[] = [];
   const skipped: JudgeResult['skipped'] = [];
-  const shown = renderTranscript(transcript);
-  const sources = transcriptTexts(transcript).map(normalise);
-  const agentTurns = new Set([
-    ...transcript.messages.filter((m) => m.speaker === 'agent').map((m) => m.turn),
-    ...transcript.calls.map((c) => c.turn),
-  ]);
-
-  const ask = async (messages: readonly ChatMessage[]) => {
-    const response = await loggedChat(
-      'judge',
-      deps.judge,
-      {
-        messages,
-        responseSchema: { name: 'policy_verdict', schema: JUDGE_SCHEMA },
-        temperature: 0,
-        maxTokens: 500,
-      },
-      { ...deps, emit },
-      { dialogue: transcript.dialogue },
-    );
-    if (response.json === undefined)
-      throw new ModelError('malformed-output', 'The judge answered without a JSON verdict.');
-    return { answer: response.json as Answer, raw: response.message.content };
-  };
-
   for (const id of new Set(scenario.policies)) {
     const policy = model.policies.find((p) => p.id === id);
-    const stopped = deps.signal?.aborted
-      ? 'The run was stopped.'
-      : deps.overBudget?.()
-        ? 'The run’s budget was spent.'
-        : undefined;
+    const stopped = session.stopped();
     if (!policy || stopped !== undefined) {
       skipped.push({ policy: id, error: stopped ?? `"${id}" is not a policy of the project.` });
       continue;
     }
-    const messages: ChatMessage[] = [
-      {
-        role: 'system',
-        content: renderPrompt(deps.template ?? POLICY_JUDGE_PROMPT, {
-          policy_id: policy.id,
-          policy: policy.text,
-          transcript: shown,
-        }),
-      },
-      { role: 'user', content: JUDGE_ASKS },
-    ];
+    const system = renderPrompt(deps.template ?? POLICY_JUDGE_PROMPT, {
+      policy_id: policy.id,
+      policy: policy.text,
+      transcript: session.shown,
+    });
     try {
-      const first = await ask(messages);
-      let { answer } = first;
-      const { problems } = review(answer, agentTurns, sources);
-      if (problems.length > 0) {
-        messages.push(
-          { role: 'assistant', content: first.raw },
-          {
-            role: 'user',
-            content: judgeFix(problems),
-          },
-        );
-        ({ answer } = await ask(messages));
-      }
+      const answer = await session.ask(system, (a) => review(a, agentTurns, sources).problems);
       const checked = review(answer, agentTurns, sources);
       const verdict: JudgeVerdict = {
         policy: policy.id,
@@ -161,7 +195,7 @@ export async function judgeDialogue(
         notes: checked.notes,
       };
       verdicts.push(verdict);
-      emit({
+      session.emit({
         type: 'judge',
         at: deps.clock(),
         dialogue: transcript.dialogue,
@@ -176,7 +210,7 @@ export async function judgeDialogue(
       skipped.push({ policy: id, error: error.message });
     }
   }
-  return { verdicts, events, skipped };
+  return { verdicts, events: session.events, skipped };
 }
 
 /** The answer held to the transcript: `problems` to tell the judge, `notes` for a person. */
