@@ -9,7 +9,11 @@ import type { Column } from './model.ts';
 let ajv: Ajv | undefined;
 const validators = new WeakMap<object, ValidateFunction | string>();
 
-function createAjv(): Ajv {
+/**
+ * An Ajv for values a person's data holds (rows, a call's arguments): every error, quiet, and
+ * the `date` and `date-time` formats the format's docs name.
+ */
+export function createValueAjv(): Ajv {
   const instance = new Ajv({ allErrors: true, strict: false, logger: false });
   instance.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
   instance.addFormat(
@@ -23,7 +27,7 @@ function createAjv(): Ajv {
 function validatorFor(schema: object): ValidateFunction | string {
   const known = validators.get(schema);
   if (known !== undefined) return known;
-  ajv ??= createAjv();
+  ajv ??= createValueAjv();
   let result: ValidateFunction | string;
   try {
     result = ajv.compile(schema);

@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
 import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
+import { createValueAjv } from '../format/columnValues.ts';
 import type { Effect, ProjectModel, Row, Table, Tool } from '../format/model.ts';
 import type { ToolCall } from '../rules/guards.ts';
 import { typedArgs } from '../rules/typedArgs.ts';
@@ -356,7 +357,7 @@ const validators = new WeakMap<object, ValidateFunction | null>();
 function validatorFor(tool: Tool): ValidateFunction | null {
   let validate = validators.get(tool.parameters);
   if (validate !== undefined) return validate;
-  ajv ??= createAjv();
+  ajv ??= createValueAjv();
   const schema: object = tool.parameters;
   try {
     validate = ajv.compile(schema);
@@ -368,16 +369,6 @@ function validatorFor(tool: Tool): ValidateFunction | null {
   ajv.removeSchema(schema);
   validators.set(tool.parameters, validate);
   return validate;
-}
-
-function createAjv(): Ajv {
-  const instance = new Ajv({ allErrors: true, strict: false, logger: false });
-  instance.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
-  instance.addFormat(
-    'date-time',
-    /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/,
-  );
-  return instance;
 }
 
 /** Why the arguments break the tool's parameter schema, in words for the agent; at most three. */
