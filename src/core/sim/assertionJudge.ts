@@ -1,7 +1,7 @@
 import { ModelError } from '../models/errors.ts';
 import type { Player } from './dialogue.ts';
 import type { SimEvent, SimScenario } from './events.ts';
-import { judgeSession, quoteFound } from './judge.ts';
+import { judgeSession, quoteFound, verdictSchema } from './judge.ts';
 import type { CallContext } from './modelCall.ts';
 import type { PromptTemplate } from './prompts.ts';
 import { ASSERTION_JUDGE_PROMPT, renderPrompt } from './prompts.ts';
@@ -17,17 +17,7 @@ import { assertionId } from './assertionOpinions.ts';
  */
 
 /** The JSON the judge answers an assertion with. */
-export const ASSERTION_SCHEMA: Readonly<Record<string, unknown>> = {
-  type: 'object',
-  properties: {
-    met: { type: 'boolean' },
-    turn: { type: ['integer', 'null'] },
-    reason: { type: 'string' },
-    evidence: { type: 'string' },
-  },
-  required: ['met', 'turn', 'reason', 'evidence'],
-  additionalProperties: false,
-};
+export const ASSERTION_SCHEMA = verdictSchema('met');
 
 interface Answer {
   readonly met: boolean;

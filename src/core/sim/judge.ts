@@ -124,18 +124,26 @@ export function judgeSession<A>(
   };
 }
 
-/** The JSON a judge answers with. */
-export const JUDGE_SCHEMA: Readonly<Record<string, unknown>> = {
-  type: 'object',
-  properties: {
-    violated: { type: 'boolean' },
-    turn: { type: ['integer', 'null'] },
-    reason: { type: 'string' },
-    evidence: { type: 'string' },
-  },
-  required: ['violated', 'turn', 'reason', 'evidence'],
-  additionalProperties: false,
-};
+/**
+ * The JSON a judge answers with: its finding as one flag named `flag` (`violated` for a policy,
+ * `met` for an assertion), the agent turn it points at or null, its reason, and a quote.
+ */
+export function verdictSchema(flag: string): Readonly<Record<string, unknown>> {
+  return {
+    type: 'object',
+    properties: {
+      [flag]: { type: 'boolean' },
+      turn: { type: ['integer', 'null'] },
+      reason: { type: 'string' },
+      evidence: { type: 'string' },
+    },
+    required: [flag, 'turn', 'reason', 'evidence'],
+    additionalProperties: false,
+  };
+}
+
+/** The JSON the judge answers a policy with. */
+export const JUDGE_SCHEMA = verdictSchema('violated');
 
 interface Answer {
   readonly violated: boolean;
