@@ -289,22 +289,12 @@ export type {
   ReplayOpinion,
   ReplayStep,
   ReplayStepKind,
-  RowMark,
-  SettledAt,
   StartTables,
-  TableAt,
   ToolPolicies,
 } from './sim/replay.ts';
-export {
-  changesUpTo,
-  databaseAt,
-  firstStepFor,
-  nextStep,
-  quoteSpan,
-  replayOf,
-  settledAt,
-  stepOfTurn,
-} from './sim/replay.ts';
+export type { RowMark, SettledAt, TableAt } from './sim/replayFrame.ts';
+export { changesUpTo, databaseAt, settledAt } from './sim/replayFrame.ts';
+export { firstStepFor, nextStep, quoteSpan, replayOf, stepOfTurn } from './sim/replay.ts';
 export type { SharedLink, ShareMigration, ShareView } from './share/link.ts';
 export {
   SHARE_LIMITS,

@@ -2,8 +2,9 @@ import type { ProjectModel, Row } from '../format/model.ts';
 import type { PastCall } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
 import type { SimEvent } from './events.ts';
-import type { Replay, TableAt } from './replay.ts';
-import { databaseAt } from './replay.ts';
+import type { Replay } from './replay.ts';
+import type { TableAt } from './replayFrame.ts';
+import { databaseAt } from './replayFrame.ts';
 
 /*
  * Guard rules shaped the dialogue (a refused call never ran, and the agent answered the refusal),

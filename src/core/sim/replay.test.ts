@@ -13,15 +13,8 @@ import {
 import { waitingRuntime } from '../../test/scriptedModels.ts';
 import { runDialogue } from './dialogue.ts';
 import type { RowChange, SimEvent } from './events.ts';
-import {
-  databaseAt,
-  firstStepFor,
-  nextStep,
-  quoteSpan,
-  replayOf,
-  settledAt,
-  stepOfTurn,
-} from './replay.ts';
+import { firstStepFor, nextStep, quoteSpan, replayOf, stepOfTurn } from './replay.ts';
+import { databaseAt, settledAt } from './replayFrame.ts';
 
 const judgedRun = () =>
   simulateRefunds({ ...REFUND_PLAN, judge: { engine: judge, model: 'judge-model' } });

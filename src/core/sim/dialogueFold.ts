@@ -1,0 +1,185 @@
+import type { Finding, SimEvent, Speaker } from './events.ts';
+import { ERROR_ENDINGS } from './events.ts';
+import { assertionOpinions } from './assertionOpinions.ts';
+import type { Breach, DialogueReport, UnclearFinding, Verdict } from './reportTypes.ts';
+import { readerTurns } from './transcript.ts';
+
+/*
+ * One dialogue's part of the run report: its events gathered as they come (`record`), then its
+ * verdict, breaches, errors and opinions (`finish`). `reportOf` folds every dialogue this way.
+ */
+
+type DialogueEvent = Extract<SimEvent, { dialogue: string }>;
+
+export interface DialogueAcc {
+  readonly start: Extract<SimEvent, { type: 'dialogue-started' }>;
+  end: Extract<SimEvent, { type: 'dialogue-ended' }> | null;
+  checked: boolean;
+  readonly breaches: (Breach & { readonly call?: string })[];
+  readonly examined: Set<string>;
+  readonly unclear: UnclearFinding[];
+  readonly scenarioFaults: string[];
+  readonly suspect: string[];
+  review: 'counts' | 'discarded' | null;
+  readonly turnOfCall: Map<string, number>;
+  readonly said: { turn: number; speaker: Speaker }[];
+  readonly judged: Extract<SimEvent, { type: 'judge' }>[];
+  readonly assertions: Extract<SimEvent, { type: 'assertion' }>[];
+  /** People's latest marks: `judge` and `finding` targets, right (true) or wrong. */
+  readonly marks: Map<string, { readonly kind: 'judge' | 'finding'; readonly correct: boolean }>;
+}
+
+/** A dialogue's accumulator, just started. */
+export function openDialogue(start: Extract<SimEvent, { type: 'dialogue-started' }>): DialogueAcc {
+  return {
+    start,
+    end: null,
+    checked: false,
+    breaches: [],
+    examined: new Set(),
+    unclear: [],
+    scenarioFaults: [],
+    suspect: [],
+    review: null,
+    turnOfCall: new Map(),
+    said: [],
+    judged: [],
+    assertions: [],
+    marks: new Map(),
+  };
+}
+
+export const text = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+export const late = (turn: number | undefined): number => turn ?? Number.POSITIVE_INFINITY;
+
+/** A check that could not judge (lint reports why) examined nothing. */
+const skipped = (f: Finding): boolean => f.passed && f.detail.startsWith('Skipped:');
+
+export function record(d: DialogueAcc, e: DialogueEvent): void {
+  switch (e.type) {
+    case 'tool-call':
+      d.turnOfCall.set(e.call, e.turn);
+      break;
+    case 'guard':
+      if (e.policy !== undefined) d.examined.add(e.policy);
+      if (!e.allowed && e.rule !== undefined) {
+        const { rule: id, policy, reason: detail, call } = e;
+        d.breaches.push({ source: 'guard', id, policy, turn: undefined, detail, call });
+      }
+      break;
+    case 'checks':
+      d.checked = true;
+      for (const f of e.findings) {
+        const { id, policy, detail } = f;
+        if (f.fault === 'scenario') d.scenarioFaults.push(detail);
+        else if (f.unclear) d.unclear.push({ id, policy, turn: f.turn, detail });
+        else if (!f.passed) d.breaches.push({ source: 'check', id, policy, turn: f.turn, detail });
+        if (policy !== undefined && !f.unclear && f.fault === undefined && !skipped(f))
+          d.examined.add(policy);
+      }
+      break;
+    case 'judge':
+      d.judged.push(e);
+      break;
+    case 'assertion':
+      d.assertions.push(e);
+      break;
+    case 'suspect':
+      d.suspect.push(...e.reasons);
+      break;
+    case 'review':
+      d.review = e.decision;
+      break;
+    case 'dialogue-ended':
+      d.end = e;
+      // The agent's broken output is its own failure, one no policy is named for.
+      if (e.reason === 'agent-error')
+        d.breaches.push({
+          source: 'ending',
+          id: e.reason,
+          policy: undefined,
+          turn: undefined,
+          detail: e.detail,
+        });
+      break;
+    case 'message':
+      d.said.push({ turn: e.turn, speaker: e.speaker });
+      break;
+    case 'mark': {
+      const { kind } = e.target;
+      const key = `${kind}\u0000${kind === 'judge' ? e.target.policy : e.target.id}`;
+      if (e.correct === null) d.marks.delete(key);
+      else d.marks.set(key, { kind, correct: e.correct });
+      break;
+    }
+    case 'note':
+    case 'tool-result':
+    case 'dialogue-started':
+      break;
+  }
+}
+
+/** What `finish` needs of the run: the scenarios announced, and whether it had a judge model. */
+export interface RunFacts {
+  readonly announced: ReadonlyMap<string, Extract<SimEvent, { type: 'scenario' }>>;
+  readonly judge: boolean;
+}
+
+export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
+  const name = readerTurns(d.said);
+  const labelled = <T extends { readonly turn: number | undefined }>(item: T): T =>
+    item.turn === undefined ? item : { ...item, turnLabel: name(item.turn) };
+  // A guard event names its call, not its turn; the call's tool-call event has the turn.
+  const breaches: Breach[] = d.breaches
+    .map(({ call, ...b }) => (call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) }))
+    .map(labelled)
+    .sort((a, b) => late(a.turn) - late(b.turn) || text(a.id, b.id));
+  const reason = d.end?.reason ?? null;
+  const suspect = d.suspect.length > 0;
+  const errorReason =
+    reason !== null && ERROR_ENDINGS.has(reason)
+      ? reason
+      : d.scenarioFaults.length > 0
+        ? 'scenario-error'
+        : suspect && d.review === 'discarded'
+          ? 'user-error'
+          : null;
+  const verdict: Verdict =
+    reason === null
+      ? 'running'
+      : errorReason
+        ? 'error'
+        : suspect && d.review === null
+          ? 'suspect'
+          : breaches.length > 0
+            ? 'fail'
+            : 'pass';
+  return {
+    dialogue: d.start.dialogue,
+    scenario: d.start.scenario,
+    trial: d.start.trial,
+    ending: reason,
+    endingDetail: d.end?.detail ?? '',
+    endingRole: d.end?.role ?? null,
+    verdict,
+    checked: d.checked,
+    breaches,
+    examined: [...d.examined].sort(text),
+    unclear: d.unclear,
+    errorReason,
+    scenarioFaults: d.scenarioFaults,
+    suspect: d.suspect,
+    review: d.review,
+    judgeViolations: d.judged
+      .filter((j) => j.violated)
+      .map(({ policy, turn, reason: why, evidence }) =>
+        labelled({ policy, turn, reason: why, evidence }),
+      )
+      .sort((a, b) => text(a.policy, b.policy) || late(a.turn) - late(b.turn)),
+    assertions: assertionOpinions(facts.announced.get(d.start.scenario)?.scenario, d.assertions, {
+      judge: facts.judge,
+      ended: reason !== null,
+      error: errorReason !== null,
+    }).map(labelled),
+  };
+}
