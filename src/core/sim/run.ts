@@ -307,27 +307,24 @@ export async function runSimulation(
         if (reasons.length > 0) emit({ type: 'suspect', at: deps.clock(), dialogue, reasons });
       }
       if (plan.judge && !ERROR_ENDINGS.has(result.ending)) {
-        await judgeDialogue(model, job.scenario, transcript, {
+        // The policy judge and the assertion judge share the model, money, clock and log.
+        const judging = {
           judge: plan.judge,
           runtime: deps.runtime,
           ...(deps.retry && { retry: deps.retry }),
           ...(deps.signal && { signal: deps.signal }),
           prices: plan.prices,
           clock: deps.clock,
-          ...(plan.prompts?.policyJudge && { template: plan.prompts.policyJudge }),
           emit,
           overBudget,
+        };
+        await judgeDialogue(model, job.scenario, transcript, {
+          ...judging,
+          ...(plan.prompts?.policyJudge && { template: plan.prompts.policyJudge }),
         });
         await judgeAssertions(job.scenario, transcript, {
-          judge: plan.judge,
-          runtime: deps.runtime,
-          ...(deps.retry && { retry: deps.retry }),
-          ...(deps.signal && { signal: deps.signal }),
-          prices: plan.prices,
-          clock: deps.clock,
+          ...judging,
           ...(plan.prompts?.assertionJudge && { template: plan.prompts.assertionJudge }),
-          emit,
-          overBudget,
         });
       }
     }
