@@ -53,13 +53,124 @@ export function celMax(list: unknown): Numeric {
   return extreme('max', list);
 }
 
-/** The names `registerListFunctions` adds, for the editor and the docs. */
-export const LIST_FUNCTIONS = ['sum', 'min', 'max'] as const;
+// Functions that build a changed copy of a structured value, for effects that change one field
+// deep inside a list or object column (a gift card's balance inside a user's payment methods):
+// `put(map, key, value)`, `merge(map, map)`, `setAt(list, index, value)`. And the arithmetic and
+// list helpers imported tools need: `round(number, digits)`, `abs(number)`, `sorted(list)`,
+// `range(n)`.
 
-/** Registers `sum`, `min` and `max` (each `(list) -> dyn`) on a CEL environment. */
+type Plain = Readonly<Record<string, unknown>>;
+
+function mapOf(name: string, value: unknown): Plain {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Plain;
+  throw new Error(`${name}() takes a map; got ${Array.isArray(value) ? 'a list' : String(value)}.`);
+}
+
+/** A copy of a map with `key` set to `value`. */
+export function celPut(map: unknown, key: unknown, value: unknown): Plain {
+  if (typeof key !== 'string') throw new Error(`put() takes a string key; got ${String(key)}.`);
+  return { ...mapOf('put', map), [key]: value };
+}
+
+/** A copy of the first map with the second's entries over it. */
+export function celMerge(left: unknown, right: unknown): Plain {
+  return { ...mapOf('merge', left), ...mapOf('merge', right) };
+}
+
+/** A copy of a list with item `index` (from 0) replaced; an error past its end. */
+export function celSetAt(list: unknown, index: unknown, value: unknown): unknown[] {
+  if (!Array.isArray(list)) throw new Error('setAt() takes a list.');
+  const i = Number(index);
+  if (!Number.isInteger(i) || i < 0 || i >= list.length)
+    throw new Error(`setAt(): index ${String(index)} is outside a list of ${list.length}.`);
+  return (list as unknown[]).map((item, j) => (j === i ? value : item));
+}
+
+/**
+ * A number rounded to `digits` decimals, as Python's `round` does: to the nearest, and a value
+ * exactly halfway to the even neighbour. An integer stays an integer.
+ */
+export function celRound(value: unknown, digits: unknown): Numeric {
+  if (typeof value === 'bigint') return value;
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new Error(`round() takes a number; got ${String(value)}.`);
+  const d = Number(digits);
+  if (!Number.isInteger(d) || d < 0 || d > 15) throw new Error(`round() takes 0 to 15 digits.`);
+  if (Number.isInteger(value)) return value;
+  // The double's exact value is m / 2^k; round m·10^d / 2^k to an integer, halfway to even.
+  const [m, k] = exactFraction(Math.abs(value));
+  const scaled = m * 10n ** BigInt(d);
+  const denominator = 1n << k;
+  let q = scaled / denominator;
+  const twice = 2n * (scaled % denominator);
+  if (twice > denominator || (twice === denominator && q % 2n === 1n)) q += 1n;
+  const rounded = Number(q) / 10 ** d;
+  return value < 0 ? -rounded : rounded;
+}
+
+/** A positive finite double as an exact fraction m / 2^k. */
+function exactFraction(value: number): [bigint, bigint] {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value);
+  const bits = view.getBigUint64(0);
+  const exponent = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  const m = exponent === 0 ? fraction : fraction | (1n << 52n);
+  const power = (exponent === 0 ? 1 : exponent) - 1075;
+  return power >= 0 ? [m << BigInt(power), 0n] : [m, BigInt(-power)];
+}
+
+/** The absolute value of a number. */
+export function celAbs(value: unknown): Numeric {
+  if (typeof value === 'bigint') return value < 0n ? -value : value;
+  if (typeof value === 'number') return Math.abs(value);
+  throw new Error(`abs() takes a number; got ${String(value)}.`);
+}
+
+/** A list's items in ascending order: numbers by value, strings by code point. */
+export function celSorted(list: unknown): unknown[] {
+  if (!Array.isArray(list)) throw new Error('sorted() takes a list.');
+  const items = [...(list as unknown[])];
+  if (items.every((i): i is string => typeof i === 'string'))
+    return items.sort((a, b) => (a < b ? -1 : a === b ? 0 : 1));
+  const numbers = numbersOf('sorted', items);
+  return numbers.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The integers 0 … n − 1 (`range(size(args.item_ids))` walks two lists side by side). */
+export function celRange(n: unknown): bigint[] {
+  const count = Number(n);
+  if (!Number.isInteger(count) || count < 0)
+    throw new Error(`range() takes a count; got ${String(n)}.`);
+  if (count > 100_000) throw new Error(`range(${count}) is longer than 100000.`);
+  return Array.from({ length: count }, (_, i) => BigInt(i));
+}
+
+/** The names `registerListFunctions` adds, for the editor and the docs. */
+export const LIST_FUNCTIONS = [
+  'sum',
+  'min',
+  'max',
+  'put',
+  'merge',
+  'setAt',
+  'round',
+  'abs',
+  'sorted',
+  'range',
+] as const;
+
+/** Registers PolicyLab's list, map and number functions on a CEL environment. */
 export function registerListFunctions(env: Environment): Environment {
   return env
     .registerFunction('sum(list): dyn', celSum)
     .registerFunction('min(list): dyn', celMin)
-    .registerFunction('max(list): dyn', celMax);
+    .registerFunction('max(list): dyn', celMax)
+    .registerFunction('put(dyn, dyn, dyn): dyn', celPut)
+    .registerFunction('merge(dyn, dyn): dyn', celMerge)
+    .registerFunction('setAt(dyn, dyn, dyn): dyn', celSetAt)
+    .registerFunction('round(dyn, int): dyn', celRound)
+    .registerFunction('abs(dyn): dyn', celAbs)
+    .registerFunction('sorted(dyn): dyn', celSorted)
+    .registerFunction('range(dyn): list', celRange);
 }

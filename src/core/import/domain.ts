@@ -43,6 +43,8 @@ export interface ImportedTool {
   readonly preconditions: readonly ImportedPrecondition[];
   /** The body as source text, kept for the report (never run). */
   readonly body: string;
+  /** The source of the helper methods beside it (`_get_order`), by name, read with the body. */
+  readonly helpers?: Readonly<Record<string, string>>;
   readonly place: SourcePlace;
 }
 

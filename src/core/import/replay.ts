@@ -1,6 +1,7 @@
 import type { ProjectModel } from '../format/model.ts';
 import type { PastCall } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
+import type { Database } from '../sim/events.ts';
 import { seedDatabase } from '../sim/database.ts';
 import { runTool } from '../sim/toolRuntime.ts';
 import type { ImportedTask } from './domain.ts';
@@ -16,6 +17,9 @@ export interface TaskReplay {
     /** How many rows the call changed. */
     readonly changes: number;
   }>;
+  /** The seed database, and the database the task's calls left. */
+  readonly start: Database;
+  readonly end: Database;
 }
 
 /**
@@ -30,7 +34,8 @@ export function replayTasks(
   now: string,
 ): TaskReplay[] {
   return tasks.map((task) => {
-    let { db } = seedDatabase(model);
+    const start = seedDatabase(model).db;
+    let db = start;
     const history: PastCall[] = [];
     const calls = task.actions.map((action) => {
       const call = { tool: toolNames.get(action.name) ?? action.name, args: action.arguments };
@@ -44,6 +49,6 @@ export function replayTasks(
         ? { tool: call.tool, ok: true, changes: outcome.changes.length }
         : { tool: call.tool, ok: false, error: outcome.error, changes: 0 };
     });
-    return { task: task.id, calls };
+    return { task: task.id, calls, start, end: db };
   });
 }

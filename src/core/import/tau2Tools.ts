@@ -97,6 +97,11 @@ function toolOf(
     parameters: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
     preconditions: preconditionsOf(method, helpers, file),
     body: method.text,
+    helpers: Object.fromEntries(
+      [...helpers.values()]
+        .filter((m) => m.name.startsWith('_') && !m.name.startsWith('__'))
+        .map((m) => [m.name, m.text]),
+    ),
     place: { file, line: method.line },
   };
 }

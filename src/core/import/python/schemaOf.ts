@@ -118,6 +118,8 @@ function objectSchema(
   }
   return {
     type: 'object',
+    // The class's name: `isinstance(x, GiftCard)` in a tool body reads it.
+    title: model.name,
     ...(model.docstring ? { description: model.docstring } : {}),
     properties,
     ...(required.length > 0 ? { required } : {}),

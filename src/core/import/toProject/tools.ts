@@ -3,6 +3,7 @@ import type { CarryNote } from './carry.ts';
 import { safeName, uniqueNames } from './carry.ts';
 import type { TablePlan } from './database.ts';
 import { effectsOf } from './effects.ts';
+import { programOf } from './pyTool.ts';
 import { planRequires, scopeOfTool } from './requires.ts';
 
 /** A tool of tools.yaml, as plain data to write as YAML. */
@@ -48,17 +49,26 @@ export function planTools(
       });
     const returns = kind === 'read' ? returnsOf(tool, tables) : undefined;
     const parameters = schemaParameters(tool.parameters, item, notes);
-    const requires = planRequires(tool, parameters, tables, item, notes);
-    const written =
+    // A write tool's whole body read as failures and changes; when that reader cannot follow
+    // it, its failures one by one and the simple changes of its top level.
+    const program =
       kind === 'write'
-        ? effectsOf(tool.body, scopeOfTool(tool, parameters, tables), tool.place.line ?? 1)
+        ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1)
         : undefined;
+    const whole = program !== undefined && 'effects' in program ? program : undefined;
+    for (const message of whole?.notes ?? []) notes.push({ file: 'tools.yaml', item, message });
+    const requires = whole?.requires ?? planRequires(tool, parameters, tables, item, notes);
+    const written =
+      whole ??
+      (kind === 'write'
+        ? effectsOf(tool.body, scopeOfTool(tool, parameters, tables), tool.place.line ?? 1)
+        : undefined);
     const effects = written !== undefined && 'effects' in written ? written.effects : undefined;
     if (written !== undefined && 'reason' in written)
       notes.push({
         file: 'tools.yaml',
         item,
-        message: `What it changes is not carried (${written.reason}); it has no effects, so a call changes nothing.`,
+        message: `What it changes is not carried (${program !== undefined && 'reason' in program ? program.reason : written.reason}); it has no effects, so a call changes nothing.`,
       });
     else if (kind === 'write') {
       if (effects?.length === 0)
