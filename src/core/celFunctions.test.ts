@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkCel, compileCel, isCelProblem } from './cel.ts';
+import { celRound } from './celFunctions.ts';
 
 function run(source: string, variables: Record<string, unknown> = {}): unknown {
   const compiled = compileCel(source);
@@ -57,5 +58,50 @@ describe('sum, min and max in CEL', () => {
         expect(run('max(xs)', { xs: big })).toBe(BigInt(Math.max(...xs)));
       }),
     );
+  });
+});
+
+describe('the functions that build changed copies and round as Python does', () => {
+  it('put, merge and setAt return changed copies and leave the original alone', () => {
+    const methods = { v1: { source: 'voucher', balance: 10 } };
+    expect(run('put(m, "v1", merge(m["v1"], {"balance": 12.5}))', { m: methods })).toEqual({
+      v1: { source: 'voucher', balance: 12.5 },
+    });
+    expect(methods.v1.balance).toBe(10);
+    const lines = [{ sku: 'A' }, { sku: 'B' }];
+    expect(run('setAt(l, 1, {"sku": "C"})', { l: lines })).toEqual([{ sku: 'A' }, { sku: 'C' }]);
+    expect(lines[1]).toEqual({ sku: 'B' });
+    expect(() => run('setAt(l, 2, 1)', { l: lines })).toThrow(/index 2 is outside a list of 2/);
+    expect(() => run('put([1], "a", 1)')).toThrow(/put\(\) takes a map/);
+  });
+
+  it('round rounds the exact value and breaks exact ties to even, as Python does', () => {
+    // Python: round(2.675, 2) == 2.67 (2.675 is 2.67499…), round(0.125, 2) == 0.12 (a tie).
+    const cases: Array<[number, number]> = [
+      [2.675, 2.67],
+      [0.125, 0.12],
+      [0.375, 0.38],
+      [-2.675, -2.67],
+      [1.005, 1],
+      [123.455, 123.45],
+      [0.1 + 0.2, 0.3],
+      [17, 17],
+    ];
+    for (const [value, rounded] of cases) expect(celRound(value, 2n)).toBe(rounded);
+    fc.assert(
+      fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), (x) => {
+        const r = celRound(x, 2n) as number;
+        expect(Math.abs(r - x)).toBeLessThanOrEqual(0.005 + 1e-9);
+        expect(Number.isInteger(Math.round(r * 100))).toBe(true);
+      }),
+    );
+  });
+
+  it('abs, sorted and range', () => {
+    expect(run('abs(-1.75)')).toBe(1.75);
+    expect(run('sorted(["b", "a", "B"])')).toEqual(['B', 'a', 'b']);
+    expect(run('sorted([3.0, 1.5])')).toEqual([1.5, 3]);
+    expect(run('range(3)')).toEqual([0n, 1n, 2n]);
+    expect(() => run('sorted(l)', { l: ['a', 1] })).toThrow(/sorted\(\) takes a list of numbers/);
   });
 });

@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeProject } from '../../analyze.ts';
+import { projectFromFiles } from '../../bundle.ts';
+import { parseProject } from '../../format/parseProject.ts';
+import { seedDatabase } from '../../sim/database.ts';
+import type { Database } from '../../sim/events.ts';
+import { runTool } from '../../sim/toolRuntime.ts';
+import { readTau2Domain } from '../tau2.ts';
+import { projectOfDomain } from './index.ts';
+
+// A small shop written for these tests, in tau2-bench's shapes: vouchers refunded in a loop,
+// lines swapped through a search, a total kept over two lists side by side.
+const SHOP = path.join(
+  path.dirname(new URL(import.meta.url).pathname),
+  '..',
+  'testdata',
+  'tau2-shop',
+);
+
+function shop() {
+  const files = new Map<string, string>(
+    ['policy.md', 'tasks.json', 'db.json', 'tools.py', 'data_model.py'].map((name) => [
+      name,
+      readFileSync(path.join(SHOP, name), 'utf8'),
+    ]),
+  );
+  const domain = readTau2Domain('shop', files);
+  const result = projectOfDomain(domain);
+  const { model } = parseProject(projectFromFiles('shop', result.files).project);
+  return { ...result, model };
+}
+
+const row = (db: Database, table: string, key: string) =>
+  db[table]?.find((r) => Object.values(r)[0] === key || r.basket_id === key || r.sku === key);
+
+describe('write tools read whole (programOf, through the importer)', () => {
+  const { files, model, notCarried } = shop();
+  const tool = (name: string) => model.tools.find((t) => t.name === name);
+  const call = (db: Database, name: string, args: Record<string, unknown>) =>
+    runTool(model, db, { tool: name, args }, { now: '2026-01-01T00:00:00Z' });
+
+  it('writes a project that checks without errors', () => {
+    const errors = analyzeProject(projectFromFiles('shop', files).project).diagnostics.filter(
+      (d) => d.severity === 'error',
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('refunds a voucher in a loop, only for voucher payments, and logs each refund', () => {
+    const { db } = seedDatabase(model);
+    const outcome = call(db, 'void_basket', { basket_id: 'b1' });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(row(outcome.db, 'customers', 'c1')?.methods).toEqual({
+      card_1: { source: 'card', id: 'card_1' },
+      v_1: { source: 'voucher', id: 'v_1', balance: 18.25 },
+    });
+    const basket = row(outcome.db, 'baskets', 'b1');
+    expect(basket?.state).toBe('void');
+    expect(basket?.payments).toEqual([
+      { kind: 'payment', amount: 8.25, method: 'v_1' },
+      { kind: 'payment', amount: 5.75, method: 'card_1' },
+      { kind: 'refund', amount: 8.25, method: 'v_1' },
+      { kind: 'refund', amount: 5.75, method: 'card_1' },
+    ]);
+    // The source's own failure, checked before anything changes.
+    const again = call(outcome.db, 'void_basket', { basket_id: 'b1' });
+    expect(again).toMatchObject({ ok: false, error: 'Only an open basket can be voided' });
+    expect(call(db, 'void_basket', { basket_id: 'b9' })).toMatchObject({
+      ok: false,
+      error: 'No such basket',
+    });
+  });
+
+  it('swaps repeated lines one by one, in order, and settles the total of both lists', () => {
+    const { db } = seedDatabase(model);
+    const outcome = call(db, 'swap_lines', {
+      basket_id: 'b1',
+      skus: ['A', 'A'],
+      new_skus: ['C', 'D'],
+    });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const basket = row(outcome.db, 'baskets', 'b1');
+    expect(basket?.lines).toEqual([
+      { sku: 'C', price: 7.25 },
+      { sku: 'B', price: 3 },
+      { sku: 'D', price: 2 },
+    ]);
+    // (7.25 − 5.5) + (2 − 5.5) = −1.75: a refund of 1.75.
+    expect(basket?.payments).toContainEqual({ kind: 'refund', amount: 1.75, method: 'card_1' });
+    expect(basket?.note).toBe('swapped');
+    expect(
+      call(db, 'swap_lines', { basket_id: 'b1', skus: ['A'], new_skus: ['C', 'D'] }),
+    ).toMatchObject({
+      ok: false,
+      error: 'The lists differ in length',
+    });
+    expect(call(db, 'swap_lines', { basket_id: 'b1', skus: ['Z'], new_skus: ['C'] })).toMatchObject(
+      {
+        ok: false,
+        error: 'No such line',
+      },
+    );
+    expect(call(db, 'swap_lines', { basket_id: 'b1', skus: ['B'], new_skus: ['Q'] })).toMatchObject(
+      {
+        ok: false,
+        error: 'No such item',
+      },
+    );
+  });
+
+  it('carries the loop as for_each and the isinstance test as when', () => {
+    const effects = tool('void_basket')?.effects ?? [];
+    expect(effects.map((e) => [e.op, e.table, e.forEach !== undefined, e.when])).toEqual([
+      [
+        'update',
+        'customers',
+        true,
+        'db.customers.filter(r, r.customer_id == db.baskets.filter(r, r.basket_id == args.basket_id)[0].customer_id)[0].methods[payment.method].source == "voucher"',
+      ],
+      ['update', 'baskets', false, undefined],
+    ]);
+  });
+
+  it('reads a value before a change to the same row as it was, in one update', () => {
+    const { db } = seedDatabase(model);
+    const outcome = call(db, 'swap_then_charge', { basket_id: 'b1', sku: 'B', new_sku: 'D' });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const basket = row(outcome.db, 'baskets', 'b1');
+    expect(basket?.lines).toContainEqual({ sku: 'D', price: 3 });
+    // The old line's price, read before the swap: 3, charged by card.
+    expect(basket?.payments).toContainEqual({ kind: 'payment', amount: 3, method: 'card_1' });
+    expect(tool('swap_then_charge')?.effects).toHaveLength(1);
+  });
+
+  it('leaves out a tool it cannot follow, and one whose reads and writes it would reorder, saying why', () => {
+    const reasons = notCarried
+      .filter((n) => n.message.startsWith('What it changes is not carried'))
+      .map((n) => `${n.item}: ${n.message}`);
+    // swap_to_voucher reads a line's price, changes the line, then credits the old price to
+    // another row: effects would read the price again after the change, so it is not carried.
+    expect(reasons).toEqual([
+      expect.stringMatching(
+        /^tool swap_to_voucher: .*reads baskets\.lines.* before a change to it and uses it after/,
+      ),
+      expect.stringMatching(/^tool restock: .*it uses "while" \(line \d+\)/),
+    ]);
+    expect(tool('restock')?.effects).toEqual([]);
+    expect(tool('swap_to_voucher')?.effects).toEqual([]);
+  });
+});
