@@ -172,9 +172,8 @@ describe('the tau2-bench retail end states', () => {
         if (canonical(changed) !== canonical(want)) differing.push(replay.task);
       }
       expect(domain.tasks).toHaveLength(114);
-      // 103 tasks change the database in tau2-bench; every one but task 40 (the payment change
-      // whose tool is not carried) ends where tau2-bench's tools end.
-      expect(differing).toEqual(['40']);
+      // 103 tasks change the database in tau2-bench; every task ends where its tools end.
+      expect(differing).toEqual([]);
       expect(replays.length - differing.length).toBeGreaterThanOrEqual(Math.ceil(0.9 * 114));
     },
   );

@@ -137,6 +137,20 @@ describe('write tools read whole (programOf, through the importer)', () => {
     expect(tool('swap_then_charge')?.effects).toHaveLength(1);
   });
 
+  it('keeps a fixed item read before its list grows, and refuses a count read before it grows', () => {
+    const { db } = seedDatabase(model);
+    const outcome = call(db, 'pay_again', { basket_id: 'b1', method_id: 'v_1' });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(row(outcome.db, 'baskets', 'b1')?.payments).toContainEqual({
+      kind: 'payment',
+      amount: 8.25,
+      method: 'v_1',
+    });
+    expect(row(outcome.db, 'customers', 'c1')?.methods).toMatchObject({ v_1: { balance: 1.75 } });
+    expect(tool('pay_per_payment')?.effects).toEqual([]);
+  });
+
   it('leaves out a tool it cannot follow, and one whose reads and writes it would reorder, saying why', () => {
     const reasons = notCarried
       .filter((n) => n.message.startsWith('What it changes is not carried'))
@@ -145,7 +159,10 @@ describe('write tools read whole (programOf, through the importer)', () => {
     // another row: effects would read the price again after the change, so it is not carried.
     expect(reasons).toEqual([
       expect.stringMatching(
-        /^tool swap_to_voucher: .*reads baskets\.lines.* before a change to it and uses it after/,
+        /^tool swap_to_voucher: .*reads baskets\.lines before a change to it and uses it after/,
+      ),
+      expect.stringMatching(
+        /^tool pay_per_payment: .*reads baskets\.payments before a change to it and uses it after/,
       ),
       expect.stringMatching(/^tool restock: .*it uses "while" \(line \d+\)/),
     ]);

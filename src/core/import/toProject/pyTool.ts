@@ -24,11 +24,11 @@ class Unreadable extends Error {}
 
 type Numeric = 'int' | 'double';
 
-/** A value as CEL: what it reads (table.column) and when it was read (its epoch). */
+/** A value as CEL: what it reads (table.column) and when each was read (its epoch). */
 interface CelValue {
   readonly k: 'cel';
   readonly cel: string;
-  readonly reads: ReadonlySet<string>;
+  readonly reads: ReadonlyMap<string, number>;
   readonly at: number;
   /** The epoch it was built in, and what it was built from. */
   readonly born: number;
@@ -74,6 +74,10 @@ interface Group {
   /** Fields set on places inside a column, by the place's path, in order. */
   readonly nested: Map<string, { place: Place; fields: Map<string, string> }>;
   readonly used: CelValue[];
+  /** Columns only appended to (`x.append`, `x.extend`): reads of a fixed item stay true. */
+  readonly appends: Set<string>;
+  /** The epoch it began in: in the body's order, its writes come before what is read after. */
+  readonly epoch: number;
 }
 
 interface Loop {
@@ -174,7 +178,7 @@ class Reader {
       locals.set(name, {
         k: 'cel',
         cel: `args.${name}`,
-        reads: new Set(),
+        reads: new Map(),
         at: 0,
         born: 0,
         deps: [],
@@ -312,7 +316,7 @@ class Reader {
       ...this.effects.flatMap((e) => [...e.writes]),
       ...this.pendingWrites(),
     ]);
-    if ([...cond.reads].some((r) => written.has(r))) {
+    if (conflicts(cond.reads.keys(), written)) {
       this.notes.push(
         `"${error}" (line ${this.line}) is checked after a change; it is not carried.`,
       );
@@ -324,7 +328,7 @@ class Reader {
     if (this.requires.some((r) => r.condition === condition)) return;
     const requirement = { condition, error };
     this.requires.push(requirement);
-    loop?.requires.push({ requirement, reads: cond.reads });
+    loop?.requires.push({ requirement, reads: new Set(cond.reads.keys()) });
   }
 
   private loop(statement: PyStatement, frame: Frame): void {
@@ -367,7 +371,7 @@ class Reader {
     const writes = this.flush();
     // A failure the loop checks after changing what it reads would see the change in Python.
     for (const { requirement, reads } of loop.requires)
-      if ([...reads].some((r) => writes.has(r))) {
+      if (conflicts(reads, writes)) {
         this.requires.splice(this.requires.indexOf(requirement), 1);
         this.notes.push(
           `"${requirement.error}" is checked in a loop that changes what it reads; it is not carried.`,
@@ -488,6 +492,7 @@ class Reader {
       objExpr.name,
       (current) => this.cel(`${current.cel} + ${added.cel}`, [current, added]),
       frame,
+      true,
     );
   }
 
@@ -502,6 +507,7 @@ class Reader {
     field: string,
     next: (current: CelValue) => CelValue,
     frame: Frame,
+    append = false,
   ): void {
     if (frame.dry) return;
     if (place.exists !== undefined && place.steps.length === 0)
@@ -522,6 +528,8 @@ class Reader {
       sets: new Map(),
       nested: new Map(),
       used: [place.key],
+      appends: new Set(),
+      epoch: this.epoch++,
       frame,
     });
     const [first, ...rest] = place.steps;
@@ -537,6 +545,8 @@ class Reader {
       );
       const value = next({ ...current, group: group.id });
       group.used.push(value);
+      if (append && (!group.sets.has(field) || group.appends.has(field))) group.appends.add(field);
+      else group.appends.delete(field);
       group.sets.set(field, value.cel);
       return;
     }
@@ -568,7 +578,7 @@ class Reader {
     if (!this.group) return [];
     const g = this.group;
     return [
-      ...[...g.sets.keys()].map((c) => `${g.table.name}.${c}`),
+      ...[...g.sets.keys()].map((c) => `${g.table.name}.${c}${g.appends.has(c) ? '+' : ''}`),
       ...[...g.nested.values()].map((n) => `${g.table.name}.${firstField(n.place)}`),
     ];
   }
@@ -594,7 +604,11 @@ class Reader {
         rebuild(base, place.steps.slice(1), (at) => `merge(${at}, ${patch})`),
       );
     }
-    const writes = new Set([...sets.keys()].map((c) => `${group.table.name}.${c}`));
+    const writes = new Set(
+      [...sets.keys()].map(
+        (c) => `${group.table.name}.${c}${group.appends.has(c) && !group.nested.size ? '+' : ''}`,
+      ),
+    );
     const used = [...group.used, ...frame.when];
     // What the change reads must not have changed since it was read.
     for (const value of used) {
@@ -603,10 +617,11 @@ class Reader {
           `a value read inside one change is used in another (line ${this.line})`,
         );
       for (const effect of this.effects)
-        if (effect.epoch >= value.at && [...value.reads].some((r) => effect.writes.has(r)))
-          throw new Unreadable(
-            `it reads ${[...value.reads].join(', ')} before a change to it and uses it after (line ${this.line})`,
-          );
+        for (const [read, time] of value.reads)
+          if (effect.epoch >= time && conflicts([read], effect.writes))
+            throw new Unreadable(
+              `it reads ${read.replace('[]', '')} before a change to it and uses it after (line ${this.line})`,
+            );
     }
     let where = `row.${fieldCel(group.table.key)} == ${group.key.cel}`;
     let when = frame.when.length > 0 ? this.all(frame.when).cel : undefined;
@@ -619,7 +634,7 @@ class Reader {
       const hoisted = new Map<string, string>();
       const visit = (value: CelValue): void => {
         if (value.born < loop.epoch) {
-          if ([...value.reads].some((r) => writes.has(r)) && !hoisted.has(value.cel))
+          if (conflicts(value.reads.keys(), writes) && !hoisted.has(value.cel))
             hoisted.set(value.cel, `h${hoisted.size + 1}`);
           return;
         }
@@ -651,8 +666,7 @@ class Reader {
       where,
       set: Object.fromEntries(sets),
     };
-    this.effects.push({ ...effect, writes, epoch: this.epoch });
-    this.epoch++;
+    this.effects.push({ ...effect, writes, epoch: group.epoch });
     return writes;
   }
 
@@ -782,6 +796,7 @@ class Reader {
     }
     if (obj.k === 'place') {
       if (obj.steps.length === 0) throw new Unreadable('it indexes a row');
+      if (index.cel.startsWith('-')) throw new Unreadable(`a negative index (line ${this.line})`);
       const schema =
         obj.schema?.type === 'array' ? itemSchema(obj.schema) : entrySchema(obj.schema);
       return {
@@ -988,7 +1003,11 @@ class Reader {
         );
         test = {
           ...test,
-          reads: new Set([...test.reads, `${rightValue.table.name}.${rightValue.table.key}`]),
+          reads: withReads(
+            test.reads,
+            [`${rightValue.table.name}.${rightValue.table.key}`],
+            this.epoch,
+          ),
         };
       } else {
         const right = this.celOf(rightValue);
@@ -1065,15 +1084,18 @@ class Reader {
       if ('key' in step) parts.push(step.key);
       if ('match' in step) parts.push(step.match.cond);
     }
-    const column = place.steps.length === 0 ? '*' : firstField(place);
+    // A fixed item of a list (`payment_history[0]`) stays what it was when the list only grows.
+    const second = place.steps[1];
+    const fixed = second !== undefined && 'key' in second && /^\d+$/.test(second.key.cel);
+    const column = place.steps.length === 0 ? '*' : `${firstField(place)}${fixed ? '[]' : ''}`;
     const value = this.cel(this.renderRow(place, row), parts, place.schema, stored(place.schema));
     return {
       ...value,
-      reads: new Set([
-        ...value.reads,
-        `${place.table.name}.${column}`,
-        `${place.table.name}.${place.table.key}`,
-      ]),
+      reads: withReads(
+        value.reads,
+        [`${place.table.name}.${column}`, `${place.table.name}.${place.table.key}`],
+        this.epoch,
+      ),
     };
   }
 
@@ -1124,7 +1146,9 @@ class Reader {
     numeric?: Numeric,
     group?: number,
   ): CelValue {
-    const reads = new Set(from.flatMap((f) => [...f.reads]));
+    const reads = new Map<string, number>();
+    for (const f of from)
+      for (const [read, time] of f.reads) reads.set(read, Math.min(time, reads.get(read) ?? time));
     const at = from.length === 0 ? this.epoch : Math.min(...from.map((f) => f.at));
     const inGroup = group ?? from.find((f) => f.group !== undefined)?.group;
     return {
@@ -1156,6 +1180,35 @@ function numericOf(schema: JsonSchema | undefined): { numeric?: Numeric } {
   if (schema?.type === 'integer') return { numeric: 'int' };
   if (schema?.type === 'number') return { numeric: 'double' };
   return {};
+}
+
+/**
+ * Whether reads (`table.column`, or `table.column[]` for a fixed item of a list column) meet
+ * writes (`table.column`, or `table.column+` when the column was only appended to). A whole-row
+ * read (`table.*`) meets every write to the table.
+ */
+function conflicts(reads: Iterable<string>, writes: ReadonlySet<string>): boolean {
+  for (const read of reads) {
+    const fixed = read.endsWith('[]');
+    const column = fixed ? read.slice(0, -2) : read;
+    if (writes.has(column) || (!fixed && writes.has(`${column}+`))) return true;
+    if (column.endsWith('.*')) {
+      const table = column.slice(0, -1);
+      if ([...writes].some((w) => w.startsWith(table))) return true;
+    }
+  }
+  return false;
+}
+
+/** Reads with more read at `time` (an earlier time for the same read stays). */
+function withReads(
+  reads: ReadonlyMap<string, number>,
+  more: readonly string[],
+  time: number,
+): Map<string, number> {
+  const out = new Map(reads);
+  for (const read of more) out.set(read, Math.min(time, out.get(read) ?? time));
+  return out;
 }
 
 /** Numbers in rows and lists are JSON numbers, which CEL reads as doubles, integers included. */

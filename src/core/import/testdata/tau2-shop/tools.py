@@ -101,6 +101,37 @@ class ShopTools(ToolKitBase):
         return basket
 
     @is_tool(ToolType.WRITE)
+    def pay_again(self, basket_id: str, method_id: str):
+        """Pay the first payment's amount again from another method.
+
+        Args:
+            basket_id: The basket.
+            method_id: The method to pay from.
+        """
+        basket = self._basket(basket_id)
+        amount = basket.payments[0].amount
+        basket.payments.append(Payment(kind="payment", amount=amount, method=method_id))
+        method = self._method(basket.customer_id, method_id)
+        if isinstance(method, Voucher):
+            method.balance -= amount
+        return basket
+
+    @is_tool(ToolType.WRITE)
+    def pay_per_payment(self, basket_id: str, method_id: str):
+        """Add a payment, then take one unit per payment from a voucher.
+
+        Args:
+            basket_id: The basket.
+            method_id: The method to pay from.
+        """
+        basket = self._basket(basket_id)
+        count = len(basket.payments)
+        basket.payments.append(Payment(kind="payment", amount=1.0, method=method_id))
+        method = self._method(basket.customer_id, method_id)
+        method.balance -= count
+        return basket
+
+    @is_tool(ToolType.WRITE)
     def restock(self, sku: str):
         """Fill a shelf up to ten.
 
