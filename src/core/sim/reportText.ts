@@ -50,10 +50,15 @@ function assertionsSection(report: RunReport): string[] {
   const { met, notMet, notJudged } = report.judgeOpinion.assertions;
   if (met + notMet + notJudged === 0) return [];
   const judge = report.run?.models.judge;
+  const { assertionsMarked, assertionsRight } = report.judgeOpinion.people;
+  const reviewed =
+    assertionsMarked === 0
+      ? ''
+      : ` People reviewing these opinions in Replay found the judge right ${assertionsRight} of ${assertionsMarked} times.`;
   return [
     "## Assertions (the judge's opinion)",
     [
-      `The judge model's opinion${judge === undefined ? '' : ` (${cell(judge)})`}, not a verdict: it makes no dialogue pass or fail and is not in the pass rate. An assertion not judged (no judge model, an error, no answer) is never counted as met.`,
+      `The judge model's opinion${judge === undefined ? '' : ` (${cell(judge)})`}, not a verdict: it makes no dialogue pass or fail and is not in the pass rate. An assertion not judged (no judge model, an error, no answer) is never counted as met.${reviewed}`,
       '',
       table(
         ['Opinion', 'Assertions'],

@@ -185,7 +185,7 @@ const StepView = memo(function StepView({
               <OpinionCard key={o.policy} opinion={o} mark={marks.judge.get(o.policy)} />
             ))}
             {pins.assertions.map((a) => (
-              <AssertionCard key={a.id} assertion={a} />
+              <AssertionCard key={a.id} assertion={a} mark={marks.assertions.get(a.id)} />
             ))}
           </div>
         )}
