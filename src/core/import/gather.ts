@@ -69,7 +69,7 @@ export function gatherDomain(
         kind === 'intellagent'
           ? `${label} holds none of an IntellAgent input's files (wiki.md, tools/*.py, data/*.csv).`
           : domain === undefined
-            ? `${label} holds none of a tau2 domain's files (data/policy.md, data/tasks.json, data/db.json, src/tools.py, src/data_model.py). For a tau2-bench checkout, add --domain NAME.`
+            ? `${label} holds none of a tau2 domain's files (data/policy.md, data/tasks.json, data/db.json or data/db.toml, src/tools.py, src/data_model.py). For a tau2-bench checkout, add --domain NAME.`
             : `${label} has no domain "${domain}" (looked in data/tau2/domains/${domain} and src/tau2/domains/${domain}).`,
     };
   }
@@ -127,8 +127,8 @@ export interface FoundDomain {
 }
 
 /**
- * Recognises a tau2-bench domain (at least two of policy.md, tasks.json, tools.py, data_model.py,
- * db.json in data/, src/ or the folder itself) or an IntellAgent input (wiki.md with tools/*.py or
+ * Recognises a tau2-bench domain (two of policy.md, tasks.json, tools.py, data_model.py, or one
+ * with db.json or db.toml, in data/, src/ or the folder itself) or an IntellAgent input (wiki.md with tools/*.py or
  * data/*.csv) among a drop's file paths, in the shallowest folder that holds one. Returns
  * undefined when there is none, and an error when two folders at that depth both hold one.
  */
