@@ -14,7 +14,7 @@ const judge: ChatEngine = {
     ),
 };
 
-test('a person marks the judge’s opinion of an assertion wrong, and the report counts it', async ({
+test('a person marks the judge’s opinion of an assertion wrong, and the report counts it (over another project’s run)', async ({
   workbench,
   page,
 }) => {
@@ -38,6 +38,12 @@ test('a person marks the judge’s opinion of an assertion wrong, and the report
   const replay = new ReplayPane(page);
   await replay.importRun(path);
   await replay.pick('tau#1');
+  // The run is the refund desk's, opened over the store: its tools are said once, not per call.
+  const foreign = replay.dialogue.getByRole('note', { name: 'Tools of another project' });
+  await expect(foreign).toHaveCount(1);
+  await expect(foreign).toContainText('This run’s tools are not this project’s:');
+  await expect(foreign).toContainText('refund_order');
+  await expect(replay.dialogue).not.toContainText('There is no tool named');
   const card = replay.dialogue.getByTestId('assertion');
   await expect(card).toContainText('Judge’s opinion (a model): holds');
   await card.getByRole('button', { name: 'Wrong' }).click();
