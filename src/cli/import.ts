@@ -22,10 +22,11 @@ export function importHelpText(): string {
 Usage:
   policylab import tau2 <folder> [--domain NAME] --out <folder> [--force] [--json]
       <folder> is a domain laid out as tau2-bench's are (data/policy.md, data/tasks.json,
-      data/db.json, src/tools.py, src/data_model.py), or a tau2-bench checkout with
+      data/db.json or data/db.toml, src/tools.py, src/data_model.py), or a tau2-bench checkout with
       --domain NAME (src/tau2/domains/NAME and data/tau2/domains/NAME).
   policylab import intellagent <folder> --out <folder> [--force] [--json]
-      <folder> is an IntellAgent input folder (wiki.md, tools/*.py, data/*.csv).
+      <folder> is an IntellAgent input folder (wiki.md, tools/*.py, data/*.csv;
+      validators/*.py are listed as not carried).
 
 Python files are read as text and parsed; nothing from them is run. Large databases are sliced
 to the rows the tasks touch plus a small sample. The command writes the six project files, then

@@ -257,6 +257,7 @@ export type { Recheck } from './sim/recheck.ts';
 export { recheckRun } from './sim/recheck.ts';
 export type { GuardWhatIf, GuardWhatIfs } from './sim/guardWhatIf.ts';
 export { guardWhatIf } from './sim/guardWhatIf.ts';
+export type { ToolWhatIf } from './sim/toolWhatIf.ts';
 export { comparisonMarkdown, csvField, reportCsv, reportMarkdown } from './sim/reportText.ts';
 export type { Shard } from './sim/shard.ts';
 export { MAX_SHARDS, inShard, jobKey, mergeRunLogs, parseShard, shardOf } from './sim/shard.ts';

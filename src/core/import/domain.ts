@@ -95,6 +95,19 @@ export interface ImportNote {
   readonly place?: SourcePlace;
 }
 
+/**
+ * An IntellAgent data validator (a `@validator(table=…)` function in `validators/*.py`): it checks
+ * the rows IntellAgent's generator makes. Read as source, never run, and not carried.
+ */
+export interface ImportedValidator {
+  readonly name: string;
+  /** The table its decorator names. */
+  readonly table?: string;
+  /** What it checks in its own words (its docstring or what it raises), when that reads plainly. */
+  readonly checks?: string;
+  readonly place: SourcePlace;
+}
+
 /** A whole imported domain. */
 export interface ImportedDomain {
   readonly name: string;
@@ -106,6 +119,8 @@ export interface ImportedDomain {
   readonly tasks: readonly ImportedTask[];
   /** Tools the user calls on their own device (tau2's dual control, `user_tools.py`). */
   readonly userTools?: readonly ImportedTool[];
+  /** IntellAgent's data validators (`validators/*.py`), listed in the report as not carried. */
+  readonly validators?: readonly ImportedValidator[];
   /** What could not be read while reading the source. */
   readonly notes: readonly ImportNote[];
 }

@@ -113,7 +113,7 @@ describe('gatherDomain', () => {
     expect(domainFolders('tau2', 'airline')).toContain('src/tau2/domains/airline');
   });
 
-  it('takes an IntellAgent input’s wiki, tools/*.py and data/*.csv, nothing else', () => {
+  it('takes an IntellAgent input’s wiki, tools/*.py, data/*.csv and validators/*.py, nothing else', () => {
     const found = gatherDomain('intellagent', {
       label: 'x',
       name: 'gym',
@@ -121,7 +121,12 @@ describe('gatherDomain', () => {
       read,
     });
     if ('error' in found) throw new Error(found.error);
-    expect([...found.files.keys()]).toEqual(['wiki.md', 'data/members.csv', 'tools/get_member.py']);
+    expect([...found.files.keys()]).toEqual([
+      'wiki.md',
+      'data/members.csv',
+      'tools/get_member.py',
+      'validators/x.py',
+    ]);
   });
 
   it('says in words when a folder holds none of the files', () => {

@@ -1,5 +1,6 @@
 import { INTELLAGENT_WIKI } from './intellagent.ts';
 import { TAU2_FILES } from './tau2.ts';
+import { INTELLAGENT_VALIDATORS } from './validators.ts';
 
 /*
  * Finding a domain's files among a folder's files, for the CLI (a folder on disk) and the page (a
@@ -32,10 +33,11 @@ const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}
 /**
  * The folders (relative, '' for the folder itself) whose files a domain's reader may take: a tau2
  * domain's data/ and src/ (or the folder itself), a checkout's domain folders with `domain`, an
- * IntellAgent input's root, tools/ and data/. The CLI lists these; nothing deeper is read.
+ * IntellAgent input's root, tools/, data/ and validators/. The CLI lists these; nothing deeper is
+ * read.
  */
 export function domainFolders(kind: DomainKind, domain?: string): readonly string[] {
-  if (kind === 'intellagent') return ['', 'tools', 'data'];
+  if (kind === 'intellagent') return ['', 'tools', 'data', 'validators'];
   if (domain === undefined) return ['data', 'src', ''];
   return [
     `data/tau2/domains/${domain}`,
@@ -69,7 +71,7 @@ export function gatherDomain(
         kind === 'intellagent'
           ? `${label} holds none of an IntellAgent input's files (wiki.md, tools/*.py, data/*.csv).`
           : domain === undefined
-            ? `${label} holds none of a tau2 domain's files (data/policy.md, data/tasks.json, data/db.json, src/tools.py, src/data_model.py). For a tau2-bench checkout, add --domain NAME.`
+            ? `${label} holds none of a tau2 domain's files (data/policy.md, data/tasks.json, data/db.json or data/db.toml, src/tools.py, src/data_model.py). For a tau2-bench checkout, add --domain NAME.`
             : `${label} has no domain "${domain}" (looked in data/tau2/domains/${domain} and src/tau2/domains/${domain}).`,
     };
   }
@@ -104,7 +106,12 @@ function pickIntellagent(present: ReadonlySet<string>): Map<string, string> {
   const picked = new Map<string, string>();
   if (present.has(INTELLAGENT_WIKI)) picked.set(INTELLAGENT_WIKI, INTELLAGENT_WIKI);
   for (const path of [...present].sort())
-    if (/^tools\/[^/]+\.py$/.test(path) || /^data\/[^/]+\.csv$/.test(path)) picked.set(path, path);
+    if (
+      /^tools\/[^/]+\.py$/.test(path) ||
+      /^data\/[^/]+\.csv$/.test(path) ||
+      INTELLAGENT_VALIDATORS.test(path)
+    )
+      picked.set(path, path);
   return picked;
 }
 
@@ -127,8 +134,8 @@ export interface FoundDomain {
 }
 
 /**
- * Recognises a tau2-bench domain (at least two of policy.md, tasks.json, tools.py, data_model.py,
- * db.json in data/, src/ or the folder itself) or an IntellAgent input (wiki.md with tools/*.py or
+ * Recognises a tau2-bench domain (two of policy.md, tasks.json, tools.py, data_model.py, or one
+ * with db.json or db.toml, in data/, src/ or the folder itself) or an IntellAgent input (wiki.md with tools/*.py or
  * data/*.csv) among a drop's file paths, in the shallowest folder that holds one. Returns
  * undefined when there is none, and an error when two folders at that depth both hold one.
  */

@@ -12,6 +12,7 @@ import type { PyFunction } from './python/module.ts';
 import { readPythonModule } from './python/module.ts';
 import type { PyStatement } from './python/statements.ts';
 import { inferSchema } from './tables.ts';
+import { INTELLAGENT_VALIDATORS, readValidators } from './validators.ts';
 
 /** The wiki's name in `DomainFiles`; tools are `tools/<file>.py`, data `data/<table>.csv`. */
 export const INTELLAGENT_WIKI = 'wiki.md';
@@ -21,7 +22,8 @@ const READ_NAME = /^(get|find|list|search|lookup|calculate|think|check)_?/;
 /**
  * Reads an IntellAgent input folder: `wiki.md` as the policy, each `tools/*.py` whose class has
  * a `get_info()` returning an OpenAI function schema as a tool (parsed, never run), and each
- * `data/*.csv` as a table (cells holding Python literals read as nested values).
+ * `data/*.csv` as a table (cells holding Python literals read as nested values); the data
+ * validators of `validators/*.py` are listed by name, to be reported as not carried.
  */
 export function readIntellagentDomain(name: string, files: DomainFiles): ImportedDomain {
   const notes: ImportNote[] = [];
@@ -43,7 +45,19 @@ export function readIntellagentDomain(name: string, files: DomainFiles): Importe
   }
   if (tools.length === 0)
     notes.push({ item: 'tools/', message: 'No tool with a get_info() schema was found.' });
-  return { name, source: 'intellagent', policy: policy ?? '', tools, tables, tasks: [], notes };
+  const validators = sorted.flatMap(([file, text]) =>
+    INTELLAGENT_VALIDATORS.test(file) ? readValidators(file, text, notes) : [],
+  );
+  return {
+    name,
+    source: 'intellagent',
+    policy: policy ?? '',
+    tools,
+    tables,
+    tasks: [],
+    ...(validators.length > 0 && { validators }),
+    notes,
+  };
 }
 
 function toolsOf(file: string, source: string, notes: ImportNote[]): ImportedTool[] {

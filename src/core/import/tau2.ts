@@ -14,6 +14,7 @@ import type { TypeScope } from './python/schemaOf.ts';
 import { schemaOf, scopeOf } from './python/schemaOf.ts';
 import { sliceTables } from './slice.ts';
 import { tableFromCollection } from './tables.ts';
+import { readTomlData } from './toml.ts';
 import { tau2Tasks } from './tau2Tasks.ts';
 import { tau2Tools } from './tau2Tools.ts';
 
@@ -29,7 +30,7 @@ export const TAU2_FILES = {
 } as const;
 
 /**
- * Reads a tau2-bench domain (policy.md, tasks.json, db.json, tools.py, data_model.py) into an
+ * Reads a tau2-bench domain (policy.md, tasks.json, db.json or db.toml, tools.py, data_model.py) into an
  * ImportedDomain. Python is parsed, never run. Large tables are sliced to what the tasks touch
  * plus a sample (`slicing` sets the size past which a table is sliced). Never throws: each file it cannot read, in part or whole, is a note.
  */
@@ -93,32 +94,49 @@ export function readTau2Domain(
   };
 }
 
+/**
+ * The domain's database as JSON, from db.json or else db.toml (tau2-bench domains ship either);
+ * undefined, with a note, when neither is there or the one there does not parse.
+ */
+function databaseData(
+  files: DomainFiles,
+  notes: ImportNote[],
+): { readonly data: JsonValue; readonly file: string } | undefined {
+  const json = files.get(TAU2_FILES.dbJson);
+  const toml = files.get(TAU2_FILES.dbToml);
+  if (json !== undefined) {
+    if (toml !== undefined)
+      notes.push({
+        item: TAU2_FILES.dbToml,
+        message: 'Not read: the domain has a db.json too, and that is the one read.',
+      });
+    try {
+      return { data: JSON.parse(json) as JsonValue, file: TAU2_FILES.dbJson };
+    } catch (error) {
+      notes.push({
+        item: TAU2_FILES.dbJson,
+        message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
+        place: { file: TAU2_FILES.dbJson },
+      });
+      return undefined;
+    }
+  }
+  if (toml !== undefined) {
+    const read = readTomlData(toml, TAU2_FILES.dbToml);
+    notes.push(...read.notes);
+    return read.data === undefined ? undefined : { data: read.data, file: TAU2_FILES.dbToml };
+  }
+  notes.push({
+    item: TAU2_FILES.dbJson,
+    message: 'Not found; database.yaml is left empty.',
+  });
+  return undefined;
+}
+
 function readDatabase(files: DomainFiles, scope: TypeScope, notes: ImportNote[]): ImportedTable[] {
-  const file = TAU2_FILES.dbJson;
-  const text = files.get(file);
-  if (text === undefined) {
-    notes.push(
-      files.has(TAU2_FILES.dbToml)
-        ? {
-            item: TAU2_FILES.dbToml,
-            message:
-              'TOML databases are not read yet; database.yaml is left empty. Convert it to db.json to import it.',
-          }
-        : { item: file, message: 'Not found; database.yaml is left empty.' },
-    );
-    return [];
-  }
-  let data: JsonValue;
-  try {
-    data = JSON.parse(text) as JsonValue;
-  } catch (error) {
-    notes.push({
-      item: file,
-      message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
-      place: { file },
-    });
-    return [];
-  }
+  const read = databaseData(files, notes);
+  if (read === undefined) return [];
+  const { data, file } = read;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     notes.push({
       item: file,

@@ -277,6 +277,10 @@ function people(replay: Replay, turnName: (turn: number) => string): string[] {
       ([policy, correct]) =>
         `- The judge’s opinion on ${inlineText(policy)}: a person marked it ${word(correct)}.`,
     ),
+    ...[...replay.marks.assertions].map(
+      ([id, correct]) =>
+        `- The judge’s opinion of assertion ${inlineText(id)}: a person marked it ${word(correct)}.`,
+    ),
   ];
   const notes = [...replay.notes].sort(([a], [b]) => a - b);
   const blocks: string[] = [];

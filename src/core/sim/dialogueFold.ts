@@ -1,4 +1,4 @@
-import type { Finding, SimEvent, Speaker } from './events.ts';
+import type { Finding, MarkTarget, SimEvent, Speaker } from './events.ts';
 import { ERROR_ENDINGS } from './events.ts';
 import { assertionOpinions } from './assertionOpinions.ts';
 import type { Breach, DialogueReport, UnclearFinding, Verdict } from './reportTypes.ts';
@@ -25,8 +25,8 @@ export interface DialogueAcc {
   readonly said: { turn: number; speaker: Speaker }[];
   readonly judged: Extract<SimEvent, { type: 'judge' }>[];
   readonly assertions: Extract<SimEvent, { type: 'assertion' }>[];
-  /** People's latest marks: `judge` and `finding` targets, right (true) or wrong. */
-  readonly marks: Map<string, { readonly kind: 'judge' | 'finding'; readonly correct: boolean }>;
+  /** People's latest marks: `judge`, `finding` and `assertion` targets, right (true) or wrong. */
+  readonly marks: Map<string, { readonly kind: MarkTarget['kind']; readonly correct: boolean }>;
 }
 
 /** A dialogue's accumulator, just started. */

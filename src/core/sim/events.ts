@@ -208,10 +208,15 @@ export type RunSource =
     }
   | { readonly kind: 'rechecked'; readonly run: string };
 
-/** What a person's mark is about: a deterministic finding (by id) or the judge's opinion of a policy. */
+/**
+ * What a person's mark is about: a deterministic finding (by id), the judge's opinion of a
+ * policy, or the judge's opinion of a scenario's natural-language assertion (by its id,
+ * `expected.assertions[0]`).
+ */
 export type MarkTarget =
   | { readonly kind: 'finding'; readonly id: string }
-  | { readonly kind: 'judge'; readonly policy: string };
+  | { readonly kind: 'judge'; readonly policy: string }
+  | { readonly kind: 'assertion'; readonly id: string };
 
 /** One event of a run. `dialogue` ties an event to one trial of one scenario. */
 export type SimEvent =

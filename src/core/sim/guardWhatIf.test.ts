@@ -198,7 +198,7 @@ describe('what today’s guard rules would decide about a recorded run’s calls
     const dialogue = 'cancel-within-24-hours#1';
     const log = events.filter((e) => !(e.type === 'guard' && e.dialogue === dialogue));
     const answer = guardWhatIf(parseProject(airlineProject()).model, replayOf(log, dialogue));
-    expect(answer).toEqual({ ok: true, calls: new Map() });
+    expect(answer).toEqual({ ok: true, calls: new Map(), foreignTools: [] });
   });
 
   it('refuses, in words, a log that does not record its run’s `now`', () => {

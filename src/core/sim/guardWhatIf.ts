@@ -5,6 +5,8 @@ import type { SimEvent } from './events.ts';
 import type { Replay } from './replay.ts';
 import type { TableAt } from './replayFrame.ts';
 import { databaseAt } from './replayFrame.ts';
+import type { ToolWhatIf } from './toolWhatIf.ts';
+import { toolWhatIf } from './toolWhatIf.ts';
 
 /*
  * Guard rules shaped the dialogue (a refused call never ran, and the agent answered the refusal),
@@ -24,11 +26,24 @@ export interface GuardWhatIf extends Omit<
   readonly step: number;
   /** Today's rules would allow a call the log refused, or refuse one it allowed. */
   readonly differs: boolean;
+  /**
+   * Where today's rules allow the call: today's tool's preconditions would refuse it (with the
+   * tool's own error), or would let through a call the log's tool refused by a precondition.
+   */
+  readonly tool?: ToolWhatIf;
 }
 
 /** The what-ifs of a dialogue's calls, by replay step; or why none can be made. */
 export type GuardWhatIfs =
-  | { readonly ok: true; readonly calls: ReadonlyMap<number, GuardWhatIf> }
+  | {
+      readonly ok: true;
+      readonly calls: ReadonlyMap<number, GuardWhatIf>;
+      /**
+       * Tools the dialogue called that today's project does not have (a run of another project),
+       * in the order first called; their calls get no what-if, which could only say "no such tool".
+       */
+      readonly foreignTools: readonly string[];
+    }
   | { readonly ok: false; readonly problem: string };
 
 /**
@@ -36,10 +51,12 @@ export type GuardWhatIfs =
  * what-if that changes nothing in the dialogue: each call sees the database as it stood just
  * before it (`databaseAt` the step before), the dialogue's earlier calls as `history` with the
  * decisions the log recorded (what happened, not what today's rules would have made happen), and
- * the run's own `now`. A call without a logged decision (its run's agent was a person's own bot)
- * gets none. Refused, with the reason, for a log that does not record its run's `now` or starting
- * database (logs before format 3): a what-if on an invented time or a partial database would say
- * more than is known.
+ * the run's own `now`. Where today's rules allow a call, today's tool's preconditions are tried on
+ * it too (`toolWhatIf`). A call without a logged decision (its run's agent was a person's own bot)
+ * gets none, nor does a call to a tool today's project lacks (listed once, as `foreignTools`).
+ * Refused, with the reason, for a log that does not record its run's `now` or starting database
+ * (logs before format 3): a what-if on an invented time or a partial database would say more
+ * than is known.
  */
 export function guardWhatIf(model: ProjectModel, replay: Replay): GuardWhatIfs {
   if (replay.now === undefined)
@@ -56,16 +73,25 @@ export function guardWhatIf(model: ProjectModel, replay: Replay): GuardWhatIfs {
     };
   const calls = new Map<number, GuardWhatIf>();
   const history: PastCall[] = [];
+  const foreign = new Set<string>();
   for (const step of replay.steps) {
     const call = step.call;
     // A call the guard never decided never entered the dialogue's history either.
     if (call?.guard === undefined) continue;
+    const past = { tool: call.tool, args: call.args, allowed: call.guard.allowed };
+    if (!model.tools.some((t) => t.name === call.tool)) {
+      foreign.add(call.tool);
+      history.push(past);
+      continue;
+    }
+    const db = rowsOf(databaseAt(replay, step.index - 1));
     const decision = decideToolCall(
       model,
       { tool: call.tool, args: call.args },
-      { db: rowsOf(databaseAt(replay, step.index - 1)), history, now: replay.now },
+      { db, history, now: replay.now },
     );
     const rule = decision.decidedBy.kind === 'rule' ? decision.decidedBy.rule : undefined;
+    const tool = decision.allowed ? toolWhatIf(model, db, call, replay.now) : undefined;
     calls.set(step.index, {
       step: step.index,
       call: call.call,
@@ -74,10 +100,11 @@ export function guardWhatIf(model: ProjectModel, replay: Replay): GuardWhatIfs {
       ...(!decision.allowed && decision.fallback && { fallback: decision.fallback }),
       reason: decision.reason,
       differs: decision.allowed !== call.guard.allowed,
+      ...(tool && { tool }),
     });
-    history.push({ tool: call.tool, args: call.args, allowed: call.guard.allowed });
+    history.push(past);
   }
-  return { ok: true, calls };
+  return { ok: true, calls, foreignTools: [...foreign] };
 }
 
 /** The database as guard conditions read it: rows by table, the deleted ones gone. */

@@ -131,12 +131,13 @@ const FAILURES = Object.keys({
 } satisfies Record<CallFailure, true>);
 const dialogue = { at: number, dialogue: text };
 
-/** A mark's target: a finding by id, or the judge's opinion of a policy. */
+/** A mark's target: a finding by id, the judge's opinion of a policy or of an assertion. */
 const markTarget: Shape = (v, where) => {
   if (!isRecord(v)) return `"${where}" must be a mapping`;
   if (v.kind === 'finding') return object({ kind: anything, id: text })(v, where);
   if (v.kind === 'judge') return object({ kind: anything, policy: text })(v, where);
-  return `"${where}.kind" must be one of "finding", "judge"`;
+  if (v.kind === 'assertion') return object({ kind: anything, id: text })(v, where);
+  return `"${where}.kind" must be one of "finding", "judge", "assertion"`;
 };
 
 /** Where a derived run came from: a continued dialogue, or a re-check of a whole run. */

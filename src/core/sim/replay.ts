@@ -59,10 +59,14 @@ export interface Pinned<T> {
   readonly item: T;
 }
 
-/** A person's latest mark on a finding (by id) or on the judge's opinion (by policy). */
+/**
+ * A person's latest mark on a finding (by id), on the judge's opinion of a policy (by policy) and
+ * on its opinion of an assertion (by the assertion's id).
+ */
 export interface ReplayMarks {
   readonly findings: ReadonlyMap<string, boolean>;
   readonly judge: ReadonlyMap<string, boolean>;
+  readonly assertions: ReadonlyMap<string, boolean>;
 }
 
 /** One dialogue ready to replay. */
@@ -148,6 +152,7 @@ export function replayOf(
   const asserted: Extract<SimEvent, { type: 'assertion' }>[] = [];
   const findingMarks = new Map<string, boolean>();
   const judgeMarks = new Map<string, boolean>();
+  const assertionMarks = new Map<string, boolean>();
   const notes = new Map<number, string>();
   let lastTurn = 0;
 
@@ -200,8 +205,13 @@ export function replayOf(
         asserted.push(e);
         break;
       case 'mark': {
-        const marks = e.target.kind === 'finding' ? findingMarks : judgeMarks;
-        const key = e.target.kind === 'finding' ? e.target.id : e.target.policy;
+        const marks =
+          e.target.kind === 'finding'
+            ? findingMarks
+            : e.target.kind === 'judge'
+              ? judgeMarks
+              : assertionMarks;
+        const key = e.target.kind === 'judge' ? e.target.policy : e.target.id;
         if (e.correct === null) marks.delete(key);
         else marks.set(key, e.correct);
         break;
@@ -270,7 +280,7 @@ export function replayOf(
     findings: pinnedFindings,
     opinions,
     assertions,
-    marks: { findings: findingMarks, judge: judgeMarks },
+    marks: { findings: findingMarks, judge: judgeMarks, assertions: assertionMarks },
     notes,
     startDb: started?.database
       ? startTables(started.database.tables, scenarioEvent?.scenario.rows)

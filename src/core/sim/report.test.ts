@@ -98,7 +98,14 @@ describe('reportOf', () => {
         agreed: 0,
         disagreements: [{ dialogue: 'd1', policy: 'privacy', judgeViolated: true }],
       },
-      people: { judgeMarked: 0, judgeRight: 0, findingsMarked: 0, findingsWrong: 0 },
+      people: {
+        judgeMarked: 0,
+        judgeRight: 0,
+        findingsMarked: 0,
+        findingsWrong: 0,
+        assertionsMarked: 0,
+        assertionsRight: 0,
+      },
       assertions: { met: 0, notMet: 0, notJudged: 0 },
     });
   });
@@ -126,6 +133,8 @@ describe('reportOf', () => {
       judgeRight: 1,
       findingsMarked: 2,
       findingsWrong: 1,
+      assertionsMarked: 0,
+      assertionsRight: 0,
     });
     // People's marks never change a verdict.
     expect(marked.dialogues.map((d) => d.verdict)).toEqual(report.dialogues.map((d) => d.verdict));

@@ -153,12 +153,22 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
   let dialoguesJudged = 0;
   let compared = 0;
   const disagreements: RunReport['judgeOpinion']['agreement']['disagreements'][number][] = [];
-  const people = { judgeMarked: 0, judgeRight: 0, findingsMarked: 0, findingsWrong: 0 };
+  const people = {
+    judgeMarked: 0,
+    judgeRight: 0,
+    findingsMarked: 0,
+    findingsWrong: 0,
+    assertionsMarked: 0,
+    assertionsRight: 0,
+  };
   for (const acc of open.values()) {
     for (const mark of acc.marks.values()) {
       if (mark.kind === 'judge') {
         people.judgeMarked++;
         if (mark.correct) people.judgeRight++;
+      } else if (mark.kind === 'assertion') {
+        people.assertionsMarked++;
+        if (mark.correct) people.assertionsRight++;
       } else {
         people.findingsMarked++;
         if (!mark.correct) people.findingsWrong++;

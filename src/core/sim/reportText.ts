@@ -42,8 +42,40 @@ function modelsLine(report: RunReport): string {
 }
 
 /**
- * The report as Markdown: the pass rate with its interval and the models behind it, by level,
- * category and policy, pass^k, endings and errors, spending per role, and every dialogue.
+ * The scenarios' natural-language assertions: how many the judge found met and not met, and how
+ * many went unjudged, under a heading that says whose opinion it is; nothing when no scenario has
+ * any.
+ */
+function assertionsSection(report: RunReport): string[] {
+  const { met, notMet, notJudged } = report.judgeOpinion.assertions;
+  if (met + notMet + notJudged === 0) return [];
+  const judge = report.run?.models.judge;
+  const { assertionsMarked, assertionsRight } = report.judgeOpinion.people;
+  const reviewed =
+    assertionsMarked === 0
+      ? ''
+      : ` People reviewing these opinions in Replay found the judge right ${assertionsRight} of ${assertionsMarked} times.`;
+  return [
+    "## Assertions (the judge's opinion)",
+    [
+      `The judge model's opinion${judge === undefined ? '' : ` (${cell(judge)})`}, not a verdict: it makes no dialogue pass or fail and is not in the pass rate. An assertion not judged (no judge model, an error, no answer) is never counted as met.${reviewed}`,
+      '',
+      table(
+        ['Opinion', 'Assertions'],
+        [
+          ['Met', String(met)],
+          ['Not met', String(notMet)],
+          ['Not judged', String(notJudged)],
+        ],
+      ),
+    ].join('\n'),
+  ];
+}
+
+/**
+ * The report as Markdown: the pass rate with its interval and the models behind it, the judge's
+ * opinion of the scenarios' assertions (counted apart), by level, category and policy, pass^k,
+ * endings and errors, spending per role, and every dialogue.
  */
 export function reportMarkdown(report: RunReport, title: string): string {
   const { overall, progress, usage } = report;
@@ -58,6 +90,7 @@ export function reportMarkdown(report: RunReport, title: string): string {
     ].join('\n'),
     '## Pass rate',
     `**${percent(overall.rate)}** (95% Wilson interval ${interval(overall)}): ${overall.passes} passed, ${overall.fails} failed, ${report.errors.total} errors left out${report.suspect > 0 ? `, ${report.suspect} waiting for review` : ''}. Simulated user: ${cell(userModel ?? 'not recorded')}${judgeModel === undefined ? '' : `; the judge's opinions (${cell(judgeModel)}) are not in it`}.`,
+    ...assertionsSection(report),
     '## By challenge level',
     table(
       ['Level', 'Pass rate', '95% interval', 'Passed', 'Failed'],

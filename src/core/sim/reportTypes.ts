@@ -190,6 +190,9 @@ export interface JudgeOpinion {
     readonly judgeRight: number;
     readonly findingsMarked: number;
     readonly findingsWrong: number;
+    /** How many of the judge's opinions of assertions they marked, and found right. */
+    readonly assertionsMarked: number;
+    readonly assertionsRight: number;
   };
   /**
    * The scenarios' natural-language assertions over the ended dialogues: how many the judge

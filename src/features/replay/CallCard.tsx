@@ -1,4 +1,4 @@
-import type { GuardWhatIf, RowChange, TranscriptCall } from '../../core/index.ts';
+import type { GuardWhatIf, RowChange, ToolWhatIf, TranscriptCall } from '../../core/index.ts';
 
 /** A value as a person reads it in a diff: JSON, so text and numbers are told apart. */
 function shown(value: unknown): string {
@@ -103,7 +103,8 @@ const FALLBACKS = {
 
 /**
  * Today's rules tried on the call as it was logged: said loudly when they would decide it the
- * other way, quietly when they decide the same. Always labelled a what-if: the dialogue above is
+ * other way (or today's tool's preconditions would answer it otherwise), quietly when they
+ * decide the same. Always labelled a what-if: the dialogue above is
  * what happened, and nothing in it changes.
  */
 function WhatIfNote({
@@ -134,7 +135,8 @@ function WhatIfNote({
         {tag} <span className="replay-faint">{problem}</span>
       </p>
     );
-  if (!decision.differs)
+  const tool = decision.tool;
+  if (!decision.differs && !tool)
     return (
       <p
         className="replay-whatif"
@@ -147,38 +149,62 @@ function WhatIfNote({
         {broken}
       </p>
     );
+  const refused = !decision.allowed || tool?.refuses === true;
   return (
     <div
       className="replay-whatif"
-      data-whatif={decision.allowed ? 'allow' : 'refuse'}
+      data-whatif={refused ? 'refuse' : 'allow'}
       role="note"
       aria-label="What-if under today’s rules"
     >
-      <p className="replay-whatif-head">
-        {tag}{' '}
-        <strong>
-          {decision.allowed
-            ? 'Today’s rules would allow this call'
-            : 'Today’s rules would refuse this call'}
-        </strong>
-        {decision.rule !== undefined && (
-          <>
-            {' '}
-            by <code>{decision.rule}</code>
-            {decision.policy !== undefined && ` (${decision.policy})`}
-          </>
-        )}
-        {decision.fallback && ` · fallback: ${FALLBACKS[decision.fallback]}`}
-      </p>
-      {/* An allowing rule's reason only repeats its name. */}
-      {(!decision.allowed || decision.rule === undefined) && (
-        <p className="replay-guard-reason">{decision.reason}</p>
+      {decision.differs ? (
+        <>
+          <p className="replay-whatif-head">
+            {tag}{' '}
+            <strong>
+              {decision.allowed
+                ? 'Today’s rules would allow this call'
+                : 'Today’s rules would refuse this call'}
+            </strong>
+            {decision.rule !== undefined && (
+              <>
+                {' '}
+                by <code>{decision.rule}</code>
+                {decision.policy !== undefined && ` (${decision.policy})`}
+              </>
+            )}
+            {decision.fallback && ` · fallback: ${FALLBACKS[decision.fallback]}`}
+          </p>
+          {/* An allowing rule's reason only repeats its name. */}
+          {(!decision.allowed || decision.rule === undefined) && (
+            <p className="replay-guard-reason">{decision.reason}</p>
+          )}
+        </>
+      ) : (
+        <p className="replay-whatif-head">
+          {tag} <span className="replay-faint">Today’s rules decide the same.</span>
+        </p>
       )}
+      {tool && <ToolWhatIfLine tool={tool} />}
       <p className="replay-faint">
         A what-if: the dialogue went as logged above, and nothing in it changes.
         {broken}
       </p>
     </div>
+  );
+}
+
+/** What today's tool's preconditions would answer, where it is not what the log's tool did. */
+function ToolWhatIfLine({ tool }: { tool: ToolWhatIf }) {
+  return tool.refuses ? (
+    <p className="replay-whatif-tool" data-whatif-tool="refuse">
+      <strong>Today’s tool would refuse this call:</strong> {tool.error}
+    </p>
+  ) : (
+    <p className="replay-whatif-tool" data-whatif-tool="allow">
+      <strong>Today’s tool would run this call:</strong> its preconditions hold, where the logged
+      tool refused it with “{tool.logged}”
+    </p>
   );
 }
 

@@ -18,6 +18,7 @@ import { CallCard } from './CallCard.tsx';
 import { AssertionCard, FindingCard, OpinionCard } from './Pins.tsx';
 import { TurnNote } from './TurnNote.tsx';
 import { ContinueButton } from './ContinueButton.tsx';
+import { ForeignToolsNote } from './ForeignToolsNote.tsx';
 
 /** Where a step stands against the replay's step. */
 type Position = 'past' | 'current' | 'future';
@@ -73,7 +74,8 @@ function whatIfByStep(
 /**
  * The dialogue as a chat: every step in order, the ones after the replay's step faded. Findings
  * and opinions sit under the step they concern, and each tool call says what today's guard rules
- * would decide about it (a what-if). Clicking a step moves the replay there.
+ * would decide about it (a what-if); calls to tools today's project lacks (a run of another
+ * project) get none, said once above the dialogue. Clicking a step moves the replay there.
  */
 export function Conversation({ replay, step }: { replay: Replay; step: number }) {
   const selectors = replaySelectors(useAppStoreApi());
@@ -99,22 +101,25 @@ export function Conversation({ replay, step }: { replay: Replay; step: number })
   }, [step, replay]);
 
   return (
-    <ol ref={list} className="replay-chat" aria-label="Conversation">
-      {replay.steps.map((s) => (
-        <StepView
-          key={s.index}
-          step={s}
-          position={s.index < step ? 'past' : s.index === step ? 'current' : 'future'}
-          pins={pins.get(s.index)}
-          turnName={name(s.turn)}
-          note={s.kind === 'message' ? replay.notes.get(s.turn) : undefined}
-          marks={replay.marks}
-          dialogue={replay.dialogue}
-          ending={s.kind === 'ending' ? replay.ending : undefined}
-          whatIf={whatIf.get(s.index)}
-        />
-      ))}
-    </ol>
+    <div className="replay-conversation">
+      <ForeignToolsNote tools={whatIfs?.ok === true ? whatIfs.foreignTools : []} />
+      <ol ref={list} className="replay-chat" aria-label="Conversation">
+        {replay.steps.map((s) => (
+          <StepView
+            key={s.index}
+            step={s}
+            position={s.index < step ? 'past' : s.index === step ? 'current' : 'future'}
+            pins={pins.get(s.index)}
+            turnName={name(s.turn)}
+            note={s.kind === 'message' ? replay.notes.get(s.turn) : undefined}
+            marks={replay.marks}
+            dialogue={replay.dialogue}
+            ending={s.kind === 'ending' ? replay.ending : undefined}
+            whatIf={whatIf.get(s.index)}
+          />
+        ))}
+      </ol>
+    </div>
   );
 }
 
@@ -180,7 +185,7 @@ const StepView = memo(function StepView({
               <OpinionCard key={o.policy} opinion={o} mark={marks.judge.get(o.policy)} />
             ))}
             {pins.assertions.map((a) => (
-              <AssertionCard key={a.id} assertion={a} />
+              <AssertionCard key={a.id} assertion={a} mark={marks.assertions.get(a.id)} />
             ))}
           </div>
         )}

@@ -122,9 +122,16 @@ const ASSERTION_WORDS: Readonly<Record<AssertionOpinion['opinion'], string>> = {
 
 /**
  * A scenario's natural-language assertion: the judge model's opinion of it, labelled as a model's
- * opinion like the judge's opinion of a policy, or plainly not judged (never shown as held).
+ * opinion like the judge's opinion of a policy, or plainly not judged (never shown as held). A
+ * person may mark the judge's opinion right or wrong, as they mark its opinion of a policy.
  */
-export function AssertionCard({ assertion }: { assertion: AssertionOpinion }) {
+export function AssertionCard({
+  assertion,
+  mark,
+}: {
+  assertion: AssertionOpinion;
+  mark?: boolean | undefined;
+}) {
   const judged = assertion.opinion !== 'not-judged';
   return (
     <div
@@ -141,6 +148,16 @@ export function AssertionCard({ assertion }: { assertion: AssertionOpinion }) {
       </span>
       <p>{assertion.reason}</p>
       {assertion.evidence.trim() !== '' && <blockquote>{assertion.evidence}</blockquote>}
+      {judged && (
+        <MarkButtons
+          target={{ kind: 'assertion', id: assertion.id }}
+          mark={mark}
+          what={`the judge’s opinion of “${assertion.text}”`}
+        />
+      )}
+      {judged && mark !== undefined && (
+        <span className="replay-marked">You marked the judge {mark ? 'right' : 'wrong'}.</span>
+      )}
     </div>
   );
 }

@@ -106,7 +106,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             </div>
           </div>
         )}
-        {assertionsCard(report.judgeOpinion.assertions)}
+        {assertionsCard(report.judgeOpinion.assertions, report.judgeOpinion.people)}
         {report.suspect > 0 && (
           <div className="run-card" data-testid="suspect-count">
             <div className="run-card-label">Simulator suspect</div>
@@ -223,8 +223,14 @@ function IdleWarning({ report }: { report: RunReport }) {
   );
 }
 
-/** The scenarios' natural-language assertions: the judge's opinions, and how many went unjudged. */
-function assertionsCard({ met, notMet, notJudged }: RunReport['judgeOpinion']['assertions']) {
+/**
+ * The scenarios' natural-language assertions: the judge's opinions, how many went unjudged, and
+ * how often people reviewing them in Replay found the judge right.
+ */
+function assertionsCard(
+  { met, notMet, notJudged }: RunReport['judgeOpinion']['assertions'],
+  { assertionsMarked, assertionsRight }: RunReport['judgeOpinion']['people'],
+) {
   if (met + notMet + notJudged === 0) return null;
   return (
     <div className="run-card" data-testid="assertions-card">
@@ -234,6 +240,8 @@ function assertionsCard({ met, notMet, notJudged }: RunReport['judgeOpinion']['a
           `Judge’s opinion: ${String(met)} held, ${String(notMet)} did not. A model’s opinion, not a verdict.`}
         {notJudged > 0 &&
           ` ${String(notJudged)} not judged (no judge model, an error, or no answer): never counted as held.`}
+        {assertionsMarked > 0 &&
+          ` People reviewing it found the judge right ${String(assertionsRight)} of ${String(assertionsMarked)} times.`}
       </div>
     </div>
   );

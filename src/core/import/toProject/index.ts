@@ -3,6 +3,7 @@ import type { ProjectFileName } from '../../project.ts';
 import type { ImportedDomain } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import { statedNow } from './clock.ts';
+import { validatorNotes } from './validators.ts';
 import { planTables } from './database.ts';
 import { planPolicies } from './policies.ts';
 import { planScenarios } from './scenarios.ts';
@@ -26,6 +27,7 @@ const yaml = (value: unknown) => stringify(value, { lineWidth: 0 });
 export function projectOfDomain(domain: ImportedDomain): ImportResult {
   const notes: CarryNote[] = [];
   const tables = planTables(domain.tables, notes);
+  notes.push(...validatorNotes(domain.validators ?? []));
   const tools = planTools(domain.tools, tables, notes);
   for (const tool of domain.userTools ?? [])
     notes.push({
