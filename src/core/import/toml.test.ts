@@ -110,7 +110,8 @@ total = 10.5
     const scalar = fc.oneof(
       fc.string({ maxLength: 12 }),
       fc.integer(),
-      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      // -0 is written as 0 (as JSON writes it too), so it cannot read back as -0.
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (d === 0 ? 0 : d)),
       fc.boolean(),
     );
     const { value } = fc.letrec<{ value: JsonValue }>((tie) => ({
