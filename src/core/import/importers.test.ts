@@ -180,7 +180,7 @@ describe('projectOfDomain', () => {
     expect(tool('return_book')?.requires).toEqual([
       { condition: 'db.loans.exists(r, r.loan_id == args.loan_id)', error: 'No such loan' },
       {
-        condition: '!(db.loans.filter(r, r.loan_id == args.loan_id)[0].state != "open")',
+        condition: 'db.loans.filter(r, r.loan_id == args.loan_id)[0].state == "open"',
         error: 'Loan already returned',
       },
     ]);

@@ -35,6 +35,8 @@ interface CelValue {
   readonly deps: readonly CelValue[];
   readonly schema?: JsonSchema;
   readonly numeric?: Numeric;
+  /** For a comparison, the opposite comparison (`a == b` for `a != b`), for `not`. */
+  readonly opposite?: string;
   /** Set when the CEL reads `row` of a pending change: usable only inside that change. */
   readonly group?: number;
 }
@@ -116,6 +118,14 @@ const RESERVED = new Set([
   'false',
 ]);
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const OPPOSITE: Readonly<Record<string, string>> = {
+  '==': '!=',
+  '!=': '==',
+  '<': '>=',
+  '>=': '<',
+  '>': '<=',
+  '<=': '>',
+};
 
 /**
  * Reads a write tool's body (and the helpers it calls) as preconditions and effects over the
@@ -989,7 +999,10 @@ class Reader {
           this.celOf(leftValue),
         ]);
       const left = this.celOf(leftValue);
-      return this.cel(`${left.cel} ${negated ? '!=' : '=='} null`, [left]);
+      return {
+        ...this.cel(`${left.cel} ${negated ? '!=' : '=='} null`, [left]),
+        opposite: `${left.cel} ${negated ? '==' : '!='} null`,
+      };
     }
     const rightValue = this.expr(e.right, frame);
     if (e.op === 'in' || e.op === 'not in') {
@@ -1020,7 +1033,10 @@ class Reader {
     }
     const left = this.celOf(leftValue);
     const right = this.celOf(rightValue);
-    return this.cel(`${left.cel} ${e.op} ${right.cel}`, [left, right]);
+    return {
+      ...this.cel(`${left.cel} ${e.op} ${right.cel}`, [left, right]),
+      opposite: `${left.cel} ${OPPOSITE[e.op] ?? '!='} ${right.cel}`,
+    };
   }
 
   /** Inlines `self._helper(…)`: its failures count here; its value is what it returns. */
@@ -1116,6 +1132,7 @@ class Reader {
   }
 
   private not(value: CelValue): CelValue {
+    if (value.opposite !== undefined) return this.cel(value.opposite, [value]);
     const inner = /^!\((.*)\)$/s.exec(value.cel)?.[1];
     return this.cel(inner !== undefined && balanced(inner) ? inner : `!(${value.cel})`, [value]);
   }
