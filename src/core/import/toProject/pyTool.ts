@@ -9,6 +9,7 @@ import { indexOfTopLevel } from '../python/statements.ts';
 import type { TablePlan } from './database.ts';
 import type { Effect } from './effects.ts';
 import type { Requirement } from './requires.ts';
+import { balanced, negate } from './requires.ts';
 
 // A write tool's Python body read as what it does: the failures it raises (preconditions) and
 // the changes it makes (effects), by following the body symbolically, never running it. Rows the
@@ -412,15 +413,19 @@ class Reader {
       return;
     }
     if (target.t === 'attr') {
-      const owner = this.expr(target.obj, frame);
-      if (owner.k !== 'place')
-        throw new Unreadable(
-          `it sets a field of something not in the database (line ${this.line})`,
-        );
+      const owner = this.placeOf(target.obj, frame, 'sets a field of');
       this.write(owner, target.name, () => this.celOf(value), frame);
       return;
     }
     throw new Unreadable(`it assigns to "${target.t}" (line ${this.line})`);
+  }
+
+  /** What `expr` names, which must be in the database: a row or something inside one. */
+  private placeOf(expr: PyExpr, frame: Frame, doing: string): Place {
+    const owner = this.expr(expr, frame);
+    if (owner.k !== 'place')
+      throw new Unreadable(`it ${doing} something not in the database (line ${this.line})`);
+    return owner;
   }
 
   private augment(target: PyExpr, op: '+' | '-', right: PyExpr, frame: Frame): void {
@@ -451,11 +456,7 @@ class Reader {
       return;
     }
     if (target.t === 'attr') {
-      const owner = this.expr(target.obj, frame);
-      if (owner.k !== 'place')
-        throw new Unreadable(
-          `it changes a field of something not in the database (line ${this.line})`,
-        );
+      const owner = this.placeOf(target.obj, frame, 'changes a field of');
       const amount = this.expr(right, frame);
       this.write(
         owner,
@@ -495,8 +496,7 @@ class Reader {
       return;
     }
     if (objExpr.t !== 'attr') throw new Unreadable(`it adds to something not in the database`);
-    const owner = this.expr(objExpr.obj, frame);
-    if (owner.k !== 'place') throw new Unreadable(`it adds to a list not in the database`);
+    const owner = this.placeOf(objExpr.obj, frame, 'adds to a list of');
     this.write(
       owner,
       objExpr.name,
@@ -1132,9 +1132,7 @@ class Reader {
   }
 
   private not(value: CelValue): CelValue {
-    if (value.opposite !== undefined) return this.cel(value.opposite, [value]);
-    const inner = /^!\((.*)\)$/s.exec(value.cel)?.[1];
-    return this.cel(inner !== undefined && balanced(inner) ? inner : `!(${value.cel})`, [value]);
+    return this.cel(value.opposite ?? negate(value.cel), [value]);
   }
 
   private all(values: readonly CelValue[]): CelValue {
@@ -1398,15 +1396,6 @@ function containsReturn(statement: PyStatement): boolean {
 function bare(cel: string): string {
   const inner = /^\((.*)\)$/s.exec(cel)?.[1];
   return inner !== undefined && balanced(inner) ? bare(inner) : cel;
-}
-
-function balanced(text: string): boolean {
-  let depth = 0;
-  for (const c of text) {
-    if (c === '(') depth++;
-    else if (c === ')' && --depth < 0) return false;
-  }
-  return depth === 0;
 }
 
 function celOfEffect(effect: Effect): string[] {

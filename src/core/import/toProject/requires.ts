@@ -143,7 +143,8 @@ export function negate(cel: string): string {
   return `!(${cel})`;
 }
 
-function balanced(text: string): boolean {
+/** Whether every parenthesis in the text closes one opened before it, and all are closed. */
+export function balanced(text: string): boolean {
   let depth = 0;
   for (const c of text) {
     if (c === '(') depth++;
