@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatEngine, ChatRequest } from '../models/chat.ts';
+import { modelReply as reply, waitingRuntime } from '../../test/scriptedModels.ts';
+import { parseProject } from '../format/parseProject.ts';
+import { phoneProject, phoneWith } from '../testing/phoneProject.ts';
+import type { SimEvent } from './events.ts';
+import { readLog } from './logFormat.ts';
+import type { RunPlan } from './run.ts';
+import { USER_STOP } from './prompts.ts';
+import { reportOf } from './report.ts';
+import { runSimulation } from './run.ts';
+import { handWrittenScenarios } from './scenarios.ts';
+import { transcriptOf } from './transcript.ts';
+import { seedDatabase } from './database.ts';
+import { dialoguePrefix, forkState } from './fork.ts';
+
+// Only the dialogue time limits sleep long; they never expire here.
+const { runtime } = waitingRuntime();
+
+const USER_TOOLS = ['check_status_bar', 'toggle_data', 'toggle_airplane_mode', 'run_speed_test'];
+
+/** Every request each side was sent, to see which tools it was offered. */
+const offered = { agent: [] as string[][], user: [] as string[][] };
+
+/** A support agent that looks the line up, then tells the customer to turn data on. */
+const phoneAgent: ChatEngine = {
+  chat(request: ChatRequest) {
+    offered.agent.push((request.tools ?? []).map((t) => t.name));
+    const results = request.messages.filter((m) => m.role === 'tool').length;
+    if (results === 0)
+      return Promise.resolve(reply('', [{ name: 'get_line', args: { number: '555-0100' } }]));
+    return Promise.resolve(reply('Your line is fine. Please toggle mobile data on.'));
+  },
+};
+
+/**
+ * A customer on their own phone: gives the number, does what the agent says with its tool
+ * (`obeys`), then says thanks once the tool has answered.
+ */
+const phoneUser = (obeys: boolean): ChatEngine => ({
+  chat(request: ChatRequest) {
+    offered.user.push((request.tools ?? []).map((t) => t.name));
+    const last = request.messages.at(-1);
+    if (last?.role === 'tool') return Promise.resolve(reply(`Data is on now. ${USER_STOP}`));
+    if (last?.content.includes('toggle') === true)
+      return obeys
+        ? Promise.resolve(reply('', [{ name: 'toggle_data', args: { on: true } }]))
+        : Promise.resolve(reply(`I would rather not. ${USER_STOP}`));
+    return Promise.resolve(reply('My number is 555-0100.'));
+  },
+});
+
+async function simulatePhone(obeys: boolean, project = phoneProject()) {
+  offered.agent.length = 0;
+  offered.user.length = 0;
+  const { model } = parseProject(project);
+  const plan: RunPlan = {
+    seed: 1,
+    projectHash: 'phone',
+    scenarios: handWrittenScenarios(model).map((scenario) => ({
+      scenario,
+      source: 'hand-written' as const,
+    })),
+    trials: 1,
+    concurrency: 1,
+    agent: { engine: phoneAgent, model: 'agent-model' },
+    user: { engine: phoneUser(obeys), model: 'user-model' },
+    prices: {},
+    now: '2026-11-21T12:00:00Z',
+  };
+  const events: SimEvent[] = [];
+  let tick = 0;
+  await runSimulation(model, plan, { runtime, clock: () => tick++, emit: (e) => events.push(e) });
+  return events;
+}
+
+const findingsOf = (events: readonly SimEvent[]) =>
+  events.flatMap((e) => (e.type === 'checks' ? e.findings : []));
+
+describe('dual control in a dialogue', () => {
+  it('sets the phone up, starts from the history, and lets the user toggle data when told', async () => {
+    const events = await simulatePhone(true);
+    expect(readLog(events)).toMatchObject({ ok: true });
+    const calls = events.flatMap((e) =>
+      e.type === 'tool-call' ? [[e.tool, e.by ?? 'agent']] : [],
+    );
+    expect(calls).toEqual([
+      ['toggle_data', 'setup'],
+      ['get_line', 'agent'],
+      ['toggle_data', 'user'],
+    ]);
+    const transcript = transcriptOf(events, 'no-data#1');
+    expect(transcript.messages.map((m) => `${m.speaker}: ${m.text}`)).toEqual([
+      'user: My internet stopped working.',
+      'agent: Sorry to hear that. What is your number?',
+      'user: My number is 555-0100.',
+      'agent: ',
+      'agent: Your line is fine. Please toggle mobile data on.',
+      'user: Data is on now.',
+    ]);
+    // The user's call comes with its next message, on the user's side of the dialogue.
+    expect(transcript.messages[5]?.calls.map((c) => c.tool)).toEqual(['toggle_data']);
+    expect(transcript.changes.map((c) => c.after)).toEqual([
+      { id: 'phone', data_on: false, airplane: false },
+      { id: 'phone', data_on: true, airplane: false },
+    ]);
+    // The user's own calls pass no guard.
+    const guarded = events.flatMap((e) => (e.type === 'guard' ? [e.call] : []));
+    expect(guarded).toHaveLength(1);
+    expect(offered.agent.every((tools) => tools.join() === 'get_line')).toBe(true);
+    expect(offered.user.every((tools) => tools.join() === USER_TOOLS.join())).toBe(true);
+    const findings = findingsOf(events);
+    expect(findings.map((f) => [f.id, f.passed])).toEqual([
+      ['expected.required_actions[0]', true],
+      ['expected.user_assertions[0]', true],
+    ]);
+    expect(findings[1]?.detail).toMatch(/^The user’s state: Holds at the end/);
+    const report = reportOf(events, new Map());
+    expect([report.overall.passes, report.overall.fails]).toEqual([1, 0]);
+  });
+
+  it('fails the user’s action and state when the user never toggles data', async () => {
+    const events = await simulatePhone(false);
+    const findings = findingsOf(events);
+    expect(findings.map((f) => [f.id, f.passed, f.policy])).toEqual([
+      ['expected.required_actions[0]', false, 'user-acts'],
+      ['expected.user_assertions[0]', false, 'user-acts'],
+    ]);
+    expect(findings[0]?.detail).toBe('The user never called toggle_data({"on":true}).');
+    expect(findings[1]?.detail).toContain('The user’s state: Does not hold at the end');
+    const report = reportOf(events, new Map());
+    expect([report.overall.passes, report.overall.fails]).toEqual([0, 1]);
+  });
+
+  it('holds the agent’s checks to the agent’s calls only, never the user’s', async () => {
+    const rules = `checks:
+  - { id: hands-off, policy: user-acts, kind: never_call, tool: toggle_data }
+  - { id: one-look-up, policy: look-up-line, kind: max_calls, tool: get_line, max: 1 }
+`;
+    const events = await simulatePhone(true, phoneProject({ 'rules.yaml': rules }));
+    expect(findingsOf(events).map((f) => [f.id, f.passed])).toEqual([
+      ['hands-off', true],
+      ['one-look-up', true],
+      ['expected.required_actions[0]', true],
+      ['expected.user_assertions[0]', true],
+    ]);
+  });
+
+  it('continues a dialogue with the setup and the user’s calls in its database, not in the agent’s view', async () => {
+    const events = await simulatePhone(true);
+    // After the user toggled data (message 5), from a later agent turn that never came: turn 6.
+    const point = dialoguePrefix(events, 'no-data#1', 4);
+    if (!point.ok) throw new Error(point.problem);
+    const { model } = parseProject(phoneProject());
+    const state = forkState(model, seedDatabase(model).db, point.prefix);
+    expect(state.db.phone).toEqual([{ id: 'phone', data_on: false, airplane: false }]);
+    expect(state.history.map((c) => c.tool)).toEqual(['get_line']);
+    expect(state.agentView.filter((m) => m.role === 'tool')).toHaveLength(1);
+  });
+
+  it('answers first as the agent when the history ends with the user', async () => {
+    const project = phoneWith(
+      'scenarios.yaml',
+      '      - { role: assistant, content: Sorry to hear that. What is your number? }\n',
+      '      - { role: user, content: My number is 555-0100. }\n',
+    );
+    const events = await simulatePhone(true, project);
+    const speakers = transcriptOf(events, 'no-data#1').messages.map((m) => m.speaker);
+    expect(speakers.slice(0, 4)).toEqual(['user', 'user', 'agent', 'agent']);
+  });
+
+  it('ends as a scenario error when an initialization call fails', async () => {
+    const project = phoneWith(
+      'scenarios.yaml',
+      '{ tool: toggle_data, args: { on: false } }',
+      '{ tool: toggle_data, args: { on: false } }\n      - { tool: get_line, args: {} }',
+    );
+    expect(parseProject(project).diagnostics.map((d) => d.code)).toEqual(['initialization-args']);
+    const events = await simulatePhone(true, project);
+    const ended = events.find((e) => e.type === 'dialogue-ended');
+    expect(ended).toMatchObject({ reason: 'scenario-error' });
+    expect(ended?.type === 'dialogue-ended' && ended.detail).toContain(
+      'initialization[1] (get_line) failed',
+    );
+  });
+});
