@@ -11,6 +11,7 @@ import { reportOf } from './report.ts';
 import { runSimulation } from './run.ts';
 import { handWrittenScenarios } from './scenarios.ts';
 import { transcriptOf } from './transcript.ts';
+import { renderTranscript } from './judge.ts';
 import { seedDatabase } from './database.ts';
 import { dialoguePrefix, forkState } from './fork.ts';
 
@@ -156,6 +157,15 @@ describe('dual control in a dialogue', () => {
     expect(state.db.phone).toEqual([{ id: 'phone', data_on: false, airplane: false }]);
     expect(state.history.map((c) => c.tool)).toEqual(['get_line']);
     expect(state.agentView.filter((m) => m.role === 'tool')).toHaveLength(1);
+  });
+
+  it('shows the judge the setup and the user’s calls as theirs', async () => {
+    const text = renderTranscript(transcriptOf(await simulatePhone(true), 'no-data#1'));
+    expect(text).toContain('    before the conversation, set up: toggle_data({"on":false})');
+    expect(text).toContain(
+      '[5] user: Data is on now.\n    the user calls toggle_data({"on":true})',
+    );
+    expect(text).toContain('    calls get_line({"number":"555-0100"})');
   });
 
   it('answers first as the agent when the history ends with the user', async () => {
