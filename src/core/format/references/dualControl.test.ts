@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { analyzeProject } from '../../analyze.ts';
 import { parseProject } from '../parseProject.ts';
 import { miniProject } from '../../testing/miniProject.ts';
 import { phoneProject, phoneWith } from '../../testing/phoneProject.ts';
@@ -13,6 +14,12 @@ describe('checkDualControl', () => {
     for (const project of [phoneProject(), miniProject(), ...examples])
       expect(runChecker(checkDualControl, project), project.name).toEqual([]);
     expect(parseProject(phoneProject()).diagnostics).toEqual([]);
+  });
+
+  it('does not ask for guards on the user’s tools, which guards cannot hold', () => {
+    const codes = analyzeProject(phoneProject()).diagnostics.map((d) => d.code);
+    expect(codes).not.toContain('unguarded-write');
+    expect(codes).toEqual(['untestable-policy']);
   });
 
   it('reads the sides, the initialization, the history and the user assertions into the model', () => {
