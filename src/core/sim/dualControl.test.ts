@@ -1,79 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatEngine, ChatRequest } from '../models/chat.ts';
-import { modelReply as reply, waitingRuntime } from '../../test/scriptedModels.ts';
 import { parseProject } from '../format/parseProject.ts';
 import { phoneProject, phoneWith } from '../testing/phoneProject.ts';
+import { offered, simulatePhone } from '../../test/phoneDesk.ts';
 import type { SimEvent } from './events.ts';
 import { readLog } from './logFormat.ts';
-import type { RunPlan } from './run.ts';
-import { USER_STOP } from './prompts.ts';
 import { reportOf } from './report.ts';
-import { runSimulation } from './run.ts';
-import { handWrittenScenarios } from './scenarios.ts';
 import { transcriptOf } from './transcript.ts';
 import { renderTranscript } from './judge.ts';
 import { seedDatabase } from './database.ts';
 import { dialoguePrefix, forkState } from './fork.ts';
 
-// Only the dialogue time limits sleep long; they never expire here.
-const { runtime } = waitingRuntime();
-
 const USER_TOOLS = ['check_status_bar', 'toggle_data', 'toggle_airplane_mode', 'run_speed_test'];
-
-/** Every request each side was sent, to see which tools it was offered. */
-const offered = { agent: [] as string[][], user: [] as string[][] };
-
-/** A support agent that looks the line up, then tells the customer to turn data on. */
-const phoneAgent: ChatEngine = {
-  chat(request: ChatRequest) {
-    offered.agent.push((request.tools ?? []).map((t) => t.name));
-    const results = request.messages.filter((m) => m.role === 'tool').length;
-    if (results === 0)
-      return Promise.resolve(reply('', [{ name: 'get_line', args: { number: '555-0100' } }]));
-    return Promise.resolve(reply('Your line is fine. Please toggle mobile data on.'));
-  },
-};
-
-/**
- * A customer on their own phone: gives the number, does what the agent says with its tool
- * (`obeys`), then says thanks once the tool has answered.
- */
-const phoneUser = (obeys: boolean): ChatEngine => ({
-  chat(request: ChatRequest) {
-    offered.user.push((request.tools ?? []).map((t) => t.name));
-    const last = request.messages.at(-1);
-    if (last?.role === 'tool') return Promise.resolve(reply(`Data is on now. ${USER_STOP}`));
-    if (last?.content.includes('toggle') === true)
-      return obeys
-        ? Promise.resolve(reply('', [{ name: 'toggle_data', args: { on: true } }]))
-        : Promise.resolve(reply(`I would rather not. ${USER_STOP}`));
-    return Promise.resolve(reply('My number is 555-0100.'));
-  },
-});
-
-async function simulatePhone(obeys: boolean, project = phoneProject()) {
-  offered.agent.length = 0;
-  offered.user.length = 0;
-  const { model } = parseProject(project);
-  const plan: RunPlan = {
-    seed: 1,
-    projectHash: 'phone',
-    scenarios: handWrittenScenarios(model).map((scenario) => ({
-      scenario,
-      source: 'hand-written' as const,
-    })),
-    trials: 1,
-    concurrency: 1,
-    agent: { engine: phoneAgent, model: 'agent-model' },
-    user: { engine: phoneUser(obeys), model: 'user-model' },
-    prices: {},
-    now: '2026-11-21T12:00:00Z',
-  };
-  const events: SimEvent[] = [];
-  let tick = 0;
-  await runSimulation(model, plan, { runtime, clock: () => tick++, emit: (e) => events.push(e) });
-  return events;
-}
 
 const findingsOf = (events: readonly SimEvent[]) =>
   events.flatMap((e) => (e.type === 'checks' ? e.findings : []));
