@@ -7,6 +7,7 @@ import { readLog } from './logFormat.ts';
 import { reportOf } from './report.ts';
 import { transcriptOf } from './transcript.ts';
 import { renderTranscript } from './judge.ts';
+import { dialogueMarkdown } from './dialogueExport.ts';
 import { seedDatabase } from './database.ts';
 import { dialoguePrefix, forkState } from './fork.ts';
 
@@ -103,6 +104,19 @@ describe('dual control in a dialogue', () => {
       '[5] user: Data is on now.\n    the user calls toggle_data({"on":true})',
     );
     expect(text).toContain('    calls get_line({"number":"555-0100"})');
+  });
+
+  it('exports the setup and the user’s calls once each, as theirs, without a guard', async () => {
+    const markdown = dialogueMarkdown(await simulatePhone(true), 'no-data#1');
+    expect(markdown.match(/\*\*Tool call \(setup\):\*\* toggle\\?_data/g)).toHaveLength(1);
+    expect(
+      markdown.match(/\*\*Tool call \(the customer’s own tool\):\*\* toggle\\?_data/g),
+    ).toHaveLength(1);
+    expect(markdown.split('**Guard:**')).toHaveLength(2);
+    expect(markdown.indexOf('### Set up before the conversation')).toBeLessThan(
+      markdown.indexOf('My internet stopped working.'),
+    );
+    expect(markdown).not.toContain('its words never came');
   });
 
   it('answers first as the agent when the history ends with the user', async () => {
