@@ -119,6 +119,16 @@ describe('dual control in a dialogue', () => {
     expect(markdown).not.toContain('its words never came');
   });
 
+  it('refuses a log whose call names a maker other than the user or the setup', async () => {
+    const events = await simulatePhone(true);
+    const broken = events.map((e) =>
+      e.type === 'tool-call' && e.by === 'user' ? { ...e, by: 'robot' } : e,
+    );
+    const read = readLog(broken);
+    expect(read.ok).toBe(false);
+    expect(read.ok ? '' : read.error).toContain('"by" must be one of "user", "setup"');
+  });
+
   it('answers first as the agent when the history ends with the user', async () => {
     const project = phoneWith(
       'scenarios.yaml',
