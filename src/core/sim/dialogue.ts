@@ -218,7 +218,7 @@ export async function runDialogue(
   const userSpeaks = async (view: ChatMessage[], withTools = false) => {
     const offered = withTools && userTools.length > 0;
     for (let round = 0; ; round++) {
-      if (round > limits.maxToolRounds)
+      if (round >= limits.maxToolRounds)
         throw new Ending(
           'user-error',
           `The simulated user called its tools ${limits.maxToolRounds} times in a row without speaking.`,

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
 import { phoneProject, phoneWith } from '../testing/phoneProject.ts';
-import { offered, simulatePhone } from '../../test/phoneDesk.ts';
+import { offered, phoneAgent, simulatePhone } from '../../test/phoneDesk.ts';
+import { modelReply, waitingRuntime } from '../../test/scriptedModels.ts';
+import type { ChatEngine } from '../models/chat.ts';
+import { runSimulation } from './run.ts';
+import { handWrittenScenarios } from './scenarios.ts';
 import type { SimEvent } from './events.ts';
 import { readLog } from './logFormat.ts';
 import { reportOf } from './report.ts';
@@ -127,6 +131,41 @@ describe('dual control in a dialogue', () => {
     const read = readLog(broken);
     expect(read.ok).toBe(false);
     expect(read.ok ? '' : read.error).toContain('"by" must be one of "user", "setup"');
+  });
+
+  it('ends as the simulated user’s error when it only ever calls its tools', async () => {
+    const busy: ChatEngine = {
+      chat: () => Promise.resolve(modelReply('', [{ name: 'check_status_bar', args: {} }])),
+    };
+    const { model } = parseProject(phoneProject());
+    const events: SimEvent[] = [];
+    let tick = 0;
+    await runSimulation(
+      model,
+      {
+        seed: 1,
+        projectHash: 'phone',
+        scenarios: handWrittenScenarios(model).map((scenario) => ({
+          scenario,
+          source: 'hand-written' as const,
+        })),
+        trials: 1,
+        concurrency: 1,
+        agent: { engine: phoneAgent, model: 'agent-model' },
+        user: { engine: busy, model: 'user-model' },
+        prices: {},
+        now: '2026-11-21T12:00:00Z',
+        limits: { maxTurns: 4, timeLimitMs: 60_000, maxToolRounds: 3 },
+      },
+      { runtime: waitingRuntime().runtime, clock: () => tick++, emit: (e) => events.push(e) },
+    );
+    expect(events.find((e) => e.type === 'dialogue-ended')).toMatchObject({
+      reason: 'user-error',
+      role: 'user',
+      detail: 'The simulated user called its tools 3 times in a row without speaking.',
+    });
+    const userCalls = events.filter((e) => e.type === 'tool-call' && e.by === 'user');
+    expect(userCalls).toHaveLength(3);
   });
 
   it('answers first as the agent when the history ends with the user', async () => {
