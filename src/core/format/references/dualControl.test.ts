@@ -22,6 +22,19 @@ describe('checkDualControl', () => {
     expect(codes).toEqual(['untestable-policy']);
   });
 
+  it('counts a user assertion as a deterministic check of the scenario’s policy', () => {
+    const project = phoneWith(
+      'scenarios.yaml',
+      '      required_actions:\n        - { tool: toggle_data, args: { on: true }, requestor: user }\n',
+      '',
+    );
+    const judgeOnly = analyzeProject(project)
+      .diagnostics.filter((d) => d.code === 'judge-only-policy')
+      .map((d) => d.message);
+    // "user-acts" is examined by the user assertion alone; "look-up-line" by nothing at all.
+    expect(judgeOnly).toEqual([]);
+  });
+
   it('reads the sides, the initialization, the history and the user assertions into the model', () => {
     const { model } = parseProject(phoneProject());
     expect(model.tools.map((t) => t.side ?? 'agent')).toEqual([
