@@ -14,7 +14,11 @@ import { modelReply as reply, waitingRuntime } from './scriptedModels.ts';
 const { runtime } = waitingRuntime();
 
 /** The tools each side was offered, request by request, since the last `simulatePhone`. */
-export const offered = { agent: [] as string[][], user: [] as string[][] };
+export const offered = {
+  agent: [] as string[][],
+  user: [] as string[][],
+  userBriefs: [] as string[],
+};
 
 /** A support agent that looks the line up, then tells the customer to turn data on. */
 export const phoneAgent: ChatEngine = {
@@ -34,6 +38,7 @@ export const phoneAgent: ChatEngine = {
 export const phoneUser = (obeys: boolean): ChatEngine => ({
   chat(request: ChatRequest) {
     offered.user.push((request.tools ?? []).map((t) => t.name));
+    offered.userBriefs.push(request.messages[0]?.content ?? '');
     const last = request.messages.at(-1);
     if (last?.role === 'tool') return Promise.resolve(reply(`Data is on now. ${USER_STOP}`));
     if (last?.content.includes('toggle') === true)
@@ -51,6 +56,7 @@ export async function simulatePhone(
 ): Promise<SimEvent[]> {
   offered.agent.length = 0;
   offered.user.length = 0;
+  offered.userBriefs.length = 0;
   const { model } = parseProject(project);
   const plan: RunPlan = {
     seed: 1,

@@ -22,6 +22,7 @@ import {
   ASK_USER_PROMPT,
   CHAT_OPENS,
   USER_STOP,
+  USER_TOOLS_NOTE,
   renderPrompt,
   userSimulatorPrompt,
 } from './prompts.ts';
@@ -148,8 +149,12 @@ function openingViews(model: ProjectModel, scenario: SimScenario, deps: Dialogue
   const agentView: ChatMessage[] = deps.externalAgent
     ? []
     : [{ role: 'system', content: model.prompt }];
+  const brief = userSimulatorPrompt(scenario, deps.prompts?.userSimulator);
   const userView: ChatMessage[] = [
-    { role: 'system', content: userSimulatorPrompt(scenario, deps.prompts?.userSimulator) },
+    {
+      role: 'system',
+      content: userTools.length > 0 ? `${brief}\n\n${USER_TOOLS_NOTE}` : brief,
+    },
     { role: 'user', content: CHAT_OPENS },
   ];
   return { tools, userTools, agentView, userView };

@@ -11,6 +11,7 @@ import { readLog } from './logFormat.ts';
 import { reportOf } from './report.ts';
 import { transcriptOf } from './transcript.ts';
 import { renderTranscript } from './judge.ts';
+import { USER_TOOLS_NOTE } from './prompts.ts';
 import { dialogueMarkdown } from './dialogueExport.ts';
 import { seedDatabase } from './database.ts';
 import { dialoguePrefix, forkState } from './fork.ts';
@@ -52,6 +53,8 @@ describe('dual control in a dialogue', () => {
     expect(guarded).toHaveLength(1);
     expect(offered.agent.every((tools) => tools.join() === 'get_line')).toBe(true);
     expect(offered.user.every((tools) => tools.join() === USER_TOOLS.join())).toBe(true);
+    // The simulated user is told it has tools of its own, and to use them, not to make up results.
+    expect(offered.userBriefs.every((brief) => brief.endsWith(USER_TOOLS_NOTE))).toBe(true);
     const findings = findingsOf(events);
     expect(findings.map((f) => [f.id, f.passed])).toEqual([
       ['expected.required_actions[0]', true],
