@@ -6,6 +6,7 @@ import { miniProject } from '../../testing/miniProject.ts';
 import { phoneProject, phoneWith } from '../../testing/phoneProject.ts';
 import { exampleProjects, runChecker } from './checkerFixtures.ts';
 import { checkDualControl } from './dualControl.ts';
+import { checkScenarios } from './scenarios.ts';
 
 const examples = exampleProjects((path) => readFileSync(path, 'utf8'));
 
@@ -149,6 +150,17 @@ checks:
     );
     expect(runChecker(checkDualControl, none)).toEqual([
       'scenarios.yaml:14:11 "\\"true\\"" error user-assertion-table: A user assertion reads the user’s tables (db.<table>); this one reads none.',
+    ]);
+  });
+
+  it('holds a user assertion’s policy to policies.yaml and the scenario, as other expectations', () => {
+    const project = phoneWith(
+      'scenarios.yaml',
+      '- db.phone.exists(p, p.data_on && !p.airplane)',
+      "- { assert: 'db.phone.exists(p, p.data_on)', policy: user-act }",
+    );
+    expect(runChecker(checkScenarios, project)).toEqual([
+      'scenarios.yaml:14:62 "user-act" error unknown-policy: Unknown policy "user-act". Did you mean "user-acts"?',
     ]);
   });
 
