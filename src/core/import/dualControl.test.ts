@@ -70,7 +70,7 @@ describe('importing tau2 dual control', () => {
       'user',
     ]);
     expect(domainSummary(domain)).toBe(
-      "1 tools, 1 tables (lines 2 rows), 2 tasks; the user's side: 4 tools, 1 tables.",
+      "1 tools, 1 tables (lines 2 rows), 2 tasks. The user's side: 4 tools, 1 tables.",
     );
     // What tasks.json holds besides stays an extra, reported.
     expect(domain.tasks[1]?.extras).toEqual([

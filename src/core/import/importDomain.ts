@@ -85,6 +85,6 @@ export function domainSummary(domain: ImportedDomain): string {
   const userTables = domain.userTables?.length ?? 0;
   // Dual control: the user's own tools and state, said apart from the agent's.
   const user =
-    userTools + userTables > 0 ? `; the user's side: ${userTools} tools, ${userTables} tables` : '';
-  return `${domain.tools.length} tools, ${domain.tables.length} tables (${tables}), ${domain.tasks.length} tasks${user}.`;
+    userTools + userTables > 0 ? ` The user's side: ${userTools} tools, ${userTables} tables.` : '';
+  return `${domain.tools.length} tools, ${domain.tables.length} tables (${tables}), ${domain.tasks.length} tasks.${user}`;
 }
