@@ -23,6 +23,7 @@ import type {
 } from './model.ts';
 import { PROMPT_TEMPLATES } from '../sim/prompts.ts';
 import { CHECK_KINDS } from './schemas.ts';
+import { initializationOf, messageHistoryOf, requestorsOf, sideOf } from './dualControl.ts';
 
 // The builders read values that may or may not have passed their schema, so each takes only
 // what has the right type and skips an entry that lacks its identity. Problems are reported by
@@ -138,6 +139,7 @@ export function buildTools(value: unknown): Tool[] {
       effects,
       ...(returns === undefined ? {} : { returns }),
       ...(requires.length > 0 && { requires }),
+      ...sideOf(item.side),
     });
   });
   return tools;
@@ -218,6 +220,7 @@ export function buildTables(value: unknown): Table[] {
       key: str(item.key) ?? '',
       columns,
       rows: list(item.rows).filter(isObj),
+      ...sideOf(item.side),
     });
   });
   return tables;
@@ -290,6 +293,8 @@ export function buildScenarios(value: unknown): Scenario[] {
     if (id === undefined) return;
     const expected = isObj(item.expected) ? item.expected : {};
     const rows = isObj(item.rows) ? item.rows : {};
+    const initialization = initializationOf(item.initialization);
+    const messageHistory = messageHistoryOf(item.message_history);
     scenarios.push({
       path: ['scenarios', i],
       id,
@@ -305,6 +310,8 @@ export function buildScenarios(value: unknown): Scenario[] {
         ]),
       ),
       expected: expectationsOf(expected),
+      ...(initialization.length > 0 && { initialization }),
+      ...(messageHistory.length > 0 && { messageHistory }),
     });
   });
   return scenarios;
@@ -329,6 +336,8 @@ function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations
   };
   const actionArgs = actionArgsOf(expected.required_actions);
   const assertions = assertionsOf(expected.assertions);
+  const userAssertions = group('user_assertions', 'assert');
+  const requestors = requestorsOf(expected.required_actions);
   return {
     database: group('database', 'assert'),
     requiredActions: group('required_actions', 'tool'),
@@ -338,6 +347,8 @@ function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations
     ...(Object.keys(attributions).length > 0 && { attributions }),
     ...(Object.keys(actionArgs).length > 0 && { actionArgs }),
     ...(assertions.length > 0 && { assertions }),
+    ...(userAssertions.length > 0 && { userAssertions }),
+    ...(Object.keys(requestors).length > 0 && { requestors }),
   };
 }
 

@@ -53,6 +53,12 @@ export interface Precondition extends Located {
   readonly error: string;
 }
 
+/**
+ * Whose a tool or table is (dual control): the agent's (the default), or the simulated user's
+ * own (a phone's settings), which only the user's tools read and write.
+ */
+export type Side = 'agent' | 'user';
+
 export interface Tool extends Located {
   readonly name: string;
   readonly description: string;
@@ -62,6 +68,8 @@ export interface Tool extends Located {
   readonly returns?: string;
   /** What must hold for the tool to work, in order; absent when tools.yaml lists none. */
   readonly requires?: readonly Precondition[];
+  /** `side: user`: only the simulated user may call it; absent for the agent's tools. */
+  readonly side?: Side;
 }
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
@@ -94,6 +102,8 @@ export interface Table extends Located {
   readonly key: string;
   readonly columns: readonly Column[];
   readonly rows: readonly Row[];
+  /** `side: user`: the user's own state, read and written by the user's tools only. */
+  readonly side?: Side;
 }
 
 export interface GuardRule extends Located {
@@ -169,6 +179,25 @@ export interface ScenarioExpectations {
    * finding, and not judged at all without a judge model.
    */
   readonly assertions?: readonly NlAssertion[];
+  /**
+   * CEL conditions over the user's tables, checked at the end like database assertions
+   * (`user_assertions:`, dual control); absent when the scenario has none.
+   */
+  readonly userAssertions?: readonly string[];
+  /** Required actions the simulated user must make, by finding id (`requestor: user`). */
+  readonly requestors?: Readonly<Record<string, 'user'>>;
+}
+
+/** A tool call run on the seed database before the dialogue (`initialization:`). */
+export interface ToolInvocation {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** An earlier turn the dialogue starts from (`message_history:`). */
+export interface HistoryMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: string;
 }
 
 export interface Scenario extends Located {
@@ -182,6 +211,10 @@ export interface Scenario extends Located {
   readonly unknown: readonly string[];
   readonly rows: Readonly<Record<string, readonly Row[]>>;
   readonly expected: ScenarioExpectations;
+  /** Tool calls (either side's) run in order before the dialogue; absent when none. */
+  readonly initialization?: readonly ToolInvocation[];
+  /** Earlier turns the dialogue starts from; absent when none. */
+  readonly messageHistory?: readonly HistoryMessage[];
 }
 
 /**

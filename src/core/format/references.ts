@@ -3,6 +3,7 @@ import { checkClock } from './clock.ts';
 import type { ProjectModel } from './model.ts';
 import { checkArgumentTypes } from './references/argumentTypes.ts';
 import { checkChecks } from './references/checks.ts';
+import { checkDualControl } from './references/dualControl.ts';
 import type { ReferenceChecker, YamlFiles } from './references/context.ts';
 import { referenceContext } from './references/context.ts';
 import { checkForeignKeys } from './references/foreignKeys.ts';
@@ -34,6 +35,7 @@ export const REFERENCE_CHECKERS: readonly ReferenceChecker[] = [
   checkClock,
   checkArgumentTypes,
   checkPhrases,
+  checkDualControl,
 ];
 
 /**

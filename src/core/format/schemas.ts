@@ -35,8 +35,13 @@ const REQUIRED_ACTION = {
     policy: POLICY_ID,
     args: { type: 'object' },
     compare_args: { type: 'array', items: { type: 'string' } },
+    // Who must make the call (dual control): the agent (default) or the simulated user.
+    requestor: { enum: ['agent', 'user'] },
   },
 } as const;
+
+/** Whose a tool or a table is (dual control): the agent's by default, or the user's. */
+const SIDE = { enum: ['agent', 'user'] } as const;
 
 export const POLICIES_SCHEMA = {
   $id: 'policylab:policies.yaml',
@@ -130,6 +135,7 @@ export const TOOLS_SCHEMA = {
             },
           },
           returns: CEL,
+          side: SIDE,
           // What must hold for the tool to work, each with the error the agent is told.
           requires: {
             type: 'array',
@@ -163,6 +169,7 @@ export const DATABASE_SCHEMA = {
           name: NAME,
           key: NAME,
           description: TEXT,
+          side: SIDE,
           columns: {
             type: 'object',
             minProperties: 1,
@@ -314,6 +321,26 @@ export const SCENARIOS_SCHEMA = {
               must_say: { type: 'array', items: attributed('phrase', TEXT) },
               must_not_say: { type: 'array', items: attributed('phrase', TEXT) },
               assertions: { type: 'array', items: attributed('assertion', TEXT) },
+              user_assertions: { type: 'array', items: attributed('assert', CEL) },
+            },
+          },
+          // Dual control: tool calls run before the dialogue, and the turns it starts from.
+          initialization: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['tool'],
+              properties: { tool: NAME, args: { type: 'object' } },
+            },
+          },
+          message_history: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['role', 'content'],
+              properties: { role: { enum: ['user', 'assistant'] }, content: TEXT },
             },
           },
         },

@@ -71,6 +71,29 @@ export interface ImportedAction {
   readonly arguments: Readonly<Record<string, JsonValue>>;
   /** The arguments to compare (tau2's `compare_args`), when the task names them. */
   readonly compareArgs?: readonly string[];
+  /** `user` when the simulated user must make the call (tau2's `requestor`, dual control). */
+  readonly requestor?: 'user';
+}
+
+/**
+ * A call of one side's environment function (tau2's `EnvFunctionCall`): an initialization
+ * action, or with `assertValue` an environment assertion.
+ */
+export interface ImportedEnvCall {
+  /** Whose environment: the user's device or the agent's database. */
+  readonly env: 'user' | 'assistant';
+  readonly func: string;
+  readonly arguments: Readonly<Record<string, JsonValue>>;
+  /** For an assertion: what the function must return (tau2's `assert_value`, default true). */
+  readonly assertValue?: boolean;
+}
+
+/** A turn a task's dialogue starts from (tau2's `message_history`), as its source gives it. */
+export interface ImportedTurn {
+  readonly role: string;
+  readonly content: string;
+  /** The turn also made tool calls (which a history turn cannot carry). */
+  readonly toolCalls?: boolean;
 }
 
 /** A task (a tau2 task): who the user is, what they want, and how it is graded. */
@@ -84,8 +107,24 @@ export interface ImportedTask {
   readonly actions: readonly ImportedAction[];
   readonly communicate: readonly string[];
   readonly nlAssertions: readonly string[];
+  /** Dual control: calls run before the dialogue (tau2's `initialization_actions`). */
+  readonly initialization?: readonly ImportedEnvCall[];
+  /** Dual control: the turns the dialogue starts from (tau2's `message_history`). */
+  readonly messageHistory?: readonly ImportedTurn[];
+  /** Dual control: assertions on the final environment (tau2's `env_assertions`). */
+  readonly envAssertions?: readonly ImportedEnvCall[];
   /** Parts of the task the importer recognised but has no field for, by name. */
   readonly extras: ReadonlyArray<{ readonly what: string; readonly value: JsonValue }>;
+}
+
+/** A function of a domain's source that is not a tool, kept as source text (never run). */
+export interface ImportedFunction {
+  readonly name: string;
+  /** Its parameters (without `self`), with their defaults as source text. */
+  readonly params: ReadonlyArray<{ readonly name: string; readonly default?: string }>;
+  /** Each statement of its body (the docstring left out), as source text on one line. */
+  readonly statements: readonly string[];
+  readonly place: SourcePlace;
 }
 
 /** Something an importer could not read, or chose to leave out, by item. */
@@ -121,6 +160,16 @@ export interface ImportedDomain {
   readonly userTools?: readonly ImportedTool[];
   /** IntellAgent's data validators (`validators/*.py`), listed in the report as not carried. */
   readonly validators?: readonly ImportedValidator[];
+  /**
+   * The user's own state (tau2's user database, `user_db.json`): tables of the user's side, each
+   * an object of rows, or one object that becomes a one-row table.
+   */
+  readonly userTables?: readonly ImportedTable[];
+  /**
+   * The other functions of `user_tools.py` (setters that initialization actions call, and the
+   * assertion functions `env_assertions` name), kept as source, never run.
+   */
+  readonly userFunctions?: readonly ImportedFunction[];
   /** What could not be read while reading the source. */
   readonly notes: readonly ImportNote[];
 }

@@ -1,4 +1,5 @@
 import { INTELLAGENT_WIKI } from './intellagent.ts';
+import { TAU2_USER_FILES } from './tau2User.ts';
 import { TAU2_FILES } from './tau2.ts';
 import { INTELLAGENT_VALIDATORS } from './validators.ts';
 
@@ -25,7 +26,13 @@ const ALIASES: Readonly<Record<string, readonly string[]>> = {
   [TAU2_FILES.policy]: ['main_policy.md'],
 };
 
-const TAU2_DATA = [TAU2_FILES.policy, TAU2_FILES.tasks, TAU2_FILES.dbJson, TAU2_FILES.dbToml];
+const TAU2_DATA = [
+  TAU2_FILES.policy,
+  TAU2_FILES.tasks,
+  TAU2_FILES.dbJson,
+  TAU2_FILES.dbToml,
+  TAU2_USER_FILES.userDb,
+];
 const TAU2_SRC = [TAU2_FILES.tools, TAU2_FILES.dataModel, TAU2_FILES.userTools];
 
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);

@@ -81,5 +81,10 @@ export function domainSummary(domain: ImportedDomain): string {
         `${t.name} ${t.rows.length}${t.rows.length < t.sourceRows ? ` of ${t.sourceRows}` : ''} rows`,
     )
     .join(', ');
-  return `${domain.tools.length} tools, ${domain.tables.length} tables (${tables}), ${domain.tasks.length} tasks.`;
+  const userTools = domain.userTools?.length ?? 0;
+  const userTables = domain.userTables?.length ?? 0;
+  // Dual control: the user's own tools and state, said apart from the agent's.
+  const user =
+    userTools + userTables > 0 ? ` The user's side: ${userTools} tools, ${userTables} tables.` : '';
+  return `${domain.tools.length} tools, ${domain.tables.length} tables (${tables}), ${domain.tasks.length} tasks.${user}`;
 }

@@ -104,7 +104,11 @@ describe('readTau2Domain', () => {
       persona: 'A hurried student.',
       goal: 'Ask to renew a loan.',
     });
-    expect(second?.extras.map((e) => e.what)).toEqual(['initial_state', 'env_assertions']);
+    // Dual control (initialization actions, environment assertions) is read into fields of its own.
+    expect(second?.extras.map((e) => e.what)).toEqual(['an environment call without a func_name']);
+    expect(second?.envAssertions).toEqual([
+      { env: 'assistant', func: 'loan_open', arguments: {}, assertValue: true },
+    ]);
   });
 
   it('notes missing and broken files instead of throwing', () => {
@@ -176,6 +180,7 @@ describe('projectOfDomain', () => {
       ['get_member', 'read', 'db.members.filter(r, r.card == args.card)'],
       ['lend_book', 'write', undefined],
       ['transfer_to_librarian', 'read', undefined],
+      ['scan_card', 'write', undefined],
     ]);
     expect(tool('return_book')?.requires).toEqual([
       { condition: 'db.loans.exists(r, r.loan_id == args.loan_id)', error: 'No such loan' },
@@ -244,9 +249,9 @@ describe('projectOfDomain', () => {
       expect.arrayContaining([
         'tools.yaml | tool lend_book | "No copy of {book_id} left" names values of the call; the message keeps their names in braces.',
         'scenarios.yaml | task x 1 | Expects a call to renew_loan, which is not a tool of the domain; left out.',
-        'tools.yaml | user tool scan_card | A tool the user calls on their own device (dual control) has no place yet; left out.',
-        expect.stringMatching(/^scenarios\.yaml \| task x 1 \| initial_state not carried: /),
-        expect.stringMatching(/^scenarios\.yaml \| task x 1 \| env_assertions not carried: /),
+        'tools.yaml | user tool scan_card | A write tool whose body changes nothing PolicyLab can see; it has no effects.',
+        'scenarios.yaml | task x 1 | Environment assertion loan_open({}) not carried: assertions on the agent’s database are not carried yet.',
+        'scenarios.yaml | task x 1 | an environment call without a func_name not carried: [{"name":"set_clock"}].',
       ]),
     );
     // Nothing carried is reported as not carried.

@@ -17,6 +17,7 @@ import { tableFromCollection } from './tables.ts';
 import { readTomlData } from './toml.ts';
 import { tau2Tasks } from './tau2Tasks.ts';
 import { tau2Tools } from './tau2Tools.ts';
+import { readUserSide } from './tau2User.ts';
 
 /** The names under which a tau2 domain's files are passed in `DomainFiles`. */
 export const TAU2_FILES = {
@@ -68,6 +69,7 @@ export function readTau2Domain(
       ? undefined
       : tau2Tools(readPythonModule(userSource), scope, TAU2_FILES.userTools);
   if (userTools) notes.push(...userTools.notes);
+  const userSide = readUserSide(files, notes);
 
   let tasks: ImportedTask[] = [];
   const tasksText = files.get(TAU2_FILES.tasks);
@@ -87,6 +89,8 @@ export function readTau2Domain(
     source: 'tau2',
     policy: policy ?? '',
     ...(userTools ? { userTools: userTools.tools } : {}),
+    ...(userSide.tables.length > 0 && { userTables: userSide.tables }),
+    ...(userSide.functions.length > 0 && { userFunctions: userSide.functions }),
     tools: tools.tools,
     tables: sliced.tables,
     tasks,

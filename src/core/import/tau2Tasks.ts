@@ -1,4 +1,5 @@
 import type { ImportNote, ImportedAction, ImportedTask, JsonValue } from './domain.ts';
+import { dualControlOfTask } from './tau2User.ts';
 
 type Obj = Readonly<Record<string, JsonValue>>;
 const isObj = (v: JsonValue | undefined): v is Obj =>
@@ -13,7 +14,13 @@ const texts = (v: JsonValue | undefined): string[] =>
     : [];
 
 /** Parts of a tau2 task read into fields of their own; everything else non-empty is an extra. */
-const KNOWN_CRITERIA = new Set(['actions', 'communicate_info', 'nl_assertions', 'reward_basis']);
+const KNOWN_CRITERIA = new Set([
+  'actions',
+  'communicate_info',
+  'nl_assertions',
+  'reward_basis',
+  'env_assertions',
+]);
 
 /**
  * Reads tau2's tasks.json: each task's persona, reason for calling, what the user knows and does
@@ -89,6 +96,7 @@ function taskOf(raw: Obj, index: number, notes: ImportNote[], file: string): Imp
       name: a.name,
       arguments: isObj(a.arguments) ? a.arguments : {},
       ...(compare !== undefined ? { compareArgs: compare } : {}),
+      ...(a.requestor === 'user' && { requestor: 'user' as const }),
     });
   }
   const extras: Array<{ what: string; value: JsonValue }> = [];
@@ -98,7 +106,9 @@ function taskOf(raw: Obj, index: number, notes: ImportNote[], file: string): Imp
     if (isObj(value) && Object.values(value).every((v) => v === null)) return;
     extras.push({ what, value });
   };
-  keep('initial_state', raw.initial_state);
+  const dual = dualControlOfTask(raw);
+  keep('initial_state', dual.rest);
+  keep('an environment call without a func_name', dual.nameless);
   for (const [key, value] of Object.entries(criteria))
     if (!KNOWN_CRITERIA.has(key)) keep(key, value);
   for (const [key, value] of Object.entries(scenario))
@@ -115,6 +125,9 @@ function taskOf(raw: Obj, index: number, notes: ImportNote[], file: string): Imp
     actions,
     communicate: texts(criteria.communicate_info),
     nlAssertions: texts(criteria.nl_assertions),
+    ...(dual.initialization.length > 0 && { initialization: dual.initialization }),
+    ...(dual.messageHistory.length > 0 && { messageHistory: dual.messageHistory }),
+    ...(dual.envAssertions.length > 0 && { envAssertions: dual.envAssertions }),
     extras,
   };
 }

@@ -53,7 +53,8 @@ export function expectsSomething(e: ProjectModel['scenarios'][number]['expected'
       e.requiredActions.length +
       e.forbiddenActions.length +
       e.mustSay.length +
-      e.mustNotSay.length >
+      e.mustNotSay.length +
+      (e.userAssertions?.length ?? 0) >
     0
   );
 }

@@ -146,7 +146,8 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
   // Writes that nothing guards.
   const toolsFile = files['tools.yaml'];
   for (const tool of model.tools) {
-    if (tool.kind !== 'write') continue;
+    // A user's tool (dual control) is the user's to call; guard rules hold only the agent.
+    if (tool.kind !== 'write' || tool.side === 'user') continue;
     const guards = model.guards.find((g) => g.tool === tool.name);
     if (!guards || (guards.rules.length === 0 && guards.defaultDecision === 'allow')) {
       out.push(

@@ -22,10 +22,13 @@ import {
   ASK_USER_PROMPT,
   CHAT_OPENS,
   USER_STOP,
+  USER_TOOLS_NOTE,
   renderPrompt,
   userSimulatorPrompt,
 } from './prompts.ts';
 import { answerToolCall } from './toolCall.ts';
+import { runInitialization } from './initialization.ts';
+import { toolSpecsOf } from './userSide.ts';
 
 export type { Player } from './modelCall.ts';
 
@@ -140,21 +143,21 @@ function dialogueStop(deps: DialogueDeps, limits: DialogueLimits) {
 
 /** What each side sees of the conversation: the agent's prompt and tools, the user's brief. */
 function openingViews(model: ProjectModel, scenario: SimScenario, deps: DialogueDeps) {
-  const tools: ToolSpec[] = deps.externalAgent
-    ? []
-    : model.tools.map((t) => ({
-        name: t.name,
-        description: t.description,
-        parameters: t.parameters as Record<string, unknown>,
-      }));
+  // Each side is offered only its own tools (dual control: the user's act on the user's state).
+  const tools: ToolSpec[] = deps.externalAgent ? [] : toolSpecsOf(model, 'agent');
+  const userTools = toolSpecsOf(model, 'user');
   const agentView: ChatMessage[] = deps.externalAgent
     ? []
     : [{ role: 'system', content: model.prompt }];
+  const brief = userSimulatorPrompt(scenario, deps.prompts?.userSimulator);
   const userView: ChatMessage[] = [
-    { role: 'system', content: userSimulatorPrompt(scenario, deps.prompts?.userSimulator) },
+    {
+      role: 'system',
+      content: userTools.length > 0 ? `${brief}\n\n${USER_TOOLS_NOTE}` : brief,
+    },
     { role: 'user', content: CHAT_OPENS },
   ];
-  return { tools, agentView, userView };
+  return { tools, userTools, agentView, userView };
 }
 
 /**
@@ -185,7 +188,7 @@ export async function runDialogue(
   const fork = prefix && forkState(model, startDb, prefix);
   let db = fork?.db ?? startDb;
   const stop = dialogueStop(deps, limits);
-  const { tools, agentView, userView } = openingViews(model, scenario, deps);
+  const { tools, userTools, agentView, userView } = openingViews(model, scenario, deps);
   agentView.push(...(fork?.agentView ?? []));
   userView.push(...(fork?.userView ?? []));
   const history: PastCall[] = fork?.history ?? [];
@@ -211,11 +214,82 @@ export async function runDialogue(
     });
   };
 
-  /** The simulated user's next message, and whether it said it is done. */
-  const userSpeaks = async (view: ChatMessage[]) => {
-    const answer = await ask('user', { messages: view, temperature: 0.7, maxTokens: 300 });
-    const text = answer.message.content;
-    return { text: text.replace(USER_STOP, '').trim(), done: text.includes(USER_STOP) };
+  /**
+   * The simulated user's next message, and whether it said it is done. With `withTools`, the
+   * user is offered its own tools (dual control) and may call them first, as the agent does: its
+   * calls run on the database and their results go back to it, attached to the words that came
+   * with them (or, when none did, to its next message).
+   */
+  const userSpeaks = async (view: ChatMessage[], withTools = false) => {
+    const offered = withTools && userTools.length > 0;
+    for (let round = 0; ; round++) {
+      if (round >= limits.maxToolRounds)
+        throw new Ending(
+          'user-error',
+          `The simulated user called its tools ${limits.maxToolRounds} times in a row without speaking.`,
+          'user',
+        );
+      const answer = await ask('user', {
+        messages: view,
+        ...(offered && { tools: userTools }),
+        temperature: 0.7,
+        maxTokens: 300,
+      });
+      const text = answer.message.content;
+      const calls = offered ? (answer.message.toolCalls ?? []) : [];
+      if (calls.length === 0)
+        return { text: text.replace(USER_STOP, '').trim(), done: text.includes(USER_STOP) };
+      const words = text.replace(USER_STOP, '').trim();
+      const at = words === '' ? turn : say('user', words);
+      if (words !== '') agentView.push({ role: 'user', content: words });
+      view.push(answer.message);
+      for (const call of calls) {
+        const outcome = await answerToolCall(call, db, {
+          model,
+          dialogue,
+          turn: at,
+          by: 'user',
+          now: deps.now,
+          clock,
+          emit,
+          history,
+          askUser: () => Promise.resolve(''),
+        });
+        db = outcome.db;
+        view.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
+      }
+    }
+  };
+
+  /**
+   * Before the first turn (dual control): the scenario's `initialization:` calls on the starting
+   * database, each logged as a setup call, then its `message_history:` as the dialogue's first
+   * messages, seen by both sides. Tells whether the agent is the one to answer next.
+   */
+  const setUp = (): boolean => {
+    const setup = runInitialization(model, db, scenario.initialization ?? [], deps.now, (step) => {
+      const call = `setup-${step.index + 1}`;
+      const { tool, args } = step.call;
+      emit({ type: 'tool-call', at: clock(), dialogue, turn, call, tool, args, by: 'setup' });
+      emit({
+        type: 'tool-result',
+        at: clock(),
+        dialogue,
+        call,
+        ok: step.ok,
+        result: step.result,
+        changes: step.changes,
+      });
+    });
+    db = setup.db;
+    if (setup.problem !== undefined)
+      throw new Ending('scenario-error', `The scenario's initialization failed: ${setup.problem}`);
+    for (const { role, content } of scenario.messageHistory ?? []) {
+      say(role === 'user' ? 'user' : 'agent', content);
+      userView.push({ role: role === 'user' ? 'assistant' : 'user', content });
+      agentView.push({ role, content });
+    }
+    return scenario.messageHistory?.at(-1)?.role === 'user';
   };
 
   /** The agent answers, calling tools as it likes, until it speaks without calling one. */
@@ -272,10 +346,11 @@ export async function runDialogue(
       throw new Ending('scenario-error', `The scenario's rows are invalid: ${problems.join('; ')}`);
     if (fork?.problem !== undefined) throw new Ending('scenario-error', fork.problem);
     if (fork) await agentAnswers(fork.rounds);
+    else if (setUp()) await agentAnswers();
     for (let userTurns = fork?.userTurns ?? 0; ; userTurns++) {
       if (userTurns >= limits.maxTurns)
         throw new Ending('max-turns', `The user spoke ${limits.maxTurns} times.`);
-      const user = await userSpeaks(userView);
+      const user = await userSpeaks(userView, true);
       if (user.text === '' && !user.done)
         throw new Ending('user-error', 'The simulated user sent an empty message.', 'user');
       if (user.done && turn === 0)

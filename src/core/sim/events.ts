@@ -2,7 +2,13 @@ import type { ModelRole, Usage } from '../models/chat.ts';
 import type { ModelErrorKind } from '../models/errors.ts';
 import type { PriceTable } from '../models/usage.ts';
 import { callCost } from '../models/usage.ts';
-import type { ExpectedArgs, NlAssertion, Row } from '../format/model.ts';
+import type {
+  ExpectedArgs,
+  HistoryMessage,
+  NlAssertion,
+  Row,
+  ToolInvocation,
+} from '../format/model.ts';
 import type { PromptSource } from './prompts.ts';
 
 /**
@@ -159,8 +165,22 @@ export interface SimScenario {
     readonly actionArgs?: Readonly<Record<string, ExpectedArgs>>;
     /** Natural-language assertions for the judge model's opinion (assertionJudge.ts). */
     readonly assertions?: readonly NlAssertion[];
+    /** CEL conditions over the user's tables, checked at the end (dual control). */
+    readonly userAssertions?: readonly string[];
+    /** Required actions the simulated user must make, by finding id (`requestor: user`). */
+    readonly requestors?: Readonly<Record<string, 'user'>>;
   };
+  /** Tool calls run on the starting database before the first turn (dual control). */
+  readonly initialization?: readonly ToolInvocation[];
+  /** Earlier turns the dialogue starts from. */
+  readonly messageHistory?: readonly HistoryMessage[];
 }
+
+/**
+ * Who made a logged tool call other than the agent: the simulated user with one of its own
+ * tools (dual control), or the scenario's `initialization:` before the first turn.
+ */
+export type CallMaker = 'user' | 'setup';
 
 /** Expectations that ask nothing: a scenario with these passes whatever the agent does. */
 export const NOTHING_EXPECTED: SimScenario['expected'] = {
@@ -293,11 +313,16 @@ export type SimEvent =
       readonly type: 'tool-call';
       readonly at: RunMs;
       readonly dialogue: string;
-      /** The agent message (turn) this call belongs to. */
+      /**
+       * The message (turn) this call belongs to: the agent's; for a user's call, the user's
+       * message it came with (or the next one); for a setup call, 0.
+       */
       readonly turn: number;
       readonly call: string;
       readonly tool: string;
       readonly args: Readonly<Record<string, unknown>>;
+      /** Made by the simulated user or the scenario's setup; absent for the agent's calls. */
+      readonly by?: CallMaker;
     }
   | {
       readonly type: 'guard';

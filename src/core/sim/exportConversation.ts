@@ -33,6 +33,10 @@ export function conversationMarkdown(
   const { messages, calls } = transcript;
   const spoken = new Set(messages.filter((m) => m.speaker === 'agent').map((m) => m.turn));
   const blocks = ['## Conversation'];
+  // Dual control: the scenario's setup calls ran before anyone spoke.
+  const setup = calls.filter((c) => c.by === 'setup');
+  if (setup.length > 0)
+    blocks.push('### Set up before the conversation', ...setup.flatMap(callBlocks));
   if (messages.length === 0) blocks.push('No message was said.');
   for (const m of messages) {
     blocks.push(
@@ -41,7 +45,10 @@ export function conversationMarkdown(
     );
     for (const call of m.calls) blocks.push(...callBlocks(call));
   }
-  const unsaid = calls.filter((c) => !spoken.has(c.turn));
+  const saidBy = new Set(messages.flatMap((m) => m.calls));
+  const unsaid = calls.filter(
+    (c) => c.by !== 'setup' && !saidBy.has(c) && (c.by !== undefined || !spoken.has(c.turn)),
+  );
   for (const call of unsaid) {
     blocks.push(`### ${capital(turnName(call.turn))} (its words never came)`, ...callBlocks(call));
   }
@@ -60,10 +67,13 @@ function callBlocks(call: TranscriptCall): string[] {
       !guard.allowed && guard.fallback ? `; fallback: ${FALLBACK_WORDS[guard.fallback]}` : '';
     decision = `${guard.allowed ? 'Allowed' : 'Refused'}${rule}${fallback}. ${inlineText(guard.reason)}`;
   }
+  const by =
+    call.by === 'user' ? ' (the customer’s own tool)' : call.by === 'setup' ? ' (setup)' : '';
   const blocks = [
-    `**Tool call:** ${inlineText(call.tool)}, with arguments:`,
+    `**Tool call${by}:** ${inlineText(call.tool)}, with arguments:`,
     fencedBlock(json(call.args), 'json'),
-    `**Guard:** ${decision}`,
+    // Guard rules hold only the agent's calls.
+    ...(call.by === undefined ? [`**Guard:** ${decision}`] : []),
   ];
   if (result) {
     blocks.push(`**Result** (${result.ok ? 'ok' : 'an error'}):`, fencedBlock(result.text));

@@ -188,7 +188,7 @@ export interface ForkState {
 export function forkState(model: ProjectModel, start: Database, prefix: DialoguePrefix): ForkState {
   const callsOf = new Map<number, ChatToolCall[]>();
   for (const e of prefix.events) {
-    if (e.type !== 'tool-call') continue;
+    if (e.type !== 'tool-call' || e.by !== undefined) continue;
     const call = { id: e.call, name: e.tool, arguments: JSON.stringify(e.args) };
     callsOf.set(e.turn, [...(callsOf.get(e.turn) ?? []), call]);
   }
@@ -201,7 +201,12 @@ export function forkState(model: ProjectModel, start: Database, prefix: Dialogue
   let problem: string | undefined;
   let userTurns = 0;
   let rounds = 0;
+  // Calls of the user's own tools and setup calls (dual control), by id as the last call with
+  // that id was made: they change the database but are no part of the agent's view or history.
+  const notAgents = new Map<string, boolean>();
   for (const e of prefix.events) {
+    if (e.type === 'tool-call') notAgents.set(e.call, e.by !== undefined);
+    if (e.type === 'tool-call' && e.by !== undefined) continue;
     if (e.type === 'message' && e.speaker === 'user') {
       // Said while a call waited for its result: the answer to a guard's `ask_user` question.
       if (pending.size > 0) continue;
@@ -226,7 +231,8 @@ export function forkState(model: ProjectModel, start: Database, prefix: Dialogue
       history.push({ tool: lastCall.tool, args: lastCall.args, allowed: e.allowed });
     } else if (e.type === 'tool-result') {
       pending.delete(e.call);
-      agentView.push({ role: 'tool', toolCallId: e.call, content: e.result });
+      if (notAgents.get(e.call) !== true)
+        agentView.push({ role: 'tool', toolCallId: e.call, content: e.result });
       for (const change of e.changes) {
         if (problem !== undefined) break;
         const made = applyChange(model, db, change);

@@ -271,7 +271,13 @@ export function renderTranscript(transcript: Transcript, maxResult = 600): strin
       lines.push(`[${turn}] ${m.speaker}: ${text}`);
     }
     for (const call of transcript.calls.filter((c) => c.turn === turn)) {
-      lines.push(`    calls ${describeCall(call)}`);
+      const who =
+        call.by === 'setup'
+          ? 'before the conversation, set up: '
+          : call.by === 'user'
+            ? 'the user calls '
+            : 'calls ';
+      lines.push(`    ${who}${describeCall(call)}`);
       const { guard, result } = call;
       if (guard && !guard.allowed) {
         const by = guard.rule === undefined ? '' : ` by rule "${guard.rule}"`;

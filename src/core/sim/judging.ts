@@ -7,6 +7,7 @@ import { confirmBefore, confirmationsOf } from './confirmations.ts';
 import type { Database, Finding, RowChange, SimScenario, TerminationReason } from './events.ts';
 import { describeChange, toPlain } from './database.ts';
 import { ERROR_ENDINGS } from './events.ts';
+import { agentSide, userRequired } from './userSide.ts';
 import type { Transcript, TranscriptCall } from './transcript.ts';
 import {
   agentMessages,
@@ -33,7 +34,9 @@ import {
  * later turn or another guarded tool needs a new one (confirmations.ts). A reply that reads as
  * unclear gives a finding marked `unclear`, not a failure of the agent.
  */
-export function runChecks(checks: readonly Check[], transcript: Transcript): Finding[] {
+export function runChecks(checks: readonly Check[], whole: Transcript): Finding[] {
+  // Rules hold the agent: the simulated user's own calls (dual control) are not its.
+  const transcript = agentSide(whole);
   const confirmations = confirmationsOf(checks, transcript);
   return checks.map((check) => {
     const verdict = judgeCheck(check, transcript, confirmations);
@@ -161,10 +164,12 @@ export function guardFindings(transcript: Transcript): Finding[] {
  */
 export function checkExpectations(
   scenario: SimScenario,
-  transcript: Transcript,
+  whole: Transcript,
   finalDb: Database,
   startDb: Database,
 ): Finding[] {
+  // The agent's actions are its own calls; a `requestor: user` action, the user's (userSide.ts).
+  const transcript = agentSide(whole);
   // The policy the author named for the expectation; else the scenario's one policy, if it has
   // only one; else none, and a failure of it is unattributed.
   const only = scenario.policies.length === 1 ? scenario.policies[0] : undefined;
@@ -177,6 +182,7 @@ export function checkExpectations(
       expected.requiredActions,
       (tool, id) => {
         const args = expected.actionArgs?.[id];
+        if (expected.requestors?.[id] === 'user') return userRequired(whole, tool, args);
         return args
           ? requiredWithArgs(transcript.calls, tool, args)
           : required(transcript.calls, tool);
@@ -193,6 +199,11 @@ export function checkExpectations(
       expected.mustNotSay,
       (p) => says(transcript, phrase(p), `matches the phrase "${p}"`, 'must_not_say'),
     ],
+    [
+      'user_assertions',
+      expected.userAssertions ?? [],
+      (cel) => userState(assertion(cel, whole.changes, finalDb, startDb)),
+    ],
   ];
   return groups.flatMap(([key, items, judge]) =>
     items.map((item, i) => {
@@ -200,6 +211,11 @@ export function checkExpectations(
       return finding(id, policyOf(id), judge(item, id));
     }),
   );
+}
+
+/** A user assertion's verdict, labelled as the user's state (dual control). */
+function userState(verdict: Verdict): Verdict {
+  return { ...verdict, detail: `The user’s state: ${verdict.detail}` };
 }
 
 function assertion(

@@ -94,7 +94,11 @@ const scenario = object({
     'attributions?': map(text),
     'actionArgs?': map(object({ args: map(anything), 'compare?': list(text) })),
     'assertions?': list(object({ text, 'policy?': text })),
+    'userAssertions?': list(text),
+    'requestors?': map(oneOf('user')),
   }),
+  'initialization?': list(object({ tool: text, args: map(anything) })),
+  'messageHistory?': list(object({ role: oneOf('user', 'assistant'), content: text })),
 });
 const finding = object({
   id: text,
@@ -182,7 +186,14 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
   },
   'dialogue-started': { ...dialogue, scenario: text, trial: count },
   message: { ...dialogue, turn: count, speaker: oneOf('user', 'agent'), text },
-  'tool-call': { ...dialogue, turn: count, call: text, tool: text, args: map(anything) },
+  'tool-call': {
+    ...dialogue,
+    turn: count,
+    call: text,
+    tool: text,
+    args: map(anything),
+    'by?': oneOf('user', 'setup'),
+  },
   guard: {
     ...dialogue,
     call: text,

@@ -384,6 +384,13 @@ export function judgeFix(problems: readonly string[]): string {
   return `Your verdict cannot be checked against the conversation:\n${problems.map((p) => `- ${p}`).join('\n')}\nAnswer again with the whole JSON object.`;
 }
 
+/**
+ * Added to the simulated user's prompt when the project gives the user tools of its own (dual
+ * control), as tau2-bench tells its tool-using users.
+ */
+export const USER_TOOLS_NOTE =
+  'You also have tools on your own device. When the agent asks you to check or change something on it, do it with a tool call, one step at a time, and tell the agent what you see. Never make up what a tool would show.';
+
 /** A short message the engine sends besides the templates: fixed wording, shown so none is hidden. */
 export interface FixedMessage {
   readonly title: string;
@@ -399,6 +406,11 @@ export const FIXED_MESSAGES: readonly FixedMessage[] = [
     title: 'Chat opening',
     when: 'To the simulated user, as the first turn of every dialogue, so that the customer writes first.',
     text: CHAT_OPENS,
+  },
+  {
+    title: 'The user’s own tools',
+    when: 'At the end of the simulated user’s prompt, when the project gives the user tools (side: user).',
+    text: USER_TOOLS_NOTE,
   },
   {
     title: 'Generator request',

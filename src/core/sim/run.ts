@@ -25,6 +25,7 @@ import {
   USER_SIMULATOR_PROMPT,
 } from './prompts.ts';
 import { transcriptOf } from './transcript.ts';
+import { runInitialization } from './initialization.ts';
 
 /** Everything that decides what a run does; recorded in its first event. */
 export interface RunPlan {
@@ -144,8 +145,11 @@ export async function runSimulation(
     (plan.budget?.dollars !== undefined && dollars >= plan.budget.dollars);
 
   /** The "do-nothing agent" run, done on paper: expectations against the untouched start. */
-  const baseline = (scenario: SimScenario) =>
-    passesWithoutAgent(scenario, seedDatabase(model, scenario.rows).db);
+  const baseline = (scenario: SimScenario) => {
+    const start = seedDatabase(model, scenario.rows).db;
+    const { db } = runInitialization(model, start, scenario.initialization ?? [], plan.now);
+    return passesWithoutAgent(scenario, db);
+  };
 
   const previous = deps.previous;
   if (previous) {

@@ -36,7 +36,11 @@ export function handWrittenScenarios(
         ...(s.expected.attributions && { attributions: s.expected.attributions }),
         ...(s.expected.actionArgs && { actionArgs: s.expected.actionArgs }),
         ...(s.expected.assertions && { assertions: s.expected.assertions }),
+        ...(s.expected.userAssertions && { userAssertions: s.expected.userAssertions }),
+        ...(s.expected.requestors && { requestors: s.expected.requestors }),
       },
+      ...(s.initialization && { initialization: s.initialization }),
+      ...(s.messageHistory && { messageHistory: s.messageHistory }),
     };
   });
 }

@@ -2,6 +2,7 @@ import type { ProjectModel } from '../format/model.ts';
 import type { ChatToolCall } from '../models/chat.ts';
 import type { PastCall } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
+import { sideOfEntity, whose } from '../format/dualControl.ts';
 import type { Database, RowChange, SimEvent } from './events.ts';
 import { runTool } from './toolRuntime.ts';
 
@@ -14,6 +15,11 @@ export interface ToolCallScene {
   readonly now: string;
   readonly clock: () => number;
   readonly emit: (event: SimEvent) => void;
+  /**
+   * `user`: the simulated user calls one of its own tools (dual control): no guard decides it
+   * (guard rules hold the agent) and it joins no guard history. Absent for the agent's calls.
+   */
+  readonly by?: 'user';
   /** The calls made so far in the dialogue; this one is added. */
   readonly history: PastCall[];
   /**
@@ -59,7 +65,19 @@ export async function answerToolCall(
     call: call.id,
     tool: call.name,
     args,
+    ...(scene.by && { by: scene.by }),
   });
+  const wrongSide = sideMismatch(scene, call.name);
+  if (wrongSide !== undefined) return { content: closeCall(scene, call.id, false, wrongSide), db };
+  if (scene.by === 'user') {
+    const outcome = runTool(scene.model, db, { tool: call.name, args }, { now: scene.now });
+    return outcome.ok
+      ? {
+          content: closeCall(scene, call.id, true, outcome.result, outcome.changes),
+          db: outcome.db,
+        }
+      : { content: closeCall(scene, call.id, false, `Error: ${outcome.error}`), db };
+  }
   const decision = decideToolCall(
     scene.model,
     { tool: call.name, args },
@@ -108,4 +126,32 @@ export async function answerToolCall(
   }
   const content = result(false, `Refused: ${decision.reason}`);
   return decision.fallback === 'end' ? { content, db, ends: decision.reason } : { content, db };
+}
+
+/** Logs a call's result (what the caller is told, the rows it changed) and returns the text. */
+function closeCall(
+  scene: ToolCallScene,
+  call: string,
+  ok: boolean,
+  content: string,
+  changes: readonly RowChange[] = [],
+): string {
+  scene.emit({
+    type: 'tool-result',
+    at: scene.clock(),
+    dialogue: scene.dialogue,
+    call,
+    ok,
+    result: content,
+    changes,
+  });
+  return content;
+}
+
+/** Why the caller may not call this tool (the other side's), or undefined when it may. */
+function sideMismatch(scene: ToolCallScene, name: string): string | undefined {
+  const tool = scene.model.tools.find((t) => t.name === name);
+  const caller = scene.by ?? 'agent';
+  if (!tool || sideOfEntity(tool) === caller) return undefined;
+  return `Error: "${name}" is ${whose(sideOfEntity(tool))} tool; ${whose(caller)} side cannot call it.`;
 }

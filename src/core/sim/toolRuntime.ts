@@ -372,7 +372,7 @@ function validatorFor(tool: Tool): ValidateFunction | null {
 }
 
 /** Why the arguments break the tool's parameter schema, in words for the agent; at most three. */
-function argumentErrors(tool: Tool, args: object): string[] {
+export function argumentErrors(tool: Tool, args: object): string[] {
   const validate = validatorFor(tool);
   if (validate === null || validate(args)) return [];
   const messages = (validate.errors ?? []).map(describeError);

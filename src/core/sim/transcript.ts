@@ -1,5 +1,5 @@
 import { sameRow } from './database.ts';
-import type { RowChange, SimEvent, Speaker, TerminationReason } from './events.ts';
+import type { CallMaker, RowChange, SimEvent, Speaker, TerminationReason } from './events.ts';
 
 /** What the guard rules decided about one tool call. */
 export interface TranscriptGuard {
@@ -29,9 +29,11 @@ export interface TranscriptCall {
   readonly args: Readonly<Record<string, unknown>>;
   readonly guard?: TranscriptGuard;
   readonly result?: TranscriptResult;
+  /** The simulated user's call or a setup call (dual control); absent for the agent's. */
+  readonly by?: CallMaker;
 }
 
-/** One message of the dialogue, with the tool calls of that turn (agent turns only). */
+/** One message of the dialogue, with the tool calls of that turn (the speaker's own). */
 export interface TranscriptMessage {
   /** The raw index among the dialogue's messages (what the log and findings record). */
   readonly turn: number;
@@ -75,6 +77,7 @@ interface MutableCall {
   args: Readonly<Record<string, unknown>>;
   guard?: TranscriptGuard;
   result?: TranscriptResult;
+  by?: CallMaker;
 }
 
 /** Folds the events of one dialogue into its transcript; other dialogues' events are ignored. */
@@ -110,6 +113,7 @@ export function transcriptOf(events: readonly SimEvent[], dialogue: string): Tra
           reply: 0,
           tool: event.tool,
           args: event.args,
+          ...(event.by && { by: event.by }),
         };
         calls.push(call);
         byId.set(event.call, call);
@@ -143,14 +147,18 @@ export function transcriptOf(events: readonly SimEvent[], dialogue: string): Tra
     nth: ++counts[speaker],
     speaker,
     text,
-    calls: speaker === 'agent' ? calls.filter((c) => c.turn === turn) : [],
+    calls: calls.filter(
+      (c) => c.turn === turn && c.by === (speaker === 'user' ? 'user' : undefined),
+    ),
   }));
   // A call whose words never came (the dialogue ended between them) is in the reply after the
-  // agent's last one.
+  // agent's last one (a user's call, in the user's next message; a setup call, in none).
   for (const call of calls) {
+    if (call.by === 'setup') continue;
+    const speaker = call.by ?? 'agent';
     call.reply =
-      messages.find((m) => m.speaker === 'agent' && m.turn === call.turn)?.nth ??
-      messages.filter((m) => m.speaker === 'agent' && m.turn < call.turn).length + 1;
+      messages.find((m) => m.speaker === speaker && m.turn === call.turn)?.nth ??
+      messages.filter((m) => m.speaker === speaker && m.turn < call.turn).length + 1;
   }
   return {
     dialogue,

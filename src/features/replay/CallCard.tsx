@@ -28,6 +28,15 @@ function resultText(text: string): string {
   }
 }
 
+/**
+ * Who made a call that is not the agent's (dual control): the customer on their own device, or
+ * the scenario's setup before the conversation. Guard rules hold only the agent's calls.
+ */
+const CALL_MAKERS: Readonly<Record<NonNullable<TranscriptCall['by']>, string>> = {
+  user: 'The customer’s own tool',
+  setup: 'Set up before the conversation',
+};
+
 /** What today's guard rules would decide about a call, or why that cannot be said. */
 export interface CallWhatIf {
   readonly decision?: GuardWhatIf;
@@ -51,10 +60,16 @@ export function CallCard({
   const guard = call.guard;
   const refused = guard?.allowed === false;
   return (
-    <div className="replay-call" data-refused={refused ? 'true' : undefined}>
+    <div
+      className="replay-call"
+      data-refused={refused ? 'true' : undefined}
+      data-by={call.by}
+      data-testid={call.by === undefined ? undefined : `${call.by}-call`}
+    >
       <div className="replay-call-head">
+        {call.by !== undefined && <span className="replay-call-by">{CALL_MAKERS[call.by]}</span>}
         <span className="replay-call-tool">{call.tool}</span>
-        {guard ? (
+        {call.by !== undefined ? null : guard ? (
           refused ? (
             <span className="replay-guard is-refused">
               Refused by {guard.rule ?? 'the guard'}

@@ -153,7 +153,7 @@ const StepView = memo(function StepView({
       className={`replay-step is-${step.kind}`}
       data-position={position}
       data-step={step.index}
-      data-speaker={step.message?.speaker}
+      data-speaker={step.message?.speaker ?? (step.call?.by === 'user' ? 'user' : undefined)}
       aria-current={position === 'current' ? 'step' : undefined}
     >
       <StepBody

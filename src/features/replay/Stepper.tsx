@@ -10,8 +10,12 @@ export function stepName(step: ReplayStep): string {
       return step.message?.speaker === 'agent'
         ? `the agent’s reply ${step.message.nth}`
         : `the customer’s message ${step.message?.nth ?? ''}`;
-    case 'call':
-      return `a call to ${step.call?.tool ?? 'a tool'}`;
+    case 'call': {
+      const tool = step.call?.tool ?? 'a tool';
+      if (step.call?.by === 'user') return `the customer’s own call to ${tool}`;
+      if (step.call?.by === 'setup') return `the setup’s call to ${tool}`;
+      return `a call to ${tool}`;
+    }
     case 'fault':
       return `a failed call of the ${step.fault?.role ?? ''} model`;
     case 'ending':

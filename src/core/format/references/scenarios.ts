@@ -97,6 +97,8 @@ const EXPECTATION_KEYS = [
   ['must_say', 'phrase'],
   ['must_not_say', 'phrase'],
   ['assertions', 'assertion'],
+  // Dual control; their CEL and tables are checked in dualControl.ts.
+  ['user_assertions', 'assert'],
 ] as const;
 
 /** Whether a scenario's `expected`, as written, holds any expectation at all. */

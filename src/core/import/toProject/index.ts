@@ -8,6 +8,9 @@ import { planTables } from './database.ts';
 import { planPolicies } from './policies.ts';
 import { planScenarios } from './scenarios.ts';
 import { planTools } from './tools.ts';
+import { planUserSide } from './userSide.ts';
+import type { UserTaskParts } from './userTasks.ts';
+import { userTaskParts } from './userTasks.ts';
 
 /** A project made from an imported domain, and everything it could not carry, by item. */
 export interface ImportResult {
@@ -29,20 +32,29 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
   const tables = planTables(domain.tables, notes);
   notes.push(...validatorNotes(domain.validators ?? []));
   const tools = planTools(domain.tools, tables, notes);
-  for (const tool of domain.userTools ?? [])
-    notes.push({
-      file: 'tools.yaml',
-      item: `user tool ${tool.name}`,
-      message:
-        'A tool the user calls on their own device (dual control) has no place yet; left out.',
-    });
-  const scenarios = planScenarios(domain.tasks, tools.names, notes);
+  const user = planUserSide(
+    domain,
+    { tables: new Set(tables.map((t) => t.name)), tools: new Set(tools.names.values()) },
+    notes,
+  );
+  const scenarios = planScenarios(domain.tasks, tools.names, notes, user.names).map(
+    (scenario, i) => {
+      const task = domain.tasks[i];
+      return task
+        ? withUserParts(
+            scenario,
+            userTaskParts(task, user, tools.names, domain.userFunctions ?? [], notes),
+          )
+        : scenario;
+    },
+  );
   const policies = planPolicies(
     domain.policy,
     tools.entries.map((t) => ({ name: t.name, description: t.description })),
   );
-  const database = tables.map((t) => ({
+  const database = [...tables, ...user.tables].map((t) => ({
     name: t.name,
+    ...(user.tables.includes(t) && { side: 'user' }),
     key: t.key,
     ...(t.description !== undefined ? { description: t.description } : {}),
     columns: Object.fromEntries(t.columns.map((c) => [c.name, c.spec])),
@@ -58,7 +70,7 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
           ? `# ${domain.name}\n\n(The domain had no policy document.)\n`
           : domain.policy,
       'policies.yaml': header('policies extracted from agent.md') + yaml({ policies }),
-      'tools.yaml': header('tools') + yaml({ tools: tools.entries }),
+      'tools.yaml': header('tools') + yaml({ tools: [...tools.entries, ...user.tools] }),
       'database.yaml':
         header('tables, sliced to what the tasks touch') +
         (clock !== undefined ? `# now: the policy states "${clock.stated}"\n` : '') +
@@ -68,5 +80,19 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
     },
     notCarried: notes,
     toolNames: tools.names,
+  };
+}
+
+/** A scenario with its task's dual-control parts: user assertions go under `expected`. */
+function withUserParts(
+  scenario: Record<string, unknown>,
+  parts: UserTaskParts,
+): Record<string, unknown> {
+  const { user_assertions: userAssertions, ...rest } = parts;
+  const expected = (scenario.expected ?? {}) as Record<string, unknown>;
+  return {
+    ...scenario,
+    ...rest,
+    ...(userAssertions && { expected: { ...expected, user_assertions: userAssertions } }),
   };
 }

@@ -14,6 +14,7 @@ export function planScenarios(
   tasks: readonly ImportedTask[],
   toolNames: ReadonlyMap<string, string>,
   notes: CarryNote[],
+  userToolNames: ReadonlyMap<string, string> = new Map(),
 ): Array<Record<string, unknown>> {
   const unique = uniqueNames('-');
   return tasks.map((task) => {
@@ -27,7 +28,7 @@ export function planScenarios(
     const seen = new Set<string>();
     const missing = new Set<string>();
     for (const action of task.actions) {
-      const name = toolNames.get(action.name);
+      const name = (action.requestor === 'user' ? userToolNames : toolNames).get(action.name);
       if (name === undefined) {
         if (!missing.has(action.name))
           notes.push({
@@ -69,10 +70,13 @@ export function planScenarios(
 /** A required action: the tool name alone, or `{tool, args, compare_args}` as the task gives it. */
 function requiredAction(tool: string, action: ImportedAction): unknown {
   const args: Record<string, JsonValue> = { ...action.arguments };
-  if (Object.keys(args).length === 0 && action.compareArgs === undefined) return tool;
+  const requestor = action.requestor === 'user' ? { requestor: 'user' } : {};
+  if (Object.keys(args).length === 0 && action.compareArgs === undefined)
+    return action.requestor === 'user' ? { tool, ...requestor } : tool;
   return {
     tool,
     args,
     ...(action.compareArgs !== undefined ? { compare_args: [...action.compareArgs] } : {}),
+    ...requestor,
   };
 }

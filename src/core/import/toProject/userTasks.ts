@@ -1,0 +1,178 @@
+import type { ImportedEnvCall, ImportedFunction, ImportedTask, JsonValue } from '../domain.ts';
+import { isNotLiteral, literalOfText } from '../python/literal.ts';
+import type { CarryNote } from './carry.ts';
+import type { UserSidePlan } from './userSide.ts';
+import { celOf } from './userSide.ts';
+
+/*
+ * A task's dual-control parts as scenario fields (docs/format.md, "Dual control"): its
+ * initialization actions, message history and environment assertions. Each part that does not
+ * carry is noted by task.
+ */
+
+/** What a scenario gains from its task's dual-control parts. */
+export interface UserTaskParts {
+  readonly initialization?: Array<{ tool: string; args: Record<string, JsonValue> }>;
+  readonly message_history?: Array<{ role: 'user' | 'assistant'; content: string }>;
+  readonly rows?: Record<string, Array<Record<string, JsonValue>>>;
+  readonly user_assertions?: string[];
+}
+
+/**
+ * The scenario fields of one task: an initialization action that calls a tool of its side
+ * becomes a call; one that calls a setter of the user's state (a function of `user_tools.py`
+ * whose body sets fields of a one-record table to literals or its arguments) becomes the
+ * scenario's starting row for that table (applied before the calls); history turns of the user
+ * and the agent carry as they are; an environment assertion on the user's side whose function
+ * returns a comparison of the user's fields becomes a user assertion (negated for
+ * `assert_value: false`).
+ */
+export function userTaskParts(
+  task: ImportedTask,
+  plan: UserSidePlan,
+  agentNames: ReadonlyMap<string, string>,
+  functions: readonly ImportedFunction[],
+  notes: CarryNote[],
+): UserTaskParts {
+  const item = `task ${task.id}`;
+  const note = (message: string) => notes.push({ file: 'scenarios.yaml', item, message });
+  const byName = new Map(functions.map((f) => [f.name, f]));
+  const records = new Map(
+    plan.tables
+      .filter((t) => t.key === 'id' && t.rows.length === 1 && t.rows[0]?.id === t.source)
+      .map((t) => [t.source, t]),
+  );
+
+  const initialization: Array<{ tool: string; args: Record<string, JsonValue> }> = [];
+  const rows = new Map<string, Record<string, JsonValue>>();
+  for (const call of task.initialization ?? []) {
+    const tool = (call.env === 'user' ? plan.names : agentNames).get(call.func);
+    if (tool !== undefined) {
+      initialization.push({ tool, args: { ...call.arguments } });
+      continue;
+    }
+    const setter = byName.get(call.func);
+    const done =
+      call.env === 'user' && setter
+        ? applySetter(setter, call, records, rows)
+        : 'no such tool or setter';
+    if (typeof done === 'string')
+      note(
+        `Initialization action ${call.func}(${JSON.stringify(call.arguments)}) not carried: ${done}.`,
+      );
+  }
+
+  const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+  for (const [i, turn] of (task.messageHistory ?? []).entries()) {
+    if (
+      (turn.role === 'user' || turn.role === 'assistant') &&
+      turn.toolCalls !== true &&
+      turn.content.trim() !== ''
+    )
+      history.push({ role: turn.role, content: turn.content });
+    else
+      note(
+        `Message history turn ${i + 1} (${turn.role}${turn.toolCalls === true ? ', with tool calls' : ''}) not carried: a history turn is words of the user or the agent.`,
+      );
+  }
+
+  const assertions: string[] = [];
+  for (const assertion of task.envAssertions ?? []) {
+    const cel = assertionCel(assertion, byName.get(assertion.func), records);
+    if (cel.ok) assertions.push(cel.cel);
+    else
+      note(
+        `Environment assertion ${assertion.func}(${JSON.stringify(assertion.arguments)}) not carried: ${cel.why}.`,
+      );
+  }
+
+  return {
+    ...(initialization.length > 0 && { initialization }),
+    ...(history.length > 0 && { message_history: history }),
+    ...(rows.size > 0 && {
+      rows: Object.fromEntries([...rows].map(([table, row]) => [table, [row]])),
+    }),
+    ...(assertions.length > 0 && { user_assertions: assertions }),
+  };
+}
+
+type Records = ReadonlyMap<
+  string,
+  { readonly name: string; readonly rows: ReadonlyArray<Record<string, JsonValue>> }
+>;
+
+/** The value of a parameter in a call: its argument, else its default when that is a literal. */
+function valueOf(fn: ImportedFunction, name: string, call: ImportedEnvCall): JsonValue | undefined {
+  if (Object.hasOwn(call.arguments, name)) return call.arguments[name];
+  const param = fn.params.find((p) => p.name === name);
+  if (param?.default === undefined) return undefined;
+  const value = literalOfText(param.default);
+  return isNotLiteral(value) ? undefined : value;
+}
+
+/** Sets the fields a setter sets on the scenario's rows; or why it cannot. */
+function applySetter(
+  fn: ImportedFunction,
+  call: ImportedEnvCall,
+  records: Records,
+  rows: Map<string, Record<string, JsonValue>>,
+): string | undefined {
+  const changes: Array<[string, string, JsonValue]> = [];
+  for (const statement of fn.statements) {
+    const set = /^self\.db\.(\w+)\.(\w+)\s*=\s*(.+)$/.exec(statement);
+    const table = set ? records.get(set[1] ?? '') : undefined;
+    if (!set || !table) return `"${statement}" is not a field of the user's state set to a value`;
+    const text = (set[3] ?? '').trim();
+    const param = /^\w+$/.test(text) && fn.params.some((p) => p.name === text);
+    const literal = param ? undefined : literalOfText(text);
+    const value = param
+      ? valueOf(fn, text, call)
+      : literal === undefined || isNotLiteral(literal)
+        ? undefined
+        : (literal as JsonValue);
+    if (value === undefined) return `"${text}" is neither a literal nor an argument it was given`;
+    changes.push([table.name, set[2] ?? '', value]);
+  }
+  for (const [table, field, value] of changes) {
+    const start = rows.get(table) ?? { ...(records.get(sourceOf(records, table))?.rows[0] ?? {}) };
+    rows.set(table, { ...start, [field]: value });
+  }
+  return undefined;
+}
+
+function sourceOf(records: Records, table: string): string {
+  for (const [source, plan] of records) if (plan.name === table) return source;
+  return table;
+}
+
+/** An environment assertion as a user assertion, or why not. */
+function assertionCel(
+  assertion: ImportedEnvCall,
+  fn: ImportedFunction | undefined,
+  records: Records,
+): { ok: true; cel: string } | { ok: false; why: string } {
+  if (assertion.env !== 'user')
+    return { ok: false, why: 'assertions on the agent’s database are not carried yet' };
+  if (!fn) return { ok: false, why: 'no such function in user_tools.py' };
+  const [only, ...more] = fn.statements;
+  const returned =
+    only !== undefined && more.length === 0 ? /^return\s+(.+)$/.exec(only)?.[1] : undefined;
+  if (returned === undefined) return { ok: false, why: 'its body is more than one `return`' };
+  let table: string | undefined;
+  const cel = celOf(returned, {
+    name: (n) => {
+      const value = fn.params.some((p) => p.name === n) ? valueOf(fn, n, assertion) : undefined;
+      return value === undefined ? undefined : JSON.stringify(value);
+    },
+    field: (t, f) => {
+      if (!records.has(t) || (table !== undefined && table !== t)) return undefined;
+      table = t;
+      return `r.${f}`;
+    },
+  });
+  const record = table === undefined ? undefined : records.get(table);
+  if (cel === undefined || !record)
+    return { ok: false, why: `"${returned}" is not a comparison of the user's fields` };
+  const exists = `db.${record.name}.exists(r, ${cel})`;
+  return { ok: true, cel: assertion.assertValue === false ? `!${exists}` : exists };
+}
