@@ -196,7 +196,7 @@ export const NOTHING_EXPECTED: SimScenario['expected'] = {
  * read through `readLog` (logFormat.ts), which validates them and migrates older versions; a
  * change to the shape of an event raises this number and adds a migration there.
  */
-export const LOG_VERSION = 4;
+export const LOG_VERSION = 5;
 
 /**
  * The project's seed rows as the run started, once per run: with each scenario's own rows they

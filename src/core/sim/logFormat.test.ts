@@ -85,6 +85,17 @@ describe('reading a log', () => {
     expect(reportOf(read.events, NO_FACTS)).toEqual(reportOf(events, NO_FACTS));
   });
 
+  it('reads a version 4 log (no call says who made it): every call stays the agent’s', async () => {
+    const { events } = await simulateRefunds();
+    const v4 = events.map((e) => (e.type === 'run-started' ? { ...e, version: 4 } : e));
+    const read = readLog(JSON.parse(JSON.stringify(v4)));
+    if (!read.ok) throw new Error(read.error);
+    expect(read.savedVersion).toBe(4);
+    expect(read.events[0]).toMatchObject({ version: 5 });
+    expect(read.events.filter((e) => e.type === 'tool-call' && e.by !== undefined)).toEqual([]);
+    expect(reportOf(read.events, NO_FACTS)).toEqual(reportOf(events, NO_FACTS));
+  });
+
   it('records the seed rows and the time the run saw, and refuses a malformed mark or note', async () => {
     const { events } = await simulateRefunds();
     const started = events[0];

@@ -60,6 +60,12 @@ export const LOG_MIGRATIONS: readonly LogMigration[] = [
       'run-started may record the project files the run judged; the judge’s opinion of a scenario’s natural-language assertion is an assertion event (a PolicyLab that reads format 3 does not know it, so it is told the log is newer).',
     migrate: (events) => events.map((e) => (e.type === 'run-started' ? { ...e, version: 4 } : e)),
   },
+  {
+    from: 4,
+    change:
+      'a tool call may say who made it (`by`: the user with their own tools, or the scenario’s setup; dual control); a person’s mark may judge the opinion of an assertion (a PolicyLab that reads format 4 would count the user’s calls as the agent’s, so it is told the log is newer).',
+    migrate: (events) => events.map((e) => (e.type === 'run-started' ? { ...e, version: 5 } : e)),
+  },
 ];
 
 /** A log read: its events in the current format, and the version it was saved in. */
