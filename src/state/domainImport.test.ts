@@ -54,7 +54,9 @@ describe('importing a tau2-bench or IntellAgent domain in the page', () => {
       expect.objectContaining({ file: 'tools.yaml', item: 'user tool scan_card' }),
     );
     expect(report?.counts.error).toBe(0);
-    expect(report?.text).toMatch(/- tool lend_book: "No copy of \{book_id\} left" names values of the call/);
+    expect(report?.text).toMatch(
+      /- tool lend_book: "No copy of \{book_id\} left" names values of the call/,
+    );
     expect(report?.text).toContain('policylab check: 0 errors');
 
     // The person's own project is exactly as it was.

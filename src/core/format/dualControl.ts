@@ -62,7 +62,9 @@ export function requestorsOf(items: unknown): Record<string, 'user'> {
 /** The tables a CEL expression reads through `db` (`db.phone`, `db["phone"]`). */
 export function tablesReadBy(source: string): string[] {
   const names = new Set<string>();
-  for (const m of source.matchAll(/(?<![.\w])db\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"']+)["']\s*\])/g))
+  for (const m of source.matchAll(
+    /(?<![.\w])db\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"']+)["']\s*\])/g,
+  ))
     names.add(m[1] ?? m[2] ?? '');
   return [...names];
 }
