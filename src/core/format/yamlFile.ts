@@ -8,6 +8,16 @@ import type { ProjectFileName } from '../project.ts';
 /** A path into a YAML value: map keys and sequence indexes. */
 export type YamlPath = readonly (string | number)[];
 
+/** The value at `path` inside a parsed YAML value, if there is one. */
+export function valueAt(root: unknown, path: YamlPath): unknown {
+  let value = root;
+  for (const part of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string | number, unknown>)[part];
+  }
+  return value;
+}
+
 /** A parsed YAML file that can say where any part of its value is written. */
 export interface YamlFile {
   readonly file: ProjectFileName;

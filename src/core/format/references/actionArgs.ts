@@ -1,6 +1,7 @@
 import type { Findings, ReferenceContext } from './context.ts';
 import { unknownName } from './context.ts';
 import type { YamlPath } from '../yamlFile.ts';
+import { valueAt } from '../yamlFile.ts';
 
 /**
  * A required action's `args:` and `compare_args:` (scenarios.yaml) held to its tool's declared
@@ -49,13 +50,4 @@ export function checkActionArgs(
           'No call gives it, so comparing it checks nothing.',
         );
     });
-}
-
-function valueAt(root: unknown, path: YamlPath): unknown {
-  let value = root;
-  for (const part of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string | number, unknown>)[part];
-  }
-  return value;
 }

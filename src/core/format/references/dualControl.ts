@@ -3,6 +3,7 @@ import { argumentErrors } from '../../sim/toolRuntime.ts';
 import { sideOfEntity, tablesReadBy, whose } from '../dualControl.ts';
 import type { Side, Tool } from '../model.ts';
 import type { YamlPath } from '../yamlFile.ts';
+import { valueAt } from '../yamlFile.ts';
 import type { ReferenceContext } from './context.ts';
 import { Findings, readable, unknownName } from './context.ts';
 
@@ -212,13 +213,4 @@ function checkUserAssertions(
         );
     }
   });
-}
-
-function valueAt(root: unknown, path: YamlPath): unknown {
-  let value = root;
-  for (const part of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string | number, unknown>)[part];
-  }
-  return value;
 }

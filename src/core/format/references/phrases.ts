@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics.ts';
 import type { YamlPath } from '../yamlFile.ts';
+import { valueAt } from '../yamlFile.ts';
 import type { ReferenceContext } from './context.ts';
 import { Findings } from './context.ts';
 
@@ -58,13 +59,4 @@ export function checkPhrases(context: ReferenceContext): Diagnostic[] {
     }
   }
   return found.diagnostics;
-}
-
-function valueAt(root: unknown, path: YamlPath): unknown {
-  let value = root;
-  for (const part of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string | number, unknown>)[part];
-  }
-  return value;
 }

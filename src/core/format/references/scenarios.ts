@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics.ts';
 import type { ReferenceContext } from './context.ts';
 import { Findings, duplicates, readable, unknownName } from './context.ts';
 import type { YamlPath } from '../yamlFile.ts';
+import { valueAt } from '../yamlFile.ts';
 import { checkActionArgs } from './actionArgs.ts';
 import { checkRows } from './rows.ts';
 
@@ -107,16 +108,6 @@ function hasExpectations(raw: unknown): boolean {
     const items = valueAt(raw, [group]);
     return Array.isArray(items) && items.length > 0;
   });
-}
-
-/** The value at `path` inside a parsed YAML value, if there is one. */
-function valueAt(root: unknown, path: YamlPath): unknown {
-  let value = root;
-  for (const part of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string | number, unknown>)[part];
-  }
-  return value;
 }
 
 /** One expectation as written in scenarios.yaml. */
