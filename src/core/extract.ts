@@ -111,7 +111,8 @@ function leadInWords(prompt: string, units: readonly PolicyUnit[]): (unit: Polic
   };
 }
 
-function slug(text: string, maxWords: number): string {
+/** The first meaningful words of a text, joined by dashes: the stem of a policy id. */
+export function slug(text: string, maxWords: number): string {
   const meaningful = words(text).filter((w) => !STOP_WORDS.has(w));
   return meaningful
     .slice(0, maxWords)
@@ -119,7 +120,8 @@ function slug(text: string, maxWords: number): string {
     .replace(/^[^a-z]+/, '');
 }
 
-function challengeOf(text: string): number {
+/** A first guess at how hard a policy is to keep (2–5): conditions and length add to it. */
+export function challengeOf(text: string): number {
   let challenge = 2;
   if (CONDITIONAL.test(text)) challenge++;
   if (words(text).length > 25) challenge++;
