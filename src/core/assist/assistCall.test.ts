@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { instantRuntime, modelReply, queuedEngine } from '../../test/scriptedModels.ts';
+import { ModelError } from '../models/errors.ts';
+import type { SimEvent } from '../sim/events.ts';
+import { askJson, estimateAssist } from './assistCall.ts';
+import {
+  EXTRACT_ANSWER_SCHEMA,
+  POLICY_CATEGORIES,
+  extractByModel,
+  planExtract,
+} from './extractByModel.ts';
+
+const PRICES = { 'mini-1': { inputPerMillion: 1, outputPerMillion: 4 } };
+
+function context(events: SimEvent[]) {
+  return {
+    runtime: instantRuntime,
+    prices: PRICES,
+    clock: () => 0,
+    emit: (e: SimEvent) => events.push(e),
+  };
+}
+
+describe('assist calls', () => {
+  it('estimates dollars from the price table; a local model is free, an unpriced one unknown', () => {
+    const size = { calls: 2, inputTokens: 1_000_000, outputTokens: 500_000 };
+    expect(estimateAssist(size, 'mini-1', PRICES)).toMatchObject({ dollars: 3, free: false });
+    expect(estimateAssist(size, 'local', PRICES, true)).toMatchObject({ dollars: 0, free: true });
+    expect(estimateAssist(size, 'mystery', PRICES).dollars).toBeNull();
+  });
+
+  it('asks for JSON by schema, and logs every call’s usage, a failed one included', async () => {
+    const prompt =
+      '## Refunds\nRefund to the original card.\n\n## Changes\nConfirm before a change.';
+    const good = JSON.stringify({
+      policies: [
+        {
+          text: 'Refund to the original card.',
+          category: 'refunds',
+          challenge: 2,
+          tools: [],
+          quote: 'Refund to the original card.',
+        },
+      ],
+    });
+    const { engine, requests } = queuedEngine([
+      modelReply(good, [], { inputTokens: 300, outputTokens: 40 }),
+      new ModelError('auth', 'HTTP 401: the key is wrong', { status: 401 }),
+    ]);
+    const events: SimEvent[] = [];
+    const plan = planExtract(prompt, [], [...POLICY_CATEGORIES]);
+    const result = await extractByModel(
+      prompt,
+      plan,
+      { tools: [], categories: [...POLICY_CATEGORIES] },
+      (text) =>
+        askJson({ engine, model: 'mini-1' }, context(events), text, {
+          name: 'policies',
+          schema: EXTRACT_ANSWER_SCHEMA,
+        }),
+    );
+    expect(requests[0]?.responseSchema?.name).toBe('policies');
+    expect(result.candidates.map((c) => c.text)).toEqual(['Refund to the original card.']);
+    expect(result.problems).toEqual([
+      expect.stringMatching(/^Section “Changes” \(line 4\): the model call failed/),
+    ]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'usage',
+        role: 'generator',
+        model: 'mini-1',
+        inputTokens: 300,
+        outputTokens: 40,
+      }),
+      expect.objectContaining({ type: 'usage', role: 'generator', failed: 'auth' }),
+    ]);
+    expect(events[0]).toMatchObject({ cost: (300 * 1 + 40 * 4) / 1_000_000 });
+  });
+});
