@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,9 @@ import { seedDatabase } from '../../sim/database.ts';
 import type { Database } from '../../sim/events.ts';
 import { runTool } from '../../sim/toolRuntime.ts';
 import { readTau2Domain } from '../tau2.ts';
+import { planTables } from './database.ts';
 import { projectOfDomain } from './index.ts';
+import { programOf } from './pyTool.ts';
 
 // A small shop written for these tests, in tau2-bench's shapes: vouchers refunded in a loop,
 // lines swapped through a search, a total kept over two lists side by side.
@@ -29,7 +32,7 @@ function shop() {
   const domain = readTau2Domain('shop', files);
   const result = projectOfDomain(domain);
   const { model } = parseProject(projectFromFiles('shop', result.files).project);
-  return { ...result, model };
+  return { ...result, model, domain };
 }
 
 const row = (db: Database, table: string, key: string) =>
@@ -168,5 +171,32 @@ describe('write tools read whole (programOf, through the importer)', () => {
     ]);
     expect(tool('restock')?.effects).toEqual([]);
     expect(tool('swap_to_voucher')?.effects).toEqual([]);
+  });
+});
+
+describe('programOf on mangled bodies', () => {
+  it('never throws: a body it cannot follow gives a reason (property)', () => {
+    const source = readFileSync(path.join(SHOP, 'tools.py'), 'utf8');
+    const lines = source.split('\n').filter((l) => l.startsWith('        ') && l.trim() !== '');
+    const tables = planTables(shop().domain.tables, []);
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...lines), { maxLength: 14 }),
+        fc.array(fc.constantFrom('(', ')', ':', '[', ']', ' if', ' for x in', '.', '+=', '"'), {
+          maxLength: 3,
+        }),
+        (body, junk) => {
+          const text = `def tool(self, basket_id: str, skus: List[str]):\n${body.join('\n')}${junk.join('')}\n`;
+          const out = programOf(
+            text,
+            {},
+            { properties: { basket_id: {}, skus: { type: 'array' } } },
+            tables,
+          );
+          expect('effects' in out || 'reason' in out).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
