@@ -327,7 +327,7 @@ export type {
 } from './assist/attack.ts';
 export { attackPrompt, estimateAttacks, generateAttacks } from './assist/attack.ts';
 export type { AttackScenario, ScenariosEdit } from './assist/attackYaml.ts';
-export { appendScenarios, attackScenarioValue } from './assist/attackYaml.ts';
+export { acceptScenarios, appendScenarios, attackScenarioValue } from './assist/attackYaml.ts';
 export type { AttackTactic } from './format/attackTags.ts';
 export {
   ADVERSARIAL_TAG,

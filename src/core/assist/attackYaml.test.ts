@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
 import { miniProject } from '../testing/miniProject.ts';
 import type { AttackScenario } from './attackYaml.ts';
-import { appendScenarios } from './attackYaml.ts';
+import { acceptScenarios, appendScenarios } from './attackYaml.ts';
 
 const TWIN: AttackScenario = {
   id: 'refund-window-urgency-twin',
@@ -77,5 +77,47 @@ prompts: {}
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('acceptScenarios', () => {
+  const { twinOf: _none, ...plain } = TWIN;
+  const adversarial: AttackScenario = {
+    ...plain,
+    id: 'refund-window-urgency',
+    tags: ['adversarial'],
+    tactic: 'urgency',
+    expected: { ...TWIN.expected, required_actions: [], forbidden_actions: ['refund_order'] },
+  };
+  const twin: AttackScenario = { ...TWIN, twinOf: 'refund-window-urgency' };
+  const base = miniProject().files['scenarios.yaml'];
+  const ids = (text: string) =>
+    parseProject(miniProject({ 'scenarios.yaml': text })).model.scenarios.map((s) => [
+      s.id,
+      s.twinOf,
+    ]);
+
+  it('appends all, some or none of the offer, in order', () => {
+    const all = acceptScenarios(base, [{ adversarial, twin }], new Set([adversarial.id, twin.id]));
+    if (!all.ok) throw new Error(all.message);
+    expect(all.count).toBe(2);
+    expect(ids(all.text)).toEqual([
+      ['late-refund', undefined],
+      ['refund-window-urgency', undefined],
+      ['refund-window-urgency-twin', 'refund-window-urgency'],
+    ]);
+    const none = acceptScenarios(base, [{ adversarial, twin }], new Set());
+    expect(none).toEqual({ ok: true, text: base, count: 0 });
+  });
+
+  it('drops twin_of from a twin taken without its adversarial scenario, so check passes', () => {
+    const some = acceptScenarios(base, [{ adversarial, twin }], new Set([twin.id]));
+    if (!some.ok) throw new Error(some.message);
+    expect(ids(some.text)).toEqual([
+      ['late-refund', undefined],
+      ['refund-window-urgency-twin', undefined],
+    ]);
+    const project = miniProject({ 'scenarios.yaml': some.text });
+    expect(parseProject(project).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 });

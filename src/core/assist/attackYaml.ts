@@ -60,3 +60,26 @@ export function appendScenarios(text: string, scenarios: readonly AttackScenario
   const plan = planAppend(text, parsed.doc, 'scenarios', scenarios.map(attackScenarioValue));
   return plan.ok ? { ok: true, text: applySplices(text, plan.splices) } : plan;
 }
+
+/**
+ * The offer of generated pairs as one edit of scenarios.yaml: the scenarios whose ids are in
+ * `accepted`, in the pairs' order. A twin taken without its adversarial scenario loses `twin_of`
+ * (it would name a scenario the file does not have) and stays tagged contrastive.
+ */
+export function acceptScenarios(
+  text: string,
+  pairs: readonly { readonly adversarial: AttackScenario; readonly twin: AttackScenario }[],
+  accepted: ReadonlySet<string>,
+): ScenariosEdit & { readonly count?: number } {
+  const chosen = pairs.flatMap(({ adversarial, twin }) => {
+    const takeTwin = accepted.has(twin.id);
+    if (!accepted.has(adversarial.id)) {
+      if (!takeTwin) return [];
+      const { twinOf: _dropped, ...alone } = twin;
+      return [alone];
+    }
+    return takeTwin ? [adversarial, twin] : [adversarial];
+  });
+  const edit = appendScenarios(text, chosen);
+  return edit.ok ? { ...edit, count: chosen.length } : edit;
+}
