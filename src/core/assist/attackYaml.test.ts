@@ -106,6 +106,11 @@ describe('acceptScenarios', () => {
       ['refund-window-urgency', undefined],
       ['refund-window-urgency-twin', 'refund-window-urgency'],
     ]);
+    const first = acceptScenarios(base, [{ adversarial, twin }], new Set([adversarial.id]));
+    expect(first.ok && ids(first.text)).toEqual([
+      ['late-refund', undefined],
+      ['refund-window-urgency', undefined],
+    ]);
     const none = acceptScenarios(base, [{ adversarial, twin }], new Set());
     expect(none).toEqual({ ok: true, text: base, count: 0 });
   });
