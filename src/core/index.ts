@@ -336,3 +336,5 @@ export {
   hasTag,
   isAttackTactic,
 } from './format/attackTags.ts';
+export type { AttackReport, FalseAlarm, TacticResult } from './sim/attackReport.ts';
+export { attackReportOf } from './sim/attackReport.ts';
