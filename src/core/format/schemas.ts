@@ -346,7 +346,7 @@ export const SCENARIOS_SCHEMA = {
           // Adversarial scenarios and their contrastive twins (docs/format.md, "Adversarial
           // scenarios"); a tactic outside the documented list is a warning of check, not an error.
           tags: { type: 'array', items: POLICY_ID },
-          tactic: POLICY_ID,
+          tactic: TEXT,
           twin_of: POLICY_ID,
         },
       },

@@ -61,6 +61,13 @@ describe('checkAttack', () => {
     ]);
   });
 
+  it('only warns about a tactic written in other words, as any unknown tactic', () => {
+    const diagnostics = parseProject(project('Urgency!', 'late-refund')).diagnostics;
+    expect(diagnostics.filter((d) => d.file === 'scenarios.yaml').map((d) => d.code)).toEqual([
+      'unknown-tactic',
+    ]);
+  });
+
   it('lets the schema refuse a tag that is not an id', () => {
     const bad = miniProject({
       'scenarios.yaml': SCENARIOS.replace('[adversarial]', '[Adversarial!]')
