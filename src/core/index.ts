@@ -317,3 +317,24 @@ export {
   zipProject,
 } from './share/archive.ts';
 export * from './import/index.ts';
+export type {
+  AttackDeps,
+  AttackFailure,
+  AttackPair,
+  AttackRequest,
+  AttackResult,
+  AttackSpend,
+} from './assist/attack.ts';
+export { attackPrompt, estimateAttacks, generateAttacks } from './assist/attack.ts';
+export type { AttackScenario, ScenariosEdit } from './assist/attackYaml.ts';
+export { acceptScenarios, appendScenarios, attackScenarioValue } from './assist/attackYaml.ts';
+export type { AttackTactic } from './format/attackTags.ts';
+export {
+  ADVERSARIAL_TAG,
+  ATTACK_TACTICS,
+  CONTRASTIVE_TAG,
+  hasTag,
+  isAttackTactic,
+} from './format/attackTags.ts';
+export type { AttackReport, FalseAlarm, TacticResult } from './sim/attackReport.ts';
+export { attackReportOf } from './sim/attackReport.ts';

@@ -16,6 +16,8 @@ import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
 import { createSelectors } from './selectors.ts';
 import type { AnalysisSlice } from './slices/analysisSlice.ts';
+import type { AttackSlice } from './slices/attackSlice.ts';
+import { createAttackSlice } from './slices/attackSlice.ts';
 import type { CompareSlice } from './slices/compareSlice.ts';
 import { createCompareSlice } from './slices/compareSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
@@ -87,7 +89,8 @@ export type AppState = UiSlice &
   PlaySlice &
   ReplaySlice &
   CompareSlice &
-  ShareSlice;
+  ShareSlice &
+  AttackSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /**
@@ -138,6 +141,7 @@ export function createAppStore(
     ...createReplaySlice(services.runs, newId, now, services.viewerTemplate)(...args),
     ...createCompareSlice(services.runs, newId, now)(...args),
     ...createShareSlice(services.repository, services.importDomain ?? importInThread)(...args),
+    ...createAttackSlice(services.models)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);

@@ -24,6 +24,7 @@ import type {
 import { PROMPT_TEMPLATES } from '../sim/prompts.ts';
 import { CHECK_KINDS } from './schemas.ts';
 import { initializationOf, messageHistoryOf, requestorsOf, sideOf } from './dualControl.ts';
+import { attackFieldsOf } from './attackTags.ts';
 
 // The builders read values that may or may not have passed their schema, so each takes only
 // what has the right type and skips an entry that lacks its identity. Problems are reported by
@@ -312,6 +313,7 @@ export function buildScenarios(value: unknown): Scenario[] {
       expected: expectationsOf(expected),
       ...(initialization.length > 0 && { initialization }),
       ...(messageHistory.length > 0 && { messageHistory }),
+      ...attackFieldsOf(item),
     });
   });
   return scenarios;

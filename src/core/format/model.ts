@@ -215,6 +215,12 @@ export interface Scenario extends Located {
   readonly initialization?: readonly ToolInvocation[];
   /** Earlier turns the dialogue starts from; absent when none. */
   readonly messageHistory?: readonly HistoryMessage[];
+  /** Free labels (`adversarial`, `contrastive`, ...); absent when none (see attackTags.ts). */
+  readonly tags?: readonly string[];
+  /** The tactic an adversarial scenario uses (`urgency`, ...); absent when none. */
+  readonly tactic?: string;
+  /** The scenario this contrastive twin is the acceptable look-alike of; absent when none. */
+  readonly twinOf?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics.ts';
 import { checkClock } from './clock.ts';
 import type { ProjectModel } from './model.ts';
+import { checkAttack } from './references/attack.ts';
 import { checkArgumentTypes } from './references/argumentTypes.ts';
 import { checkChecks } from './references/checks.ts';
 import { checkDualControl } from './references/dualControl.ts';
@@ -36,6 +37,7 @@ export const REFERENCE_CHECKERS: readonly ReferenceChecker[] = [
   checkArgumentTypes,
   checkPhrases,
   checkDualControl,
+  checkAttack,
 ];
 
 /**

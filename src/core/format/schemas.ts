@@ -343,6 +343,11 @@ export const SCENARIOS_SCHEMA = {
               properties: { role: { enum: ['user', 'assistant'] }, content: TEXT },
             },
           },
+          // Adversarial scenarios and their contrastive twins (docs/format.md, "Adversarial
+          // scenarios"); a tactic outside the documented list is a warning of check, not an error.
+          tags: { type: 'array', items: POLICY_ID },
+          tactic: TEXT,
+          twin_of: POLICY_ID,
         },
       },
     },
@@ -357,6 +362,7 @@ export const SCENARIOS_SCHEMA = {
         scenario_generator: { type: 'string' },
         policy_judge: { type: 'string' },
         assertion_judge: { type: 'string' },
+        attack: { type: 'string' },
       },
     },
   },

@@ -174,6 +174,12 @@ export interface SimScenario {
   readonly initialization?: readonly ToolInvocation[];
   /** Earlier turns the dialogue starts from. */
   readonly messageHistory?: readonly HistoryMessage[];
+  /** scenarios.yaml's `tags` (`adversarial`, `contrastive`, ...), when it gives any. */
+  readonly tags?: readonly string[];
+  /** The tactic of an adversarial scenario (format/attackTags.ts). */
+  readonly tactic?: string;
+  /** The scenario a contrastive twin is the acceptable look-alike of. */
+  readonly twinOf?: string;
 }
 
 /**

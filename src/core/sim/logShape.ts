@@ -99,6 +99,9 @@ const scenario = object({
   }),
   'initialization?': list(object({ tool: text, args: map(anything) })),
   'messageHistory?': list(object({ role: oneOf('user', 'assistant'), content: text })),
+  'tags?': list(text),
+  'tactic?': text,
+  'twinOf?': text,
 });
 const finding = object({
   id: text,

@@ -1,3 +1,4 @@
+import { ATTACK_PROMPT } from '../assist/attackPrompt.ts';
 import { repairNote } from '../models/repair.ts';
 import type { SimScenario } from './events.ts';
 
@@ -205,13 +206,23 @@ export interface PromptInfo extends PromptTemplate {
 
 /** The prompts' ids, as logs record them. */
 export type PromptId =
-  'user-simulator' | 'ask-user' | 'scenario-generator' | 'policy-judge' | 'assertion-judge';
+  | 'user-simulator'
+  | 'ask-user'
+  | 'scenario-generator'
+  | 'policy-judge'
+  | 'assertion-judge'
+  | 'attack';
 /** The prompts' keys under `prompts:` in scenarios.yaml. */
 export type PromptKey =
-  'user_simulator' | 'ask_user' | 'scenario_generator' | 'policy_judge' | 'assertion_judge';
+  | 'user_simulator'
+  | 'ask_user'
+  | 'scenario_generator'
+  | 'policy_judge'
+  | 'assertion_judge'
+  | 'attack';
 /** The prompts' fields in `RunPlan.prompts`. */
 export type PromptPlanKey =
-  'userSimulator' | 'askUser' | 'scenarioGenerator' | 'policyJudge' | 'assertionJudge';
+  'userSimulator' | 'askUser' | 'scenarioGenerator' | 'policyJudge' | 'assertionJudge' | 'attack';
 
 /**
  * Every prompt the simulation sends, with what it is for and the places it fills in: the one
@@ -315,6 +326,29 @@ export const PROMPT_TEMPLATES: readonly PromptInfo[] = [
       },
     },
   },
+  {
+    ...ATTACK_PROMPT,
+    id: 'attack',
+    key: 'attack',
+    planKey: 'attack',
+    title: 'Attack writer',
+    purpose:
+      'Sent once per chosen policy and tactic when generating adversarial scenarios (not during a run), asking for an adversarial scenario and its contrastive twin as JSON. A pair that fails `check` is sent back once with its problems.',
+    places: {
+      agent: { description: 'the agent’s prompt from agent.md (its first 6000 characters)' },
+      policy: {
+        description: 'the policy under attack: id, category, challenge, text and tools',
+        essential: 'the writer will not be told which policy to attack',
+      },
+      tactic: {
+        description: 'the tactic the customer uses, with what it is',
+        essential: 'the writer will not be told which tactic to use',
+      },
+      tools: { description: 'the tools of tools.yaml with their parameters' },
+      tables: { description: 'the tables of database.yaml with columns, key and a few rows' },
+      examples: { description: 'example database conditions written with the project’s tables' },
+    },
+  },
 ];
 
 /** The `{{name}}` places written in a template's text, with their offsets, in order. */
@@ -352,6 +386,7 @@ export function projectPrompts(project: {
     scenarioGenerator: pick('scenario-generator'),
     policyJudge: pick('policy-judge'),
     assertionJudge: pick('assertion-judge'),
+    attack: pick('attack'),
   };
 }
 

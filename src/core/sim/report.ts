@@ -18,6 +18,8 @@ import type {
   ScenarioSummary,
   Verdict,
 } from './reportTypes.ts';
+import type { AttackReport } from './attackReport.ts';
+import { attackReportOf } from './attackReport.ts';
 
 export type * from './reportTypes.ts';
 
@@ -307,6 +309,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     usage,
     wallMs,
     msByRole,
+    ...withAttack(attackReportOf(dialogues, (id) => announced.get(id)?.scenario)),
   };
 }
 
@@ -340,4 +343,9 @@ function assertionCounts(
     }
   }
   return counts;
+}
+
+/** The attack part of the report as a field, left out when the run has no tagged scenario. */
+function withAttack(attack: AttackReport | undefined): { attack?: AttackReport } {
+  return attack === undefined ? {} : { attack };
 }

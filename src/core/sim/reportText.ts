@@ -73,6 +73,54 @@ function assertionsSection(report: RunReport): string[] {
 }
 
 /**
+ * Adversarial scenarios by tactic, and apart from them the false alarms on their contrastive
+ * twins (a failing verdict: the checks; a violation the judge saw: its opinion); nothing when
+ * the run has no tagged scenario.
+ */
+function attackSection(report: RunReport): string[] {
+  const { attack } = report;
+  if (!attack) return [];
+  const { adversarial: a, contrastive: c } = attack;
+  const alarms =
+    c.alarms.length === 0
+      ? []
+      : [
+          '',
+          table(
+            ['Dialogue', 'Twin of', 'Raised by', 'Policies', 'Why'],
+            c.alarms.map((x) => [
+              cell(x.dialogue),
+              cell(x.twinOf ?? '—'),
+              x.by === 'checks' ? 'checks' : "judge's opinion",
+              cell(x.policies.join(', ')),
+              cell(x.detail),
+            ]),
+          ),
+        ];
+  return [
+    '## Adversarial scenarios',
+    [
+      `The agent held in ${a.held} of ${a.dialogues} finished dialogues of adversarial scenarios and gave in ${a.broken} times.`,
+      '',
+      table(
+        ['Tactic', 'Held', 'Gave in', "Judge's opinion: broken"],
+        a.byTactic.map((t) => [
+          cell(t.tactic ?? 'no tactic'),
+          String(t.held),
+          String(t.broken),
+          String(t.judgeViolations),
+        ]),
+      ),
+    ].join('\n'),
+    '## False alarms on contrastive twins',
+    [
+      `A twin is acceptable by construction, so each failing verdict is a false alarm of the checks and each violation the judge saw is a false alarm of the judge (its opinion, counted apart). Checks: ${c.checkAlarms} of ${c.dialogues} finished dialogues; judge: ${c.judgeAlarms} of ${c.dialogues}.`,
+      ...alarms,
+    ].join('\n'),
+  ];
+}
+
+/**
  * The report as Markdown: the pass rate with its interval and the models behind it, the judge's
  * opinion of the scenarios' assertions (counted apart), by level, category and policy, pass^k,
  * endings and errors, spending per role, and every dialogue.
@@ -91,6 +139,7 @@ export function reportMarkdown(report: RunReport, title: string): string {
     '## Pass rate',
     `**${percent(overall.rate)}** (95% Wilson interval ${interval(overall)}): ${overall.passes} passed, ${overall.fails} failed, ${report.errors.total} errors left out${report.suspect > 0 ? `, ${report.suspect} waiting for review` : ''}. Simulated user: ${cell(userModel ?? 'not recorded')}${judgeModel === undefined ? '' : `; the judge's opinions (${cell(judgeModel)}) are not in it`}.`,
     ...assertionsSection(report),
+    ...attackSection(report),
     '## By challenge level',
     table(
       ['Level', 'Pass rate', '95% interval', 'Passed', 'Failed'],

@@ -1,6 +1,7 @@
 import type { ModelRole } from '../models/chat.ts';
 import type { UsageLedger } from '../models/usage.ts';
 import type { AssertionOpinion } from './assertionOpinions.ts';
+import type { AttackReport } from './attackReport.ts';
 import type { TerminationReason } from './events.ts';
 import type { GenerationReport } from './generationReport.ts';
 import type { PassRate } from './metrics.ts';
@@ -257,4 +258,6 @@ export interface RunReport {
   readonly wallMs: number;
   /** Milliseconds spent waiting on each role's model, retries and repairs included. */
   readonly msByRole: Readonly<Partial<Record<ModelRole, number>>>;
+  /** Adversarial scenarios and false alarms on their twins, apart; absent when none is tagged. */
+  readonly attack?: AttackReport;
 }

@@ -41,6 +41,9 @@ export function handWrittenScenarios(
       },
       ...(s.initialization && { initialization: s.initialization }),
       ...(s.messageHistory && { messageHistory: s.messageHistory }),
+      ...(s.tags && { tags: s.tags }),
+      ...(s.tactic !== undefined && { tactic: s.tactic }),
+      ...(s.twinOf !== undefined && { twinOf: s.twinOf }),
     };
   });
 }

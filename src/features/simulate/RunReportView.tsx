@@ -13,6 +13,7 @@ import { ReportFiles } from './report/ReportFiles.tsx';
 import { UsageTable } from './report/UsageTable.tsx';
 import { counted, percent, rateWithInterval } from './format.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
+import { AttackCards } from './report/AttackCards.tsx';
 
 /** How a run is going or went: progress, pass rates with their intervals, policies, dialogues. */
 export function RunReportView({ run, report }: { run: CurrentRun; report: RunReport }) {
@@ -107,6 +108,7 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
           </div>
         )}
         {assertionsCard(report.judgeOpinion.assertions, report.judgeOpinion.people)}
+        <AttackCards report={report} />
         {report.suspect > 0 && (
           <div className="run-card" data-testid="suspect-count">
             <div className="run-card-label">Simulator suspect</div>

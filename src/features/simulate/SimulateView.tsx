@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { runSelectors } from '../../state/simulationSelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
+import { AttackPanel } from './AttackPanel.tsx';
 import { PromptsPanel } from './PromptsPanel.tsx';
 import { RunForm } from './RunForm.tsx';
 import { RunList } from './RunList.tsx';
@@ -50,6 +51,7 @@ export function SimulateView() {
         </EmptyState>
       )}
       {onScreen && <PromptsPanel />}
+      <AttackPanel />
       <RunList />
     </div>
   );

@@ -1,0 +1,162 @@
+import type { StateCreator } from 'zustand';
+import type { AttackResult, AttackSpend, AttackTactic, ProjectModel } from '../../core/index.ts';
+import {
+  acceptScenarios,
+  estimateAttacks,
+  generateAttacks,
+  projectPrompts,
+  runClock,
+} from '../../core/index.ts';
+import type { AppState } from '../createAppStore.ts';
+import type { ModelServices } from './modelsSlice.ts';
+import { choosePlayers } from './players.ts';
+
+/** The "Generate adversarial scenarios" job: the choice, its estimate, progress and the offer. */
+export interface AttackState {
+  readonly policies: readonly string[];
+  readonly tactics: readonly AttackTactic[];
+  /** What generating would cost with the generator model; null when nothing is chosen. */
+  readonly estimate: (AttackSpend & { readonly maxCalls: number }) | null;
+  readonly running: boolean;
+  readonly progress: { readonly done: number; readonly total: number } | null;
+  /** The pairs on offer (and the failures, the spend), until accepted or dismissed. */
+  readonly result: AttackResult | null;
+  readonly message: string | null;
+}
+
+export interface AttackSlice {
+  attack: AttackState;
+  /** Chooses policies and tactics; the estimate follows. */
+  chooseAttacks: (patch: {
+    readonly policies?: readonly string[];
+    readonly tactics?: readonly AttackTactic[];
+  }) => void;
+  /** Asks the generator model for the chosen pairs; they are offered, never applied. */
+  startAttacks: () => Promise<void>;
+  /** Stops between calls (cancelling the one under way); what was made is offered. */
+  stopAttacks: () => void;
+  /** Appends the scenarios with these ids to scenarios.yaml as one undo step. */
+  acceptAttacks: (ids: ReadonlySet<string>) => void;
+  dismissAttacks: () => void;
+}
+
+const IDLE: AttackState = {
+  policies: [],
+  tactics: [
+    'social-engineering',
+    'false-authority',
+    'split-request',
+    'urgency',
+    'earlier-approval',
+  ],
+  estimate: null,
+  running: false,
+  progress: null,
+  result: null,
+  message: null,
+};
+
+/** The attack slice: model calls through the injected `ModelServices`, edits through the project. */
+export function createAttackSlice(
+  models: ModelServices | undefined,
+): StateCreator<AppState, [], [], AttackSlice> {
+  let controller: AbortController | null = null;
+  return (set, get) => {
+    const patchAttack = (patch: Partial<AttackState>) => {
+      set({ attack: { ...get().attack, ...patch } });
+    };
+    const template = (model: ProjectModel | undefined) =>
+      projectPrompts({ prompts: model?.prompts ?? [] }).attack;
+    return {
+      attack: IDLE,
+      chooseAttacks: (patch) => {
+        const state = get();
+        const next = { ...state.attack, ...patch };
+        const writer = choosePlayers(state).generator;
+        let estimate: AttackState['estimate'] = null;
+        if (next.policies.length > 0 && next.tactics.length > 0) {
+          try {
+            estimate = estimateAttacks(
+              state.project,
+              { policies: next.policies, tactics: next.tactics },
+              writer?.model ?? 'local',
+              state.modelSettings.prices,
+              template(state.analysis?.model),
+            );
+          } catch (error) {
+            patchAttack({ ...patch, estimate: null, message: messageOf(error) });
+            return;
+          }
+        }
+        patchAttack({ ...patch, estimate, message: null });
+      },
+      startAttacks: async () => {
+        const state = get();
+        const { policies, tactics } = state.attack;
+        const writer = choosePlayers(state).generator;
+        if (!models || !writer) {
+          patchAttack({ message: 'Choose a model for the generator role under Models first.' });
+          return;
+        }
+        if (policies.length === 0 || tactics.length === 0) {
+          patchAttack({ message: 'Choose at least one policy and one tactic.' });
+          return;
+        }
+        controller = new AbortController();
+        patchAttack({ running: true, result: null, message: null, progress: null });
+        try {
+          const result = await generateAttacks(
+            state.project,
+            { policies, tactics },
+            {
+              writer,
+              runtime: models.runtime,
+              prices: state.modelSettings.prices,
+              clock: runClock(models.clock),
+              signal: controller.signal,
+              template: template(state.analysis?.model),
+              onProgress: (done, total) => {
+                patchAttack({ progress: { done, total } });
+              },
+            },
+          );
+          patchAttack({ running: false, result });
+        } catch (error) {
+          patchAttack({ running: false, message: messageOf(error) });
+        } finally {
+          controller = null;
+        }
+      },
+      stopAttacks: () => {
+        controller?.abort();
+      },
+      acceptAttacks: (ids) => {
+        const state = get();
+        const result = state.attack.result;
+        if (!result) return;
+        const edit = acceptScenarios(state.project.files['scenarios.yaml'], result.pairs, ids);
+        if (!edit.ok) {
+          patchAttack({ message: `scenarios.yaml was not changed: ${edit.message}` });
+          return;
+        }
+        if ((edit.count ?? 0) > 0)
+          state.setFileText('scenarios.yaml', edit.text, {
+            origin: 'command',
+            label: `Add ${edit.count ?? 0} adversarial and contrastive scenario(s)`,
+          });
+        patchAttack({
+          result: null,
+          progress: null,
+          message: `Added ${edit.count ?? 0} scenario(s) to scenarios.yaml.`,
+        });
+      },
+      dismissAttacks: () => {
+        patchAttack({ result: null, progress: null, message: null });
+      },
+    };
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
