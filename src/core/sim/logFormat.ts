@@ -63,7 +63,7 @@ export const LOG_MIGRATIONS: readonly LogMigration[] = [
   {
     from: 4,
     change:
-      'a tool call may say who made it (`by`: the user with their own tools, or the scenario’s setup; dual control); a person’s mark may judge the opinion of an assertion (a PolicyLab that reads format 4 would count the user’s calls as the agent’s, so it is told the log is newer).',
+      'a tool call may say who made it (`by`: the user with their own tools, or the scenario’s setup; dual control); a person’s mark may judge the opinion of an assertion; a scenario may carry its tags, tactic and twin (adversarial and contrastive scenarios) (a PolicyLab that reads format 4 would count the user’s calls as the agent’s, so it is told the log is newer).',
     migrate: (events) => events.map((e) => (e.type === 'run-started' ? { ...e, version: 5 } : e)),
   },
 ];
