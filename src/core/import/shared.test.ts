@@ -31,16 +31,20 @@ function retail(limit?: number) {
 }
 
 describe('the tau2-bench retail import', () => {
-  it.skipIf(!present)(`reads every tool, task and table and checks without errors${absent}`, () => {
-    const domain = retail();
-    expect(domain.notes.filter((n) => !n.message.startsWith('Sliced to'))).toEqual([]);
-    expect(domain.tasks).toHaveLength(114);
-    const { files } = projectOfDomain(domain);
-    const errors = analyzeProject(projectFromFiles('retail', files).project).diagnostics.filter(
-      (d) => d.severity === 'error',
-    );
-    expect(errors).toEqual([]);
-  });
+  it.skipIf(!present)(
+    `reads every tool, task and table and checks without errors${absent}`,
+    () => {
+      const domain = retail();
+      expect(domain.notes.filter((n) => !n.message.startsWith('Sliced to'))).toEqual([]);
+      expect(domain.tasks).toHaveLength(114);
+      const { files } = projectOfDomain(domain);
+      const errors = analyzeProject(projectFromFiles('retail', files).project).diagnostics.filter(
+        (d) => d.severity === 'error',
+      );
+      expect(errors).toEqual([]);
+    },
+    30_000,
+  );
 
   it.skipIf(!present)(
     `runs every expected read; each finds what it finds in the whole database${absent}`,
@@ -68,6 +72,8 @@ describe('the tau2-bench retail import', () => {
       // in tau2-bench too: a user giving a wrong email or zip, an order id that does not exist).
       expect(sliced).toEqual(run(Number.POSITIVE_INFINITY));
     },
+    // Replaying 114 tasks takes seconds on a busy machine.
+    30_000,
   );
 
   it.skipIf(!present)(
@@ -102,6 +108,8 @@ describe('the tau2-bench retail import', () => {
       expect(moves.length).toBeGreaterThan(10);
       expect(moves.every((c) => c.changes === 1)).toBe(true);
     },
+    // Replaying 114 tasks takes seconds on a busy machine.
+    30_000,
   );
 });
 
@@ -176,5 +184,7 @@ describe('the tau2-bench retail end states', () => {
       expect(differing).toEqual([]);
       expect(replays.length - differing.length).toBeGreaterThanOrEqual(Math.ceil(0.9 * 114));
     },
+    // Replaying 114 tasks takes seconds on a busy machine.
+    30_000,
   );
 });
