@@ -62,7 +62,7 @@ describe('guardablePolicies', () => {
         fc.array(neutral, { minLength: 1, maxLength: 8 }),
         fc.option(fc.tuple(limiting, fc.nat()), { nil: undefined }),
         (words, limit) => {
-          const all = [...words];
+          const all: string[] = [...words];
           if (limit) all.splice(limit[1] % (all.length + 1), 0, limit[0]);
           const first = model.policies[0];
           if (!first) throw new Error('no policy');
