@@ -317,3 +317,14 @@ export {
   zipProject,
 } from './share/archive.ts';
 export * from './import/index.ts';
+export type { Guardability } from './assist/guardable.ts';
+export { guardability, guardablePolicies } from './assist/guardable.ts';
+export type { DraftCheck, DraftExample, ExampleVerdict, GuardDraft } from './assist/guardCheck.ts';
+export { checkDraft, draftRule } from './assist/guardCheck.ts';
+export type {
+  DraftEstimate,
+  GuardDraftDeps,
+  GuardDraftResult,
+  Spent,
+} from './assist/guardDraft.ts';
+export { draftGuard, estimateGuardDraft, guardDraftPrompt, spentBy } from './assist/guardDraft.ts';
