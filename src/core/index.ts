@@ -328,3 +328,5 @@ export type {
   Spent,
 } from './assist/guardDraft.ts';
 export { draftGuard, estimateGuardDraft, guardDraftPrompt, spentBy } from './assist/guardDraft.ts';
+export type { GuardEdit } from './assist/guardEdit.ts';
+export { addGuardRule } from './assist/guardEdit.ts';

@@ -230,7 +230,8 @@ function draftOf(json: unknown, policy: string): GuardDraft {
     expect: e.expect,
     why: e.why ?? '',
   }));
-  return { ...answer, policy, examples };
+  // One line for the agent and for rules.yaml, however the model broke it.
+  return { ...answer, message: answer.message.replace(/\s+/g, ' ').trim(), policy, examples };
 }
 
 /** Calls, tokens and dollars of the `usage` events drafting appended. */
