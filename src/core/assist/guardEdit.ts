@@ -120,7 +120,7 @@ function lead(text: string, at: number, eol: string): string {
 
 function pairOf(map: unknown, key: string): Pair | undefined {
   if (!isMap(map)) return undefined;
-  return (map).items.find((p) => isScalar(p.key) && p.key.value === key);
+  return map.items.find((p) => isScalar(p.key) && p.key.value === key);
 }
 
 function isEmpty(node: Node | null): boolean {
