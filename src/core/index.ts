@@ -320,7 +320,7 @@ export * from './import/index.ts';
 export type { Guardability } from './assist/guardable.ts';
 export { guardability, guardablePolicies } from './assist/guardable.ts';
 export type { DraftCheck, DraftExample, ExampleVerdict, GuardDraft } from './assist/guardCheck.ts';
-export { checkDraft, draftRule } from './assist/guardCheck.ts';
+export { checkDraft, draftRule, withGuardRule } from './assist/guardCheck.ts';
 export type {
   DraftEstimate,
   GuardDraftDeps,

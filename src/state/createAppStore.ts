@@ -36,6 +36,8 @@ import { createReplaySlice } from './slices/replaySlice.ts';
 import type { SimulationSlice } from './slices/simulationSlice.ts';
 import { createSimulationSlice } from './slices/simulationSlice.ts';
 import { createModelsSlice } from './slices/modelsSlice.ts';
+import type { GuardDraftSlice } from './slices/guardDraftSlice.ts';
+import { createGuardDraftSlice } from './slices/guardDraftSlice.ts';
 import { createLibrarySlice } from './slices/librarySlice.ts';
 import type { ProjectSlice } from './slices/projectSlice.ts';
 import { createProjectSlice } from './slices/projectSlice.ts';
@@ -87,7 +89,8 @@ export type AppState = UiSlice &
   PlaySlice &
   ReplaySlice &
   CompareSlice &
-  ShareSlice;
+  ShareSlice &
+  GuardDraftSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /**
@@ -138,6 +141,7 @@ export function createAppStore(
     ...createReplaySlice(services.runs, newId, now, services.viewerTemplate)(...args),
     ...createCompareSlice(services.runs, newId, now)(...args),
     ...createShareSlice(services.repository, services.importDomain ?? importInThread)(...args),
+    ...createGuardDraftSlice(services.models)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);

@@ -154,3 +154,20 @@ function decider(model: ProjectModel, draft: GuardDraft, now: string) {
   return (args: Readonly<Record<string, unknown>>): GuardDecision =>
     decideToolCall(alone, { tool: draft.tool, args }, { db, history: [], now: model.now ?? now });
 }
+
+/**
+ * The project as it would be with the rule accepted: after the tool's own rules (which keep
+ * deciding first), or as the tool's only rule under the default `allow`. For trying a draft.
+ */
+export function withGuardRule(model: ProjectModel, rule: GuardRule): ProjectModel {
+  const has = model.guards.some((g) => g.tool === rule.tool);
+  return {
+    ...model,
+    guards: has
+      ? model.guards.map((g) => (g.tool === rule.tool ? { ...g, rules: [...g.rules, rule] } : g))
+      : [
+          ...model.guards,
+          { path: ['guards', rule.tool], tool: rule.tool, defaultDecision: 'allow', rules: [rule] },
+        ],
+  };
+}
