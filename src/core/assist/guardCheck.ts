@@ -2,7 +2,7 @@ import { checkCel } from '../cel.ts';
 import type { GuardRule, ProjectModel, Tool } from '../format/model.ts';
 import type { GuardDecision } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
-import { argumentMisuse, argumentsRead } from '../rules/argumentTypes.ts';
+import { argumentMisuse } from '../rules/argumentTypes.ts';
 import { seedDatabase } from '../sim/database.ts';
 import { argumentErrors } from '../sim/toolRuntime.ts';
 import { ownExamples } from './guardExamples.ts';
@@ -122,7 +122,7 @@ function conditionProblems(model: ProjectModel, tool: Tool, when: string): strin
   if (cel) return [`The condition is not valid CEL: ${cel.message}`];
   const problems: string[] = [];
   const declared = Object.keys(tool.parameters.properties ?? {});
-  for (const name of new Set(argumentsRead(when))) {
+  for (const name of new Set(callArguments(when))) {
     if (!declared.includes(name))
       problems.push(
         `The condition reads args.${name}, which ${tool.name} does not have (its arguments: ${declared.join(', ') || 'none'}).`,
@@ -139,6 +139,18 @@ function conditionProblems(model: ProjectModel, tool: Tool, when: string): strin
       );
   }
   return [...new Set(problems)];
+}
+
+/**
+ * The arguments of the call being judged that a condition reads (`args.name`, `args["name"]`);
+ * not those of earlier calls (`c.args.user_id` inside `history.exists(c, ...)`).
+ */
+function callArguments(when: string): string[] {
+  const found = when.matchAll(/(?<![\w.])args\s*(?:\.\s*(\w+)|\[\s*["'](\w+)["']\s*\])/g);
+  return [...found].flatMap((m) => {
+    const name = m[1] ?? m[2];
+    return name === undefined ? [] : [name];
+  });
 }
 
 /** Decides calls by the draft rule alone, on the seed database, with no earlier calls. */

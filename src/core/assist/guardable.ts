@@ -13,7 +13,8 @@ export type Guardability =
   | { readonly policy: string; readonly offered: false; readonly why: string };
 
 // Words that limit what a call may do: a guard decides allow or forbid, so the policy must say
-// when a call is not allowed (or only allowed). Plain words: the same text always gives the same
+// when a call is not allowed (or only allowed), or what a call may carry (a permission, a count,
+// an amount, what stays the same: the airline example's guarded policies read that way). Plain words: the same text always gives the same
 // answer, and no model is asked.
 const CONSTRAINT = new RegExp(
   [
@@ -21,6 +22,8 @@ const CONSTRAINT = new RegExp(
     String.raw`\b(?:do|does) not\b|\bdon't\b|\bdoesn't\b|\bno (?:more|fewer|longer|later|earlier)\b`,
     String.raw`\b(?:at most|at least|up to|no more than|more than|less than|fewer than|maximum|minimum|limit|limited|exceed|exceeds|unless|except|before|after|within|outside|over|under)\b`,
     String.raw`\b(?:requires?|required|eligible|ineligible|allowed|permitted|blocked|refuse|reject|deny)\b`,
+    // What a call may carry or do: a permission, a count, an amount, what must stay the same.
+    String.raw`\b(?:can|may|once|twice|each|per|costs?|keeps?|same|paid|free|full)\b|[$€£]\s?\d|\d`,
   ].join('|'),
   'i',
 );
@@ -33,7 +36,8 @@ const MANNER =
  * Which policies a model may be asked to draft a guard rule for, and why the others are not
  * offered: the policy must name tools the agent can call (policies.yaml `tools:`), and its text
  * must limit a call (words such as only, never, at most, before, unless), rather than describe
- * what the agent says. A deterministic pre-filter: nothing is asked of a model.
+ * what the agent says. A deterministic pre-filter, generous on purpose (a model's draft is checked
+ * anyway): nothing is asked of a model.
  */
 export function guardablePolicies(model: ProjectModel): Guardability[] {
   return model.policies.map((policy) => guardability(model, policy));
@@ -60,7 +64,7 @@ export function guardability(model: ProjectModel, policy: Policy): Guardability 
   }
   if (!CONSTRAINT.test(policy.text)) {
     return no(
-      'Its text does not limit a call (no word such as only, never, at most, before or unless).',
+      'Its text does not limit a call (no word such as only, never, at most, before, once or can, and no amount).',
     );
   }
   const existing = model.guards

@@ -144,7 +144,7 @@ function declaredTypes(parameters: JsonSchemaObject): Record<string, string> {
 }
 
 /** The argument names a condition reads as `args.name` or `args["name"]`. */
-export function argumentsRead(source: string): string[] {
+function argumentsRead(source: string): string[] {
   const names: string[] = [];
   for (const match of source.matchAll(/\bargs\s*(?:\.\s*(\w+)|\[\s*["'](\w+)["']\s*\])/g)) {
     const name = match[1] ?? match[2];
