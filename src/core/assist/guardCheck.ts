@@ -65,9 +65,9 @@ export function draftRule(draft: GuardDraft): GuardRule {
  * Checks a draft before it is ever offered: the rule id is free, the tool is one of the agent's
  * tools, the condition compiles as a guard condition, reads only arguments the tool declares,
  * uses them as their declared types and reads only real tables; there is at least one example
- * to allow and one to forbid, each fits the tool's schema, and the rule alone (on the seed
- * database, no history, at the project's clock) decides each as the model said. Also decides
- * PolicyLab's own examples, which are shown, never held against the draft.
+ * to allow and one to forbid, each fits the tool's schema, and the rule alone (under the tool's
+ * default, on the seed database, no history, at the project's clock) decides each as the model
+ * said. Also decides PolicyLab's own examples, which are shown, never held against the draft.
  */
 export function checkDraft(model: ProjectModel, draft: GuardDraft, now: string): DraftCheck {
   const problems: string[] = [];
@@ -153,14 +153,18 @@ function callArguments(when: string): string[] {
   });
 }
 
-/** Decides calls by the draft rule alone, on the seed database, with no earlier calls. */
+/**
+ * Decides calls by the draft rule alone under the tool's default, on the seed database, with no
+ * earlier calls.
+ */
 function decider(model: ProjectModel, draft: GuardDraft, now: string) {
   const rule = draftRule(draft);
+  // The tool's own default stays: an `allow` rule means something only under `default: deny`.
+  const defaultDecision =
+    model.guards.find((g) => g.tool === draft.tool)?.defaultDecision ?? 'allow';
   const alone: ProjectModel = {
     ...model,
-    guards: [
-      { path: ['guards', draft.tool], tool: draft.tool, defaultDecision: 'allow', rules: [rule] },
-    ],
+    guards: [{ path: ['guards', draft.tool], tool: draft.tool, defaultDecision, rules: [rule] }],
   };
   const { db } = seedDatabase(model);
   return (args: Readonly<Record<string, unknown>>): GuardDecision =>

@@ -31,10 +31,15 @@ function answer(changes: Record<string, unknown> = {}) {
   );
 }
 
-function draftWith(answers: ScriptedAnswer[], policy = 'loan-length', signal?: AbortSignal) {
+function draftWith(
+  answers: ScriptedAnswer[],
+  policy = 'loan-length',
+  signal?: AbortSignal,
+  project = model,
+) {
   const { engine, requests } = queuedEngine(answers);
   const events: SimEvent[] = [];
-  const result = draftGuard(model, policy, {
+  const result = draftGuard(project, policy, {
     drafter: { engine, model: 'drafter' },
     runtime: instantRuntime,
     prices: { drafter: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } },
@@ -147,6 +152,20 @@ describe('draftGuard', () => {
       .filter((e) => Object.keys(e.args).length === 2 && e.args.days === 7)
       .map((e) => [e.args.member_id, e.allowed]);
     expect(byMember).toContainEqual(['m2', false]);
+  });
+
+  it('tries an allow rule under the tool’s own default: deny', async () => {
+    const allowing = answer({
+      decision: 'allow',
+      when: 'args.days <= 21',
+      examples: [
+        { args: { member_id: 'm1', days: 14 }, expect: 'allow' },
+        { args: { member_id: 'm1', days: 30 }, expect: 'forbid' },
+      ],
+    });
+    const strict = parseProject(lendingDesk('guards:\n  lend_book:\n    default: deny\n')).model;
+    const done = await draftWith([allowing], 'loan-length', undefined, strict).result;
+    expect(done.ok).toBe(true);
   });
 
   it('logs a failed call and reports the model’s failure without offering anything', async () => {
