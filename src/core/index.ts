@@ -338,3 +338,16 @@ export {
 } from './format/attackTags.ts';
 export type { AttackReport, FalseAlarm, TacticResult } from './sim/attackReport.ts';
 export { attackReportOf } from './sim/attackReport.ts';
+export type { Guardability } from './assist/guardable.ts';
+export { guardability, guardablePolicies } from './assist/guardable.ts';
+export type { DraftCheck, DraftExample, ExampleVerdict, GuardDraft } from './assist/guardCheck.ts';
+export { checkDraft, draftRule, withGuardRule } from './assist/guardCheck.ts';
+export type {
+  DraftEstimate,
+  GuardDraftDeps,
+  GuardDraftResult,
+  Spent,
+} from './assist/guardDraft.ts';
+export { draftGuard, estimateGuardDraft, guardDraftPrompt, spentBy } from './assist/guardDraft.ts';
+export type { GuardEdit } from './assist/guardEdit.ts';
+export { addGuardRule } from './assist/guardEdit.ts';

@@ -38,6 +38,8 @@ import { createReplaySlice } from './slices/replaySlice.ts';
 import type { SimulationSlice } from './slices/simulationSlice.ts';
 import { createSimulationSlice } from './slices/simulationSlice.ts';
 import { createModelsSlice } from './slices/modelsSlice.ts';
+import type { GuardDraftSlice } from './slices/guardDraftSlice.ts';
+import { createGuardDraftSlice } from './slices/guardDraftSlice.ts';
 import { createLibrarySlice } from './slices/librarySlice.ts';
 import type { ProjectSlice } from './slices/projectSlice.ts';
 import { createProjectSlice } from './slices/projectSlice.ts';
@@ -90,7 +92,8 @@ export type AppState = UiSlice &
   ReplaySlice &
   CompareSlice &
   ShareSlice &
-  AttackSlice;
+  AttackSlice &
+  GuardDraftSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /**
@@ -142,6 +145,7 @@ export function createAppStore(
     ...createCompareSlice(services.runs, newId, now)(...args),
     ...createShareSlice(services.repository, services.importDomain ?? importInThread)(...args),
     ...createAttackSlice(services.models)(...args),
+    ...createGuardDraftSlice(services.models)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);

@@ -160,6 +160,7 @@ describe('projectPrompts', () => {
       ['policy-judge', 'built-in'],
       ['assertion-judge', 'built-in'],
       ['attack', 'built-in'],
+      ['guard-draft', 'built-in'],
     ]);
   });
 

@@ -363,6 +363,7 @@ export const SCENARIOS_SCHEMA = {
         policy_judge: { type: 'string' },
         assertion_judge: { type: 'string' },
         attack: { type: 'string' },
+        guard_draft: { type: 'string' },
       },
     },
   },

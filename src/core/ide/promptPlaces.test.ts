@@ -25,6 +25,7 @@ describe('prompt places in the editor', () => {
       'policy_judge',
       'assertion_judge',
       'attack',
+      'guard_draft',
     ]);
     expect(promptCompletions(FILE, at('  - id: a') + 2)).toBeUndefined();
   });

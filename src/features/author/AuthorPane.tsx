@@ -17,6 +17,9 @@ const RulePlayground = lazyWithRetry(() =>
 const ExtractDialog = lazyWithRetry(() =>
   import('./ExtractDialog.tsx').then((m) => m.ExtractDialog),
 );
+const GuardDraftDialog = lazyWithRetry(() =>
+  import('./GuardDraftDialog.tsx').then((m) => m.GuardDraftDialog),
+);
 
 /**
  * Starts downloading the editor at once, for a page that will show the Author pane: otherwise the
@@ -34,6 +37,8 @@ export function AuthorPane() {
   const activeFile = useAppStore((s) => s.activeFile);
   const [playgroundOpen, setPlaygroundOpen] = useState(false);
   const [extractOpen, setExtractOpen] = useState(false);
+  const [guardOpen, setGuardOpen] = useState(false);
+  const trying = useAppStore((s) => s.playgroundTrial !== null);
 
   return (
     <div className="author-container">
@@ -48,6 +53,9 @@ export function AuthorPane() {
             onExtract={() => {
               setExtractOpen(true);
             }}
+            onDraftGuard={() => {
+              setGuardOpen(true);
+            }}
           />
           <div className="author-editor" id="author-editor" role="tabpanel" aria-label="Editor">
             {revealed && ready && (
@@ -59,7 +67,7 @@ export function AuthorPane() {
           </div>
           <ProblemsPanel />
         </div>
-        {activeFile === 'rules.yaml' && playgroundOpen && (
+        {activeFile === 'rules.yaml' && (playgroundOpen || trying) && (
           <Suspense fallback={<p className="loading">Loading the playground…</p>}>
             <RulePlayground />
           </Suspense>
@@ -69,6 +77,15 @@ export function AuthorPane() {
             <ExtractDialog
               onClose={() => {
                 setExtractOpen(false);
+              }}
+            />
+          </Suspense>
+        )}
+        {guardOpen && (
+          <Suspense fallback={null}>
+            <GuardDraftDialog
+              onClose={() => {
+                setGuardOpen(false);
               }}
             />
           </Suspense>

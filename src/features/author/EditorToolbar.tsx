@@ -6,10 +6,13 @@ export function EditorToolbar({
   playgroundOpen,
   onTogglePlayground,
   onExtract,
+  onDraftGuard,
 }: {
   playgroundOpen: boolean;
   onTogglePlayground: () => void;
   onExtract: () => void;
+  /** Opens the guard drafter (a model drafts a guard rule for a policy). */
+  onDraftGuard: () => void;
 }) {
   const activeFile = useAppStore((s) => s.activeFile);
   const summary = PROJECT_FILES.find((f) => f.name === activeFile)?.summary ?? '';
@@ -20,6 +23,11 @@ export function EditorToolbar({
       {activeFile === 'agent.md' && (
         <button type="button" className="toolbar-button" onClick={onExtract}>
           Extract policies
+        </button>
+      )}
+      {(activeFile === 'policies.yaml' || activeFile === 'rules.yaml') && (
+        <button type="button" className="toolbar-button" onClick={onDraftGuard}>
+          Draft a guard rule
         </button>
       )}
       {activeFile === 'rules.yaml' && (

@@ -6,6 +6,7 @@ import {
   emptyArguments,
   parseProject,
   seedDatabase,
+  withGuardRule,
 } from '../../core/index.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { Icon } from '../../ui/Icon.tsx';
@@ -52,7 +53,20 @@ export function RulePlayground() {
   const [args, setArgs] = useState('');
   const [history, setHistory] = useState('');
   const [rows, setRows] = useState('');
-  const ids = { tool: useId(), args: useId(), history: useId(), rows: useId() };
+  const ids = { tool: useId(), args: useId(), history: useId(), rows: useId(), trial: useId() };
+  // A draft rule a model proposed, tried here before it is in rules.yaml (the guard drafter).
+  const trial = useAppStore((s) => s.playgroundTrial);
+  const endTrial = useAppStore((s) => s.endPlaygroundTrial);
+  const [seenTrial, setSeenTrial] = useState<number | undefined>(undefined);
+  if (trial && trial.seq !== seenTrial) {
+    setSeenTrial(trial.seq);
+    setTool(trial.rule.tool);
+    setArgs(JSON.stringify(trial.calls[0]?.args ?? {}, null, 2));
+  }
+  const judged = useMemo(
+    () => (model && trial ? withGuardRule(model, trial.rule) : model),
+    [model, trial],
+  );
 
   const chosen = tool !== '' ? tool : (model?.guards[0]?.tool ?? model?.tools[0]?.name ?? '');
   const argsText =
@@ -103,13 +117,13 @@ export function RulePlayground() {
     }));
     return {
       decision: decideToolCall(
-        model,
+        judged ?? model,
         { tool: chosen, args: parsedArgs.value ?? {} },
         { db, history: past, now: model.now ?? PLAYGROUND_NOW },
       ),
       leftOut: problems,
     };
-  }, [model, chosen, argsText, history, rows]);
+  }, [model, judged, chosen, argsText, history, rows]);
 
   const showRule = (ruleId: string) => {
     const parsed = parseProject(store.getState().project);
@@ -124,6 +138,31 @@ export function RulePlayground() {
     <aside className="playground" aria-label="Rule playground">
       <h3 className="playground-title">Try a tool call</h3>
       {!model && <p className="loading">Reading the project…</p>}
+      {model && trial && (
+        <div className="playground-trial" role="note" aria-label="Draft rule on trial">
+          <p>
+            Trying the draft rule <code>{trial.rule.id}</code> after the rules of{' '}
+            <code>{trial.rule.tool}</code>; it is not in rules.yaml yet.
+          </p>
+          <label htmlFor={ids.trial}>Example call</label>
+          <select
+            id={ids.trial}
+            onChange={(e) => {
+              const call = trial.calls[Number(e.currentTarget.value)];
+              if (call) setArgs(JSON.stringify(call.args, null, 2));
+            }}
+          >
+            {trial.calls.map((call, i) => (
+              <option key={i} value={i}>
+                {call.label}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="link" onClick={endTrial}>
+            Stop trying the draft
+          </button>
+        </div>
+      )}
       {model && (
         <>
           <div className="playground-inputs">

@@ -1,0 +1,126 @@
+import type { StateCreator } from 'zustand';
+import type { GuardDraftResult, GuardRule } from '../../core/index.ts';
+import { addGuardRule, draftGuard, draftRule, projectPrompts } from '../../core/index.ts';
+import type { AppState } from '../createAppStore.ts';
+import type { ModelServices } from './modelsSlice.ts';
+import { choosePlayers } from './players.ts';
+
+/** When the project fixes no clock, drafts are tried at the same time the playground uses. */
+const DRAFT_NOW = '2026-06-15T12:00:00Z';
+
+/** One guard drafting: for which policy, how far it got, and its result. */
+export interface GuardDrafting {
+  readonly policy: string;
+  readonly status: 'drafting' | 'done';
+  readonly result?: GuardDraftResult;
+  /** Set when accepting it failed (rules.yaml could not be edited), in words. */
+  readonly problem?: string;
+}
+
+/** A draft rule tried in the rule playground before it is in rules.yaml, with calls to try. */
+export interface PlaygroundTrial {
+  readonly rule: GuardRule;
+  readonly calls: readonly { readonly label: string; readonly args: Record<string, unknown> }[];
+  readonly seq: number;
+}
+
+export interface GuardDraftSlice {
+  guardDrafting: GuardDrafting | null;
+  playgroundTrial: PlaygroundTrial | null;
+  /** Asks the generator model for a guard rule for a policy (Models settings, role generator). */
+  draftGuardRule: (policy: string) => Promise<void>;
+  /** Stops the drafting in progress. */
+  stopGuardDraft: () => void;
+  /** Forgets the draft (the dialog closed). */
+  clearGuardDraft: () => void;
+  /** Adds the offered draft to rules.yaml as one undo step; false with `problem` set when it cannot. */
+  acceptGuardDraft: () => boolean;
+  /** Opens rules.yaml and the playground with the draft rule and its example calls. */
+  tryGuardDraft: () => void;
+  endPlaygroundTrial: () => void;
+}
+
+/** The guard drafting job: a model's draft, checked by core, offered whole or not. */
+export function createGuardDraftSlice(
+  models: ModelServices | undefined,
+): StateCreator<AppState, [], [], GuardDraftSlice> {
+  let controller: AbortController | undefined;
+  return (set, get) => ({
+    guardDrafting: null,
+    playgroundTrial: null,
+    draftGuardRule: async (policy) => {
+      controller?.abort();
+      const model = get().analysis?.model;
+      const drafter = choosePlayers(get()).generator;
+      const finish = (result: GuardDraftResult) => {
+        set({ guardDrafting: { policy, status: 'done', result } });
+      };
+      const nothing = { calls: 0, inputTokens: 0, outputTokens: 0, cost: 0 };
+      if (!model || !drafter || !models) {
+        finish({
+          ok: false,
+          why: ['No model is set up for the generator: choose one under Models in the header.'],
+          stopped: false,
+          spent: nothing,
+        });
+        return;
+      }
+      const own = (controller = new AbortController());
+      set({ guardDrafting: { policy, status: 'drafting' } });
+      const start = models.clock();
+      const result = await draftGuard(model, policy, {
+        drafter,
+        template: projectPrompts(model).guardDraft,
+        runtime: models.runtime,
+        prices: get().modelSettings.prices,
+        clock: () => models.clock() - start,
+        signal: own.signal,
+        now: DRAFT_NOW,
+      });
+      if (controller === own) finish(result);
+    },
+    stopGuardDraft: () => {
+      controller?.abort();
+    },
+    clearGuardDraft: () => {
+      controller?.abort();
+      controller = undefined;
+      set({ guardDrafting: null });
+    },
+    acceptGuardDraft: () => {
+      const drafting = get().guardDrafting;
+      const result = drafting?.result;
+      if (!drafting || !result?.ok) return false;
+      const edit = addGuardRule(get().project.files['rules.yaml'], result.draft);
+      if (!edit.ok) {
+        set({ guardDrafting: { ...drafting, problem: edit.message } });
+        return false;
+      }
+      get().setFileText('rules.yaml', edit.text, {
+        origin: 'command',
+        label: `Add guard rule ${result.draft.id}`,
+      });
+      set({ guardDrafting: null, playgroundTrial: null });
+      return true;
+    },
+    tryGuardDraft: () => {
+      const result = get().guardDrafting?.result;
+      if (!result?.ok) return;
+      const calls = [...result.examples, ...result.generated].map((e) => ({
+        label: `${e.expect === undefined ? '' : `should ${e.expect}: `}${e.why === '' ? JSON.stringify(e.args) : e.why}`,
+        args: { ...e.args },
+      }));
+      set((state) => ({
+        playgroundTrial: {
+          rule: draftRule(result.draft),
+          calls,
+          seq: (state.playgroundTrial?.seq ?? 0) + 1,
+        },
+      }));
+      get().openFile('rules.yaml');
+    },
+    endPlaygroundTrial: () => {
+      set({ playgroundTrial: null });
+    },
+  });
+}
