@@ -61,6 +61,7 @@ export type { Adjacency, BuildGraphOptions } from './graph/build.ts';
 export { adjacencyOf, buildGraph } from './graph/build.ts';
 export type { HeuristicPolicy } from './graph/heuristic.ts';
 export { HEURISTIC, heuristicEdges } from './graph/heuristic.ts';
+export { heuristicRankAgreement, spearman } from './graph/rankAgreement.ts';
 export type { Rng } from './graph/random.ts';
 export { createRng } from './graph/random.ts';
 export type { SampleReport, UnreachableLevels } from './graph/sample.ts';
