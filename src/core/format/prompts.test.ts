@@ -159,6 +159,7 @@ describe('projectPrompts', () => {
       ['scenario-generator', 'built-in'],
       ['policy-judge', 'built-in'],
       ['assertion-judge', 'built-in'],
+      ['relate', 'built-in'],
     ]);
   });
 

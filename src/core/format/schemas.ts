@@ -357,6 +357,7 @@ export const SCENARIOS_SCHEMA = {
         scenario_generator: { type: 'string' },
         policy_judge: { type: 'string' },
         assertion_judge: { type: 'string' },
+        relate: { type: 'string' },
       },
     },
   },

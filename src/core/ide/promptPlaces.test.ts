@@ -24,6 +24,7 @@ describe('prompt places in the editor', () => {
       'scenario_generator',
       'policy_judge',
       'assertion_judge',
+      'relate',
     ]);
     expect(promptCompletions(FILE, at('  - id: a') + 2)).toBeUndefined();
   });

@@ -179,6 +179,26 @@ Answer with a JSON object:
 - evidence: a short passage copied word for word from the conversation that shows it (from a message, a tool call as written, or a tool result), without the turn number or speaker. Use "" when there is nothing to quote, as when the agent never did what the statement says.`,
 };
 
+/**
+ * Relation rating (assist/relate.ts): one policy against many others per call, each pair rated
+ * 0-10 for how likely one conversation puts both to the test.
+ */
+export const RELATE_PROMPT: PromptTemplate = {
+  id: 'relate',
+  version: 1,
+  text: `You rate how likely pairs of a support agent's policies come up in the same conversation with a customer.
+
+The policy to compare:
+{{policy}}
+
+The other policies, one a line as "id: text (category; tools)":
+{{others}}
+
+For each other policy, rate from 0 to 10 how likely one conversation puts both policies to the test: 0 when they never meet, 5 when they often meet, 10 when one can hardly come up without the other. Policies about the same task, the same tools or the same data meet more often; everyday words they happen to share do not make them meet.
+
+Answer with one JSON object: {"ratings": [{"other": "<id>", "weight": <0-10>, "reason": "<a few words>"}]}, one entry for every other policy, with the ids exactly as written.`,
+};
+
 /** A `{{name}}` place of a template: what it is filled with, and what is lost without it. */
 export interface PromptPlace {
   readonly description: string;
@@ -205,13 +225,23 @@ export interface PromptInfo extends PromptTemplate {
 
 /** The prompts' ids, as logs record them. */
 export type PromptId =
-  'user-simulator' | 'ask-user' | 'scenario-generator' | 'policy-judge' | 'assertion-judge';
+  | 'user-simulator'
+  | 'ask-user'
+  | 'scenario-generator'
+  | 'policy-judge'
+  | 'assertion-judge'
+  | 'relate';
 /** The prompts' keys under `prompts:` in scenarios.yaml. */
 export type PromptKey =
-  'user_simulator' | 'ask_user' | 'scenario_generator' | 'policy_judge' | 'assertion_judge';
+  | 'user_simulator'
+  | 'ask_user'
+  | 'scenario_generator'
+  | 'policy_judge'
+  | 'assertion_judge'
+  | 'relate';
 /** The prompts' fields in `RunPlan.prompts`. */
 export type PromptPlanKey =
-  'userSimulator' | 'askUser' | 'scenarioGenerator' | 'policyJudge' | 'assertionJudge';
+  'userSimulator' | 'askUser' | 'scenarioGenerator' | 'policyJudge' | 'assertionJudge' | 'relate';
 
 /**
  * Every prompt the simulation sends, with what it is for and the places it fills in: the one
@@ -315,6 +345,25 @@ export const PROMPT_TEMPLATES: readonly PromptInfo[] = [
       },
     },
   },
+  {
+    ...RELATE_PROMPT,
+    id: 'relate',
+    key: 'relate',
+    planKey: 'relate',
+    title: 'Relation rater',
+    purpose:
+      'Sent by “Rate relations”: one policy against many others per call, asking how likely each pair meets in one conversation (0-10, with a reason). Its ratings become `relations` with `origin: model`.',
+    places: {
+      policy: {
+        description: 'the policy to compare, as "id: text (category; tools)"',
+        essential: 'the model will not be told which policy to compare',
+      },
+      others: {
+        description: 'the policies to rate it against, one a line, in the same form',
+        essential: 'the model will not be told what to rate',
+      },
+    },
+  },
 ];
 
 /** The `{{name}}` places written in a template's text, with their offsets, in order. */
@@ -352,6 +401,7 @@ export function projectPrompts(project: {
     scenarioGenerator: pick('scenario-generator'),
     policyJudge: pick('policy-judge'),
     assertionJudge: pick('assertion-judge'),
+    relate: pick('relate'),
   };
 }
 

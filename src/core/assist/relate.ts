@@ -1,0 +1,356 @@
+import type { ModelRole } from '../models/chat.ts';
+import { ModelError } from '../models/errors.ts';
+import type { PriceTable } from '../models/usage.ts';
+import { callCost } from '../models/usage.ts';
+import type { SimEvent } from '../sim/events.ts';
+import type { CallContext, Player } from '../sim/modelCall.ts';
+import { loggedChat } from '../sim/modelCall.ts';
+import type { PromptTemplate } from '../sim/prompts.ts';
+import { RELATE_PROMPT, renderPrompt } from '../sim/prompts.ts';
+
+/** What the relation rater reads of a policy; its content key covers all of it. */
+export interface RelatePolicy {
+  readonly id: string;
+  readonly text: string;
+  readonly category: string;
+  readonly tools: readonly string[];
+}
+
+/** A model's rating of one pair: how likely they meet in one conversation (0-10), and why. */
+export interface RelationRating {
+  readonly weight: number;
+  readonly reason: string;
+}
+
+/**
+ * Ratings by pair of policy contents ({@link relatePairKey}): a pair is rated again only when one of
+ * its policies changed (id, text, category or tools). Plain data, so a caller may keep it.
+ */
+export type RelateCache = ReadonlyMap<string, RelationRating>;
+
+/** One call of a plan: one policy rated against many others. */
+export interface RelateBatch {
+  readonly policy: string;
+  readonly others: readonly string[];
+}
+
+/** A rated pair of current policies, by id, in file order. */
+export interface RatedRelation {
+  readonly a: string;
+  readonly b: string;
+  readonly weight: number;
+  readonly reason: string;
+}
+
+/** The calls, tokens and cost of a plan before it runs, or of a run after it. */
+export interface RelateCost {
+  readonly calls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Dollars; null when the model has no price. */
+  readonly cost: number | null;
+}
+
+/** More than this many others in one call are split over several calls. */
+export const RELATE_MAX_PER_CALL = 40;
+
+/** The message that asks for the answer, after the template's system prompt. */
+export const RELATE_ASKS = 'Give your ratings now, as one JSON object.';
+
+const ANSWER_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ratings'],
+  properties: {
+    ratings: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['other', 'weight', 'reason'],
+        properties: {
+          other: { type: 'string' },
+          weight: { type: 'number', minimum: 0, maximum: 10 },
+          reason: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+/** 32-bit FNV-1a of a string from a seed, as 8 hex digits. */
+function fnv(text: string, seed: number): string {
+  let hash = seed;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** A key of a policy's content (id, text, category, tools): 64 bits of two FNV-1a hashes. */
+export function relatePolicyKey(policy: RelatePolicy): string {
+  const text = [policy.id, policy.text, policy.category, policy.tools.join('\u0001')].join('\0');
+  return fnv(text, 0x811c9dc5) + fnv(text, 0x01234567);
+}
+
+/** The cache key of an unordered pair of policies: both content keys, in order. */
+export function relatePairKey(a: RelatePolicy, b: RelatePolicy): string {
+  const x = relatePolicyKey(a);
+  const y = relatePolicyKey(b);
+  return x < y ? `${x}|${y}` : `${y}|${x}`;
+}
+
+/** The policies with a repeated id left out (the first one counts, as in the graph). */
+function distinct(policies: readonly RelatePolicy[]): RelatePolicy[] {
+  const seen = new Set<string>();
+  return policies.filter((p) => !seen.has(p.id) && seen.add(p.id));
+}
+
+/**
+ * The calls that rate every pair of policies the cache has no rating for: each call rates one
+ * policy against all its unrated partners, the policy with the most of them first (ties in file
+ * order). Each call removes a policy from what is left, so n policies need at most n - 1 calls
+ * (while no policy has more than `maxPerCall` partners to rate); from scratch that is policy i
+ * against every j > i, and after editing one policy, one call.
+ */
+export function planRelate(
+  policies: readonly RelatePolicy[],
+  cache: RelateCache,
+  maxPerCall: number = RELATE_MAX_PER_CALL,
+): RelateBatch[] {
+  const list = distinct(policies);
+  const n = list.length;
+  const keys = list.map(relatePolicyKey);
+  const pending = list.map(() => new Set<number>());
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const x = keys[i] ?? '';
+      const y = keys[j] ?? '';
+      if (cache.has(x < y ? `${x}|${y}` : `${y}|${x}`)) continue;
+      pending[i]?.add(j);
+      pending[j]?.add(i);
+    }
+  }
+  const batches: RelateBatch[] = [];
+  const size = Math.max(1, Math.floor(maxPerCall));
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < n; i++) {
+      if ((pending[i]?.size ?? 0) > (best < 0 ? 0 : (pending[best]?.size ?? 0))) best = i;
+    }
+    if (best < 0) return batches;
+    const others = [...(pending[best] ?? [])].sort((x, y) => x - y);
+    for (const j of others) pending[j]?.delete(best);
+    pending[best]?.clear();
+    for (let k = 0; k < others.length; k += size) {
+      batches.push({
+        policy: list[best]?.id ?? '',
+        others: others.slice(k, k + size).map((j) => list[j]?.id ?? ''),
+      });
+    }
+  }
+}
+
+/** A policy as the prompt shows it: `id: text (category; tools a, b)`. */
+function line(policy: RelatePolicy): string {
+  const tools = policy.tools.length > 0 ? `; tools ${policy.tools.join(', ')}` : '';
+  return `${policy.id}: ${policy.text.replace(/\s+/g, ' ').trim()} (${policy.category}${tools})`;
+}
+
+/** The system prompt of one call. */
+export function relatePrompt(
+  batch: RelateBatch,
+  byId: ReadonlyMap<string, RelatePolicy>,
+  template: PromptTemplate = RELATE_PROMPT,
+): string {
+  const show = (id: string) => {
+    const policy = byId.get(id);
+    return policy ? line(policy) : id;
+  };
+  return renderPrompt(template, {
+    policy: show(batch.policy),
+    others: batch.others.map(show).join('\n'),
+  });
+}
+
+/** About 4 characters a token, the usual rule of thumb for English. */
+const tokensOf = (text: string) => Math.ceil(text.length / 4);
+/** What one rating costs to write: `{"other": "...", "weight": 7, "reason": "..."}`. */
+const TOKENS_PER_RATING = 30;
+
+/**
+ * What a plan will cost before it runs: its calls, the tokens of each prompt (about 4 characters
+ * a token) and of the answers (about 30 a rating), and the dollars from the price table.
+ */
+export function estimateRelate(
+  plan: readonly RelateBatch[],
+  policies: readonly RelatePolicy[],
+  options: { readonly model: string; readonly prices: PriceTable; template?: PromptTemplate },
+): RelateCost {
+  const byId = new Map(distinct(policies).map((p) => [p.id, p]));
+  let inputTokens = 0;
+  let outputTokens = 0;
+  for (const batch of plan) {
+    inputTokens += tokensOf(relatePrompt(batch, byId, options.template)) + tokensOf(RELATE_ASKS);
+    outputTokens += 10 + TOKENS_PER_RATING * batch.others.length;
+  }
+  const usage = { inputTokens, outputTokens };
+  return {
+    calls: plan.length,
+    inputTokens,
+    outputTokens,
+    cost: callCost(options.model, usage, options.prices),
+  };
+}
+
+/** What rating needs: the model, the call context (retries, prices, clock, Stop, usage log). */
+export interface RelateDeps {
+  readonly player: Player;
+  readonly context: CallContext;
+  /** The project's own prompt, when it has one (`prompts: relate:`). */
+  readonly template?: PromptTemplate;
+  /** Whose usage the calls count as (default the judge's). */
+  readonly role?: ModelRole;
+  readonly maxPerCall?: number;
+  /** After each call: how many of the plan's calls are done. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** What a rating run did. */
+export interface RelateOutcome {
+  /** The old ratings and every new one (a stopped or failed run keeps what it rated). */
+  readonly cache: RelateCache;
+  readonly planned: number;
+  /** Whether Stop ended it before the plan was done. */
+  readonly stopped: boolean;
+  /** What went wrong, in words: failed calls, answers naming unknown or missing policies. */
+  readonly problems: readonly string[];
+  /** What it spent, failed calls included. */
+  readonly spent: RelateCost & { readonly failed: number };
+}
+
+/**
+ * Rates the pairs of policies the cache has no rating for, one call per {@link planRelate} batch,
+ * each through `loggedChat` (so every call, failed ones too, is logged with its usage). Stop
+ * (the context's signal) ends it between calls or cancels the call under way; what was rated is
+ * kept. A failed call is named in `problems` and its pairs stay unrated for the next run; a
+ * rating of a policy that was not asked for is ignored.
+ */
+export async function rateRelations(
+  policies: readonly RelatePolicy[],
+  cache: RelateCache,
+  deps: RelateDeps,
+): Promise<RelateOutcome> {
+  const list = distinct(policies);
+  const byId = new Map(list.map((p) => [p.id, p]));
+  const plan = planRelate(list, cache, deps.maxPerCall);
+  const out = new Map(cache);
+  const problems: string[] = [];
+  const spent = { calls: 0, failed: 0, inputTokens: 0, outputTokens: 0, cost: 0 as number | null };
+  const context: CallContext = {
+    ...deps.context,
+    emit: (event: SimEvent) => {
+      if (event.type === 'usage') {
+        spent.calls++;
+        if (event.failed !== undefined) spent.failed++;
+        spent.inputTokens += event.inputTokens;
+        spent.outputTokens += event.outputTokens;
+        spent.cost = spent.cost === null || event.cost === null ? null : spent.cost + event.cost;
+      }
+      deps.context.emit?.(event);
+    },
+  };
+  let stopped = false;
+  for (const [done, batch] of plan.entries()) {
+    if (deps.context.signal?.aborted) {
+      stopped = true;
+      break;
+    }
+    try {
+      const response = await loggedChat(
+        deps.role ?? 'judge',
+        deps.player,
+        {
+          messages: [
+            { role: 'system', content: relatePrompt(batch, byId, deps.template) },
+            { role: 'user', content: RELATE_ASKS },
+          ],
+          responseSchema: { name: 'relation_ratings', schema: ANSWER_SCHEMA },
+          temperature: 0,
+        },
+        context,
+      );
+      problems.push(...keep(response.json, batch, byId, out));
+    } catch (error) {
+      if (error instanceof ModelError && error.kind === 'aborted') {
+        stopped = true;
+        break;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      problems.push(
+        `Rating "${batch.policy}" against ${batch.others.length} others failed: ${message}`,
+      );
+    }
+    deps.onProgress?.(done + 1, plan.length);
+  }
+  return { cache: out, planned: plan.length, stopped, problems, spent };
+}
+
+/** Puts one answer's ratings into the cache; returns what was wrong with it, in words. */
+function keep(
+  json: unknown,
+  batch: RelateBatch,
+  byId: ReadonlyMap<string, RelatePolicy>,
+  cache: Map<string, RelationRating>,
+): string[] {
+  const problems: string[] = [];
+  const asked = new Set(batch.others);
+  const self = byId.get(batch.policy);
+  const ratings = (json as { ratings?: unknown } | undefined)?.ratings;
+  const rated = new Set<string>();
+  for (const item of Array.isArray(ratings) ? (ratings as unknown[]) : []) {
+    const { other, weight, reason } = item as { other: string; weight: number; reason: string };
+    const policy = byId.get(other);
+    if (!asked.has(other) || !policy || !self || rated.has(other)) {
+      if (!asked.has(other))
+        problems.push(
+          `The rating of "${batch.policy}" named "${other}", which it was not asked about.`,
+        );
+      continue;
+    }
+    rated.add(other);
+    cache.set(relatePairKey(self, policy), {
+      weight: Math.round(Math.min(10, Math.max(0, weight))),
+      reason: reason.trim(),
+    });
+  }
+  const missing = batch.others.filter((id) => !rated.has(id));
+  if (missing.length > 0) {
+    problems.push(
+      `The rating of "${batch.policy}" left out ${missing.map((id) => `"${id}"`).join(', ')}; they stay unrated.`,
+    );
+  }
+  return problems;
+}
+
+/** The cache's ratings of the current policies' pairs, in file order. */
+export function currentRatings(
+  policies: readonly RelatePolicy[],
+  cache: RelateCache,
+): RatedRelation[] {
+  const list = distinct(policies);
+  const keys = list.map(relatePolicyKey);
+  const out: RatedRelation[] = [];
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const x = keys[i] ?? '';
+      const y = keys[j] ?? '';
+      const rating = cache.get(x < y ? `${x}|${y}` : `${y}|${x}`);
+      if (rating) {
+        out.push({ a: list[i]?.id ?? '', b: list[j]?.id ?? '', ...rating });
+      }
+    }
+  }
+  return out;
+}
