@@ -67,18 +67,17 @@ export type {
   RelateBatch,
   RelateCache,
   RelateCost,
-  RelateDeps,
-  RelateOutcome,
   RelatePolicy,
   RelationRating,
 } from './assist/relate.ts';
+export type { RelateDeps, RelateOutcome } from './assist/relateRun.ts';
+export { rateRelations } from './assist/relateRun.ts';
 export {
   RELATE_ASKS,
   RELATE_MAX_PER_CALL,
   currentRatings,
   estimateRelate,
   planRelate,
-  rateRelations,
   relatePairKey,
   relatePolicyKey,
   relatePrompt,

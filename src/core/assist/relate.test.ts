@@ -13,9 +13,9 @@ import {
   currentRatings,
   estimateRelate,
   planRelate,
-  rateRelations,
   relatePairKey,
 } from './relate.ts';
+import { rateRelations } from './relateRun.ts';
 
 const POLICIES: readonly RelatePolicy[] = AIRLINE_POLICIES;
 const REFERENCE = new Map(

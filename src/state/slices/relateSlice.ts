@@ -1,13 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { ModelRole, RelateCache, RelateCost, RelatePolicy } from '../../core/index.ts';
-import {
-  currentRatings,
-  estimateRelate,
-  planRelate,
-  projectPrompts,
-  rateRelations,
-  setRelations,
-} from '../../core/index.ts';
+import { estimateRelate, planRelate, projectPrompts } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
 import type { ChosenPlayer } from './players.ts';
@@ -109,6 +102,12 @@ export function createRelateSlice(
           kept: 0,
         },
       });
+      // The model calls and the YAML edit load on first use, not with the page.
+      const [{ rateRelations }, { setRelations }, { currentRatings }] = await Promise.all([
+        import('../../core/assist/relateRun.ts'),
+        import('../../core/graph/edits.ts'),
+        import('../../core/assist/relate.ts'),
+      ]);
       const outcome = await rateRelations(policies, state.relateCache, {
         player: chosen.player,
         role: chosen.role,
