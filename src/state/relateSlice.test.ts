@@ -45,6 +45,30 @@ async function ready(engine: ChatEngine) {
 }
 
 describe('relate slice', () => {
+  it('stops between calls on Stop and writes what was rated', async () => {
+    const { engine, seen } = rater();
+    let stop = () => {};
+    const stopping: ChatEngine = {
+      chat: (request, options) => {
+        if (seen.length === 1) stop();
+        return engine.chat(request, options);
+      },
+    };
+    const { store, id } = await ready(stopping);
+    stop = () => {
+      store.getState().stopRelations();
+    };
+    store.getState().setRoleModel('judge', { engine: id, model: 'm' });
+    await store.getState().rateRelations();
+    expect(seen).toHaveLength(2);
+    expect(store.getState().relateJob).toMatchObject({ running: false, stopped: true, total: 3 });
+    // Two calls rated refund-window's 3 pairs and refund-limit's 2; the manual one stays.
+    const text = store.getState().project.files['policies.yaml'];
+    expect(text.match(/origin: model/g)).toHaveLength(4);
+    expect(text).not.toContain('[verify-identity, greeting]');
+    expect(store.getState().planRelations()).toMatchObject({ ok: true, pairs: 1 });
+  });
+
   it('asks for a model before it can rate', async () => {
     const { store } = await ready(rater().engine);
     expect(store.getState().planRelations()).toEqual({
