@@ -182,10 +182,14 @@ describe('heuristicEdges', () => {
       text: fc.array(fc.constantFrom(...vocabulary, 'the', 'and', '42'), { maxLength: 6 }),
       tools: fc.uniqueArray(fc.constantFrom('t1', 't2', 't3', 't4'), { maxLength: 2 }),
       tables: fc.uniqueArray(fc.constantFrom('orders', 'users'), { maxLength: 2 }),
+      category: fc.option(fc.constantFrom('refunds', 'baggage', 'identity', 'tone', 'seats')),
     });
     fc.assert(
       fc.property(fc.array(policyArb, { maxLength: 40 }), (raw) => {
-        const policies = raw.map((r, i) => p(`p${i}`, r.text.join(' '), r.tools, r.tables));
+        const policies = raw.map((r, i) => ({
+          ...p(`p${i}`, r.text.join(' '), r.tools, r.tables),
+          ...(r.category !== null && { category: r.category }),
+        }));
         const edges = heuristicEdges(policies);
         expect(heuristicEdges(policies)).toEqual(edges);
         const degree = new Map<string, number>();
@@ -195,7 +199,8 @@ describe('heuristicEdges', () => {
           const shares =
             a !== undefined &&
             b !== undefined &&
-            (a.tools.some((t) => b.tools.includes(t)) ||
+            ((a.category !== null && a.category === b.category) ||
+              a.tools.some((t) => b.tools.includes(t)) ||
               a.tables.some((t) => b.tables.includes(t)) ||
               a.text.some((w) => vocabulary.includes(w) && b.text.includes(w)));
           expect(shares).toBe(true);
