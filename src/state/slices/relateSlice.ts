@@ -1,5 +1,11 @@
 import type { StateCreator } from 'zustand';
-import type { ModelRole, RelateCache, RelateCost, RelatePolicy } from '../../core/index.ts';
+import type {
+  ModelRole,
+  PriceTable,
+  RelateCache,
+  RelateCost,
+  RelatePolicy,
+} from '../../core/index.ts';
 import { estimateRelate, planRelate, projectPrompts } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
@@ -42,11 +48,21 @@ export interface RelateSlice {
   stopRelations: () => void;
 }
 
-/** The judge's model when one is chosen (rating is judging), else the generator's. */
-function rater(state: AppState): { player: ChosenPlayer; role: ModelRole } | undefined {
+/**
+ * The judge's model when one is chosen (rating is judging), else the generator's, with the prices
+ * to count it at (a model running in this browser costs nothing).
+ */
+function rater(
+  state: AppState,
+): { player: ChosenPlayer; role: ModelRole; prices: PriceTable } | undefined {
   const players = choosePlayers(state);
-  if (players.judge) return { player: players.judge, role: 'judge' };
-  return players.generator ? { player: players.generator, role: 'generator' } : undefined;
+  const player = players.judge ?? players.generator;
+  if (!player) return undefined;
+  const free = players.freeModels.includes(player.model);
+  const prices = free
+    ? { ...state.modelSettings.prices, [player.model]: { inputPerMillion: 0, outputPerMillion: 0 } }
+    : state.modelSettings.prices;
+  return { player, role: players.judge ? 'judge' : 'generator', prices };
 }
 
 function policiesOf(state: AppState): readonly RelatePolicy[] {
@@ -76,7 +92,7 @@ export function createRelateSlice(
       const template = state.analysis ? projectPrompts(state.analysis.model).relate : undefined;
       const estimate = estimateRelate(plan, policies, {
         model: chosen.player.model,
-        prices: state.modelSettings.prices,
+        prices: chosen.prices,
         ...(template && { template }),
       });
       const pairs = plan.reduce((sum, batch) => sum + batch.others.length, 0);
@@ -114,7 +130,7 @@ export function createRelateSlice(
         template,
         context: {
           runtime: models.runtime,
-          prices: state.modelSettings.prices,
+          prices: chosen.prices,
           clock: models.clock,
           signal: controller.signal,
         },
