@@ -63,9 +63,9 @@ function context(events: SimEvent[] = [], signal?: AbortSignal): CallContext {
 
 const EMPTY: RelateCache = new Map();
 
-/** The i-th fixture policy (the tests only ask for ones that exist). */
-const at = (i: number): RelatePolicy => {
-  const policy = POLICIES[i];
+/** The i-th policy of a list (the tests only ask for ones that exist). */
+const at = (i: number, list: readonly RelatePolicy[] = POLICIES): RelatePolicy => {
+  const policy = list[i];
   if (!policy) throw new RangeError(`No policy ${i}`);
   return policy;
 };
@@ -113,13 +113,40 @@ describe('planRelate', () => {
     );
   });
 
-  it('splits a policy with more partners than fit in one call', () => {
-    const plan = planRelate(POLICIES.slice(0, 12), EMPTY, 5);
-    expect(plan.slice(0, 3).map((b) => [b.policy, b.others.length])).toEqual([
-      [POLICIES[0]?.id, 5],
-      [POLICIES[0]?.id, 5],
-      [POLICIES[0]?.id, 1],
-    ]);
+  it('keeps every call within maxPerCall, and n calls while n policies allow it', () => {
+    const make = (n: number): RelatePolicy[] =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `p${i}`,
+        text: `t${i}`,
+        category: 'c',
+        tools: [],
+      }));
+    for (let n = 2; n <= 30; n++) {
+      const policies = make(n);
+      const plan = planRelate(policies, EMPTY, 5);
+      expect(Math.max(...plan.map((b) => b.others.length))).toBeLessThanOrEqual(5);
+      const pairs = plan.flatMap((b) => b.others.map((o) => [b.policy, o].sort().join('|')));
+      expect(new Set(pairs).size).toBe((n * (n - 1)) / 2);
+      expect(pairs).toHaveLength((n * (n - 1)) / 2);
+      // n policies make n(n-1)/2 pairs: n calls of 5 hold them up to n = 11.
+      if (n <= 11) expect(plan.length, `${n} policies`).toBeLessThanOrEqual(n);
+      // One edited policy: its n - 1 pairs, in as few calls as fit them.
+      const rated = new Map(
+        plan.flatMap((b) =>
+          b.others.map((o) => [
+            relatePairKey(
+              at(Number(b.policy.slice(1)), policies),
+              at(Number(o.slice(1)), policies),
+            ),
+            { weight: 1, reason: '' },
+          ]),
+        ),
+      );
+      const edited = policies.map((p, i) => (i === n - 1 ? { ...p, text: 'edited' } : p));
+      expect(planRelate(edited, rated, 5)).toHaveLength(Math.ceil((n - 1) / 5));
+    }
+    // The default fits 81 policies in 81 calls.
+    expect(planRelate(make(81), EMPTY).length).toBeLessThanOrEqual(81);
   });
 
   it('counts a repeated id once', () => {

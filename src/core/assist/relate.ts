@@ -105,10 +105,13 @@ export function distinctPolicies(policies: readonly RelatePolicy[]): RelatePolic
 
 /**
  * The calls that rate every pair of policies the cache has no rating for: each call rates one
- * policy against all its unrated partners, the policy with the most of them first (ties in file
- * order). Each call removes a policy from what is left, so n policies need at most n - 1 calls
- * (while no policy has more than `maxPerCall` partners to rate); from scratch that is policy i
- * against every j > i, and after editing one policy, one call.
+ * policy against many of its unrated partners, the policy with the most of them first (ties in
+ * file order), and each policy makes its calls once. A policy with more than `maxPerCall`
+ * partners left takes those only it can rate (partners that made their calls already, or that
+ * have no other pair left) and fills the call up to `maxPerCall` with the first of the rest,
+ * leaving the others to their own calls. So from scratch n policies need about n - 1 calls, none
+ * longer than `maxPerCall`, and after editing one policy, one call (or a few, when it has more
+ * partners than fit in one).
  */
 export function planRelate(
   policies: readonly RelatePolicy[],
@@ -130,15 +133,34 @@ export function planRelate(
   }
   const batches: RelateBatch[] = [];
   const size = Math.max(1, Math.floor(maxPerCall));
+  const called = new Uint8Array(n);
   for (;;) {
+    // The policy with the most partners left among those yet to call; once all have called,
+    // any pair two of them left (rare) goes to whichever has the most.
     let best = -1;
+    let open = false;
     for (let i = 0; i < n; i++) {
-      if ((pending[i]?.size ?? 0) > (best < 0 ? 0 : (pending[best]?.size ?? 0))) best = i;
+      const left = pending[i]?.size ?? 0;
+      if (left === 0) continue;
+      const fresh = called[i] === 0;
+      const better = best < 0 || (fresh && !open) || left > (pending[best]?.size ?? 0);
+      if (better && (fresh || !open)) {
+        best = i;
+        open = fresh;
+      }
     }
     if (best < 0) return batches;
-    const others = [...(pending[best] ?? [])].sort((x, y) => x - y);
-    for (const j of others) pending[j]?.delete(best);
-    pending[best]?.clear();
+    const partners = [...(pending[best] ?? [])].sort((x, y) => x - y);
+    const must = partners.filter((j) => called[j] === 1 || (pending[j]?.size ?? 0) === 1);
+    const may = partners.filter((j) => called[j] === 0 && (pending[j]?.size ?? 0) > 1);
+    const others = [...must, ...may.slice(0, Math.max(0, size - must.length))].sort(
+      (x, y) => x - y,
+    );
+    called[best] = 1;
+    for (const j of others) {
+      pending[j]?.delete(best);
+      pending[best]?.delete(j);
+    }
     for (let k = 0; k < others.length; k += size) {
       batches.push({
         policy: list[best]?.id ?? '',
