@@ -13,6 +13,7 @@ import { graphFigures } from './bench/graphFigures.ts';
 import { importFigures } from './bench/importFigures.ts';
 import { RECORD_FRAMES, STOP_RECORDING } from './bench/frames.ts';
 import { layoutFigures } from './bench/layoutFigures.ts';
+import { relateFigures } from './bench/relateFigures.ts';
 import { localModelFigures } from './bench/localModelFigures.ts';
 import { remoteFigures } from './bench/remoteFigures.ts';
 import { replayFigures } from './bench/replayFigures.ts';
@@ -171,6 +172,7 @@ console.log(
       graph_chunk_gzip_kb: round((build.lazyGzipBytes.graph ?? 0) / 1024),
       ...parseLintFigures(project),
       ...graphFigures(),
+      ...(await relateFigures()),
       ...compareFigures(),
       ...shareFigures(),
       ...importFigures(),

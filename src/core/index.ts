@@ -61,19 +61,41 @@ export type { Adjacency, BuildGraphOptions } from './graph/build.ts';
 export { adjacencyOf, buildGraph } from './graph/build.ts';
 export type { HeuristicPolicy } from './graph/heuristic.ts';
 export { HEURISTIC, heuristicEdges } from './graph/heuristic.ts';
+export { heuristicRankAgreement, spearman } from './graph/rankAgreement.ts';
+export type {
+  RatedRelation,
+  RelateBatch,
+  RelateCache,
+  RelateCost,
+  RelatePolicy,
+  RelationRating,
+} from './assist/relate.ts';
+export type { RelateDeps, RelateOutcome } from './assist/relateRun.ts';
+export { rateRelations } from './assist/relateRun.ts';
+export {
+  RELATE_ASKS,
+  RELATE_MAX_PER_CALL,
+  currentRatings,
+  estimateRelate,
+  planRelate,
+  relatePairKey,
+  relatePolicyKey,
+  relatePrompt,
+} from './assist/relate.ts';
 export type { Rng } from './graph/random.ts';
 export { createRng } from './graph/random.ts';
 export type { SampleReport, UnreachableLevels } from './graph/sample.ts';
 export { samplePolicies, sampleWithReport } from './graph/sample.ts';
 export type { PolicySpan } from './graph/locate.ts';
 export { policyAtOffset, policySpans } from './graph/locate.ts';
-export type { GraphEditResult, NewPolicy, PolicyField } from './graph/edits.ts';
+export type { GraphEditResult, NewPolicy, PolicyField, RelationWrite } from './graph/edits.ts';
 export {
   addPolicy,
   deletePolicy,
   removeRelation,
   setPolicyField,
   setRelation,
+  setRelations,
 } from './graph/edits.ts';
 export type { TextSplice } from './format/yamlEdit.ts';
 export { applySplices } from './format/yamlEdit.ts';
@@ -271,6 +293,7 @@ export {
   ASSERTION_JUDGE_PROMPT,
   DEFAULT_PERSONA,
   POLICY_JUDGE_PROMPT,
+  RELATE_PROMPT,
   SCENARIO_GENERATOR_PROMPT,
   personaOf,
 } from './sim/prompts.ts';

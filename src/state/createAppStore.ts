@@ -23,6 +23,8 @@ import { createCompareSlice } from './slices/compareSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
 import type { GraphRunSlice } from './slices/graphRunSlice.ts';
 import { createGraphRunSlice } from './slices/graphRunSlice.ts';
+import type { RelateSlice } from './slices/relateSlice.ts';
+import { createRelateSlice } from './slices/relateSlice.ts';
 import type { GraphSlice, Layouter } from './slices/graphSlice.ts';
 import { createGraphSlice } from './slices/graphSlice.ts';
 import type { LibrarySlice } from './slices/librarySlice.ts';
@@ -85,6 +87,7 @@ export type AppState = UiSlice &
   AnalysisSlice &
   GraphSlice &
   GraphRunSlice &
+  RelateSlice &
   ModelsSlice &
   LocalModelSlice &
   SimulationSlice &
@@ -118,6 +121,7 @@ export function createAppStore(
     ...createAnalysisSlice(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),
     ...createGraphRunSlice(services.runs)(...args),
+    ...createRelateSlice(services.models)(...args),
     ...createModelsSlice(services.preferences, services.models, newId)(...args),
     ...createLocalModelSlice(
       services.models?.local,

@@ -161,6 +161,7 @@ describe('projectPrompts', () => {
       ['assertion-judge', 'built-in'],
       ['attack', 'built-in'],
       ['guard-draft', 'built-in'],
+      ['relate', 'built-in'],
     ]);
   });
 

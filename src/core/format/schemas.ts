@@ -364,6 +364,7 @@ export const SCENARIOS_SCHEMA = {
         assertion_judge: { type: 'string' },
         attack: { type: 'string' },
         guard_draft: { type: 'string' },
+        relate: { type: 'string' },
       },
     },
   },

@@ -151,6 +151,71 @@ export function setRelation(
   return finish(text, [plan], { created: true });
 }
 
+/** One relation to write with {@link setRelations}. */
+export interface RelationWrite {
+  readonly a: string;
+  readonly b: string;
+  readonly weight: number;
+}
+
+/**
+ * Writes many relations in one edit, all with one origin (a model's ratings): a pair that has a
+ * relation (in either order; the first) gets the new weight and origin in place, unless that
+ * relation is `manual` (or names no origin, which reads as manual): a hand edit wins. A new pair
+ * is appended to `relations:` in the list's style, unless its weight is 0 (no relation says as
+ * much). Pairs naming an unknown policy, or one policy twice, are skipped. Says how many were
+ * written and how many hand-written relations were kept.
+ */
+export function setRelations(
+  text: string,
+  relations: readonly RelationWrite[],
+  origin: RelationOrigin = 'model',
+): GraphEditResult<{ written: number; kept: number; skipped: number }> {
+  if (!ORIGINS.includes(origin)) return fail(`The origin must be one of ${ORIGINS.join(', ')}.`);
+  const opened = open(text);
+  if (!opened.ok) return opened;
+  const { doc, policies, relations: list } = opened.value;
+  const ids = new Set(policies?.seq.items.map(idOf) ?? []);
+  const firstOf = new Map<string, number>();
+  list?.seq.items.forEach((item, i) => {
+    const [x, y] = endsOf(item);
+    if (typeof x !== 'string' || typeof y !== 'string') return;
+    const key = x < y ? `${x}\0${y}` : `${y}\0${x}`;
+    if (!firstOf.has(key)) firstOf.set(key, i);
+  });
+  const plans: SplicePlan[] = [];
+  const appended: object[] = [];
+  const done = new Set<string>();
+  let kept = 0;
+  let skipped = 0;
+  let written = 0;
+  for (const { a, b, weight } of relations) {
+    const key = a < b ? `${a}\0${b}` : `${b}\0${a}`;
+    const bad = !Number.isFinite(weight) || weight < 0 || weight > 10;
+    if (a === b || !ids.has(a) || !ids.has(b) || bad || done.has(key)) {
+      skipped++;
+      continue;
+    }
+    done.add(key);
+    const existing = list?.seq.items[firstOf.get(key) ?? -1];
+    if (isMap(existing)) {
+      const own = scalarValue(existing.get('origin', true));
+      if (own === undefined || own === 'manual') {
+        kept++;
+        continue;
+      }
+      const entries = [['weight', weight] as const, ['origin', origin] as const];
+      plans.push(planSetEntries(text, existing, entries, RELATION_KEYS));
+      written++;
+    } else if (weight > 0) {
+      appended.push({ between: [a, b], weight, origin });
+      written++;
+    }
+  }
+  plans.push(planAppend(text, doc, 'relations', appended, indentOf(opened.value)));
+  return finish(text, plans, { written, kept, skipped });
+}
+
 /** Removes every relation between two policies (in either order); says how many there were. */
 export function removeRelation(
   text: string,

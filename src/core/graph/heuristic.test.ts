@@ -90,15 +90,90 @@ describe('heuristicEdges', () => {
     const start = performance.now();
     expect(heuristicEdges(many)).toEqual([]);
     expect(performance.now() - start).toBeLessThan(500);
-    // ... but what they share still adds to a pair that something rarer links.
+    // ... nor adds anything to a pair that something rarer links, nor shows in its reasons.
     many[0] = p('p0', 'voucher expiry', ['lookup', 'refund'], ['orders']);
     many[1] = p('p1', 'voucher expiry', ['lookup', 'refund'], ['orders']);
     const [edge] = heuristicEdges(many);
-    expect(edge?.reasons).toEqual([
+    expect(edge?.reasons).toEqual(['tool refund', 'terms "voucher", "expiry"']);
+    const alone = heuristicEdges([
+      p('p0', 'voucher expiry', ['refund']),
+      p('p1', 'voucher expiry', ['refund']),
+      ...Array.from({ length: 1998 }, (_, i) => p(`x${i}`, `policy number ${i}`)),
+    ]);
+    expect(alone[0]?.weight).toBe(edge?.weight);
+  });
+
+  it('adds what a common tool shares when fewer than most policies have it', () => {
+    // 60 of 100 policies share "lookup": too many to propose pairs, few enough to count.
+    const policies = Array.from({ length: 100 }, (_, i) =>
+      p(`p${i}`, `policy number ${i}`, i < 60 ? ['lookup'] : [], []),
+    );
+    policies[0] = p('p0', 'voucher expiry', ['lookup', 'refund']);
+    policies[1] = p('p1', 'voucher expiry', ['lookup', 'refund']);
+    expect(heuristicEdges(policies)[0]?.reasons).toEqual([
       'tools lookup, refund',
-      'table orders',
       'terms "voucher", "expiry"',
     ]);
+  });
+
+  it('links policies of one category, and weighs a shared category in', () => {
+    const c = (id: string, category: string, tools: string[] = []): HeuristicPolicy => ({
+      ...p(id, '', tools),
+      category,
+    });
+    const policies = [
+      c('bag-fee', 'baggage', ['bags']),
+      c('bag-limit', 'baggage'),
+      c('bag-tier', 'baggage', ['bags']),
+      c('cancel-window', 'cancellation', ['bags']),
+      c('cancel-reason', 'cancellation'),
+      c('id-check', 'identity'),
+      c('id-owner', 'identity'),
+      c('tone', 'conduct'),
+    ];
+    const edges = heuristicEdges(policies);
+    const weight = (id: string) => edges.find((e) => e.id === id)?.weight ?? 0;
+    expect(edges.find((e) => e.id === 'bag-fee|bag-limit')?.reasons).toEqual(['category baggage']);
+    expect(weight('bag-fee|bag-tier')).toBeGreaterThan(weight('bag-fee|cancel-window'));
+    expect(weight('bag-fee|bag-tier')).toBeGreaterThan(weight('bag-fee|bag-limit'));
+    expect(weight('cancel-reason|id-check')).toBe(0);
+    // A category every policy has tells nothing.
+    const one = policies.map((x) => ({ ...x, category: 'general' }));
+    const none = policies.map(({ category: _, ...x }) => x);
+    expect(heuristicEdges(one)).toEqual(heuristicEdges(none));
+  });
+
+  it('does not link through generic words or words spread over most categories', () => {
+    const c = (id: string, category: string, text: string): HeuristicPolicy => ({
+      ...p(id, text),
+      category,
+    });
+    const policies = [
+      c('a1', 'alpha', 'last voucher'),
+      c('a2', 'beta', 'original itinerary booking'),
+      c('b1', 'gamma', 'last voucher'),
+      c('b2', 'delta', 'original itinerary'),
+      c('c1', 'epsilon', 'booking luggage'),
+      c('d1', 'zeta', 'booking luggage'),
+      c('e1', 'eta', 'booking greeting'),
+      c('f1', 'theta', 'booking seats'),
+      ...Array.from({ length: 6 }, (_, i) => c(`x${i}`, ['alpha', 'beta'][i % 2] ?? '', 'tone')),
+    ];
+    const edges = heuristicEdges(policies);
+    // "last" and "original" are generic; "booking" is in five of eight categories.
+    expect(edges.map((e) => e.id).filter((id) => !id.includes('x'))).toEqual([]);
+    // Each of them would make an edge with the one rarer word its pair shares.
+    const plain = (from: string, to: string) =>
+      policies.map((x) => ({ ...x, text: x.text.replace(from, to) }));
+    for (const [from, to] of [
+      ['last', 'refund'],
+      ['original', 'refund'],
+    ] as const) {
+      expect(heuristicEdges(plain(from, to)).length, from).toBeGreaterThan(edges.length);
+    }
+    // Among fourteen categories, five are not most of them: "booking" links again.
+    const wider = policies.map((x, i) => (i < 8 ? x : { ...x, category: `other${i}` }));
+    expect(heuristicEdges(wider).map((e) => e.id)).toContain('c1|d1');
   });
 
   it('never links pairs that share nothing, caps degrees, and is deterministic', () => {
@@ -107,10 +182,14 @@ describe('heuristicEdges', () => {
       text: fc.array(fc.constantFrom(...vocabulary, 'the', 'and', '42'), { maxLength: 6 }),
       tools: fc.uniqueArray(fc.constantFrom('t1', 't2', 't3', 't4'), { maxLength: 2 }),
       tables: fc.uniqueArray(fc.constantFrom('orders', 'users'), { maxLength: 2 }),
+      category: fc.option(fc.constantFrom('refunds', 'baggage', 'identity', 'tone', 'seats')),
     });
     fc.assert(
       fc.property(fc.array(policyArb, { maxLength: 40 }), (raw) => {
-        const policies = raw.map((r, i) => p(`p${i}`, r.text.join(' '), r.tools, r.tables));
+        const policies = raw.map((r, i) => ({
+          ...p(`p${i}`, r.text.join(' '), r.tools, r.tables),
+          ...(r.category !== null && { category: r.category }),
+        }));
         const edges = heuristicEdges(policies);
         expect(heuristicEdges(policies)).toEqual(edges);
         const degree = new Map<string, number>();
@@ -120,7 +199,8 @@ describe('heuristicEdges', () => {
           const shares =
             a !== undefined &&
             b !== undefined &&
-            (a.tools.some((t) => b.tools.includes(t)) ||
+            ((a.category !== null && a.category === b.category) ||
+              a.tools.some((t) => b.tools.includes(t)) ||
               a.tables.some((t) => b.tables.includes(t)) ||
               a.text.some((w) => vocabulary.includes(w) && b.text.includes(w)));
           expect(shares).toBe(true);

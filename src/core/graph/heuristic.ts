@@ -4,16 +4,30 @@ import type { GraphEdge, GraphNode } from './types.ts';
 /**
  * The tuning of the heuristic weigher, in one place so the graph view can explain it.
  *
- * A pair earns points for each thing it shares: a tool (4 points), a database table (1.5) or a
- * word of the policy texts (1.5), each scaled by how rare it is among the policies (a tool or
- * table keeps at least half its points; a word shared by every policy earns nothing). The weight
- * is `10 * (1 - exp(-points / saturation))`, rounded: one tool gives about 3, two about 5, and
- * only pairs that share a great deal come near 10.
+ * A pair earns points for each thing it shares: a tool (4 points), its category (4), a database
+ * table (1.5) or a word of the policy texts (1.5), each scaled by how rare it is among the
+ * policies (a tool, category or table keeps at least half its points; a word shared by every
+ * policy earns nothing). Generic things earn nothing and link nothing: a word in the stop lists
+ * or spread over most categories, a tool or table that nearly every policy has. The weight is
+ * `10 * (1 - exp(-points / saturation))`, rounded: one tool gives about 3, two about 5, and only
+ * pairs that share a great deal come near 10.
  */
 export const HEURISTIC = {
   toolPoints: 4,
   tablePoints: 1.5,
   termPoints: 1.5,
+  categoryPoints: 4,
+  /**
+   * A word found in more than this share of the categories (when there are at least
+   * `minCategories`) says nothing about a pair, like "last" or "original".
+   */
+  genericCategoryShare: 0.5,
+  minCategories: 4,
+  /**
+   * A tool, table or category that more than this share of the policies have links nothing (a
+   * tool or table only among five policies or more).
+   */
+  genericToolShare: 0.8,
   saturation: 8,
   /** Weights (after rounding) below this are dropped: one rare shared word is not enough. */
   minWeight: 2,
@@ -29,15 +43,28 @@ export const HEURISTIC = {
   namesInReasons: 4,
 } as const;
 
-/** What the weigher reads of a policy. */
-export type HeuristicPolicy = Pick<GraphNode, 'id' | 'text' | 'tools' | 'tables'>;
+/** What the weigher reads of a policy; without a category, only what it shares counts. */
+export type HeuristicPolicy = Pick<GraphNode, 'id' | 'text' | 'tools' | 'tables'> & {
+  readonly category?: string;
+};
 
 const TOOL = 0;
 const TABLE = 1;
 const TERM = 2;
+const CATEGORY = 3;
 
 const STOP_WORDS = new Set(
   'a an the to of and or for in on at by with be is are was were it its this that these those you your we our they their must should never always do does not no only if when then than as from into any all each every can may will shall has have had been being about after before also but so such there which who whom what where while within without other more most less least same own per via'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Words that are not stop words but tell nothing about what a policy is about: time, order and
+ * degree words ("last", "original", "first") and the words every support policy uses.
+ */
+const GENERIC_WORDS = new Set(
+  'last first next new old original current previous again already still just ever even very much many few some another either neither both whether however instead unless until since once need needs use used using make made give given take ask asked tell told help user customer agent time way thing case request'.split(
     ' ',
   ),
 );
@@ -46,7 +73,8 @@ const STOP_WORDS = new Set(
 function terms(text: string): string[] {
   const out: string[] = [];
   for (const word of words(text)) {
-    if (word.length < 3 || STOP_WORDS.has(word) || isDigit(word.charCodeAt(0))) continue;
+    if (word.length < 3 || STOP_WORDS.has(word) || GENERIC_WORDS.has(word)) continue;
+    if (isDigit(word.charCodeAt(0))) continue;
     const last = word.length > 4 ? word.slice(-2) : '';
     out.push(last[1] === 's' && last[0] !== 's' && last[0] !== 'u' ? word.slice(0, -1) : word);
   }
@@ -72,7 +100,7 @@ class Features {
   /** Per policy: its features shared by too many policies to propose pairs. */
   readonly commonOf: number[][] = [];
   readonly points: Float64Array;
-  private readonly ids = Array.from({ length: 3 }, () => new Map<string, number>());
+  private readonly ids = Array.from({ length: 4 }, () => new Map<string, number>());
 
   constructor(policies: readonly HeuristicPolicy[]) {
     policies.forEach((policy, i) => {
@@ -80,28 +108,59 @@ class Features {
       for (const tool of policy.tools) this.add(TOOL, tool, i, own);
       for (const table of policy.tables) this.add(TABLE, table, i, own);
       for (const term of terms(policy.text)) this.add(TERM, term, i, own);
+      if (policy.category !== undefined && policy.category !== '') {
+        this.add(CATEGORY, policy.category, i, own);
+      }
       this.of.push(own);
     });
     const n = policies.length;
     const scale = Math.log(n + 1);
     this.points = new Float64Array(this.kind.length);
     const common = new Uint8Array(this.kind.length);
+    const spread = this.categorySpread(policies);
+    const categories = this.ids[CATEGORY]?.size ?? 0;
+    const genericSpread =
+      categories >= HEURISTIC.minCategories
+        ? categories * HEURISTIC.genericCategoryShare
+        : Number.POSITIVE_INFINITY;
     for (let id = 0; id < this.kind.length; id++) {
       const df = this.postings[id]?.length ?? 1;
       const rarity = Math.log((n + 1) / df) / scale;
       const kind = this.kind[id];
-      // A word in more than half of the policies is as good as a stop word.
-      const stop = kind === TERM && df > Math.max(2, n / 2);
+      // A word in more than half of the policies is as good as a stop word; so is one spread
+      // over most categories, and a tool or table nearly every policy has.
+      const stop =
+        kind === TERM
+          ? df > Math.max(2, n / 2) || (spread[id] ?? 0) > genericSpread
+          : (kind === CATEGORY || n >= 5) && df > n * HEURISTIC.genericToolShare;
       this.points[id] = stop
         ? 0
         : kind === TOOL
           ? HEURISTIC.toolPoints * (0.5 + 0.5 * rarity)
           : kind === TABLE
             ? HEURISTIC.tablePoints * (0.5 + 0.5 * rarity)
-            : HEURISTIC.termPoints * rarity;
+            : kind === CATEGORY
+              ? HEURISTIC.categoryPoints * (0.5 + 0.5 * rarity)
+              : HEURISTIC.termPoints * rarity;
       common[id] = !stop && df > HEURISTIC.maxPosting ? 1 : 0;
     }
     for (const own of this.of) this.commonOf.push(own.filter((id) => common[id] === 1));
+  }
+
+  /** Per feature: how many different categories its policies have (one pass over postings). */
+  private categorySpread(policies: readonly HeuristicPolicy[]): Int32Array {
+    const spread = new Int32Array(this.kind.length);
+    const seen = new Map<string, number>();
+    for (let id = 0; id < this.kind.length; id++) {
+      if (this.kind[id] !== TERM) continue;
+      for (const i of this.postings[id] ?? []) {
+        const category = policies[i]?.category;
+        if (category === undefined || category === '' || seen.get(category) === id) continue;
+        seen.set(category, id);
+        spread[id] = (spread[id] ?? 0) + 1;
+      }
+    }
+    return spread;
   }
 
   private add(kind: number, name: string, policy: number, own: number[]): void {
@@ -196,9 +255,9 @@ export class Pairs {
 }
 
 /**
- * Heuristic edges between policies that no relation links: shared tools, shared database tables
- * and shared rare words, weighted 0-10 with the reasons in words (`tool refund_order`,
- * `table orders`, `terms "refund", "voucher"`). Only pairs that share something are ever scored
+ * Heuristic edges between policies that no relation links: a shared category, shared tools,
+ * shared database tables and shared rare words, weighted 0-10 with the reasons in words
+ * (`category refunds`, `tool refund_order`, `table orders`, `terms "refund", "voucher"`). Only pairs that share something are ever scored
  * (inverted indexes), each policy keeps its `HEURISTIC.maxNeighbours` strongest, and weights
  * under `HEURISTIC.minWeight` are dropped. Deterministic.
  * @param written whether policies i and j (indices, i < j) already have a written relation;
@@ -290,13 +349,14 @@ function edge(
 ): GraphEdge {
   const stamp = -(a + 1);
   for (const id of f.of[a] ?? []) mark[id] = stamp;
-  const shared: number[][] = [[], [], []];
+  const shared: number[][] = [[], [], [], []];
   for (const id of f.of[b] ?? []) {
     if (mark[id] === stamp && (f.points[id] ?? 0) > 0) shared[f.kind[id] ?? TERM]?.push(id);
   }
-  const [tools = [], tables = [], words = []] = shared;
+  const [tools = [], tables = [], words = [], categories = []] = shared;
   words.sort((x, y) => (f.points[y] ?? 0) - (f.points[x] ?? 0) || x - y);
   const reasons: string[] = [];
+  if (categories.length > 0) reasons.push(reason(f, categories, 'category', false));
   if (tools.length > 0) reasons.push(reason(f, tools, 'tool', false));
   if (tables.length > 0) reasons.push(reason(f, tables, 'table', false));
   if (words.length > 0) reasons.push(reason(f, words, 'term', true));

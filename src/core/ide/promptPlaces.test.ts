@@ -26,6 +26,7 @@ describe('prompt places in the editor', () => {
       'assertion_judge',
       'attack',
       'guard_draft',
+      'relate',
     ]);
     expect(promptCompletions(FILE, at('  - id: a') + 2)).toBeUndefined();
   });

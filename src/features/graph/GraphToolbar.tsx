@@ -12,6 +12,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { IconButton } from '../../ui/IconButton.tsx';
 import { exportPng, exportSvg } from './exportGraph.ts';
 import { HeatmapControl } from './HeatmapControl.tsx';
+import { RelateDialog } from './RelateDialog.tsx';
 import { SampleDialog } from './SampleDialog.tsx';
 import { visibleGraph } from './visibleGraph.ts';
 
@@ -29,6 +30,7 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
   const canRedo = useAppStore((s) => canMove(s, 'redo', 'policies.yaml'));
   const placedCount = useAppStore((s) => Object.keys(s.project.layout ?? {}).length);
   const [sampling, setSampling] = useState(false);
+  const [relating, setRelating] = useState(false);
   const [linkNote, setLinkNote] = useState<string | null>(null);
   const tools = [...new Set(graph.nodes.flatMap((n) => n.tools))].sort();
 
@@ -182,6 +184,13 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
           setSampling(true);
         }}
       />
+      <IconButton
+        icon="chip"
+        label="Rate relations with a model"
+        onClick={() => {
+          setRelating(true);
+        }}
+      />
       <span className="graph-export" role="group" aria-label="Export the graph">
         <Icon name="download" />
         <button
@@ -254,6 +263,13 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
             </button>
           )}
         </p>
+      )}
+      {relating && (
+        <RelateDialog
+          onClose={() => {
+            setRelating(false);
+          }}
+        />
       )}
       {sampling && (
         <SampleDialog

@@ -1,0 +1,167 @@
+import type { StateCreator } from 'zustand';
+import type {
+  ModelRole,
+  PriceTable,
+  RelateCache,
+  RelateCost,
+  RelatePolicy,
+} from '../../core/index.ts';
+import { estimateRelate, planRelate, projectPrompts } from '../../core/index.ts';
+import type { AppState } from '../createAppStore.ts';
+import type { ModelServices } from './modelsSlice.ts';
+import type { ChosenPlayer } from './players.ts';
+import { choosePlayers } from './players.ts';
+
+/** Where "Rate relations" stands: before (its estimate), while it runs, and after. */
+export interface RelateJob {
+  readonly running: boolean;
+  readonly done: number;
+  readonly total: number;
+  readonly spent: (RelateCost & { readonly failed: number }) | null;
+  readonly stopped: boolean;
+  /** Failed calls and bad answers, in words. */
+  readonly problems: readonly string[];
+  /** Relations written to policies.yaml, and hand-written ones left as they were. */
+  readonly written: number;
+  readonly kept: number;
+}
+
+/** What rating the current policies would take, or why it cannot start. */
+export type RelatePlanView =
+  | {
+      readonly ok: true;
+      readonly model: string;
+      readonly pairs: number;
+      readonly estimate: RelateCost;
+    }
+  | { readonly ok: false; readonly message: string };
+
+export interface RelateSlice {
+  /** The model's ratings by pair of policy contents, so an edit re-rates only its pairs. */
+  relateCache: RelateCache;
+  relateJob: RelateJob | null;
+  /** The calls, tokens and cost of rating what is not rated yet, with the chosen model. */
+  planRelations: () => RelatePlanView;
+  /** Rates what is not rated yet and writes the ratings to policies.yaml as one undo step. */
+  rateRelations: () => Promise<void>;
+  /** Stops between calls; what was rated so far is kept and written. */
+  stopRelations: () => void;
+}
+
+/**
+ * The judge's model when one is chosen (rating is judging), else the generator's, with the prices
+ * to count it at (a model running in this browser costs nothing).
+ */
+function rater(
+  state: AppState,
+): { player: ChosenPlayer; role: ModelRole; prices: PriceTable } | undefined {
+  const players = choosePlayers(state);
+  const player = players.judge ?? players.generator;
+  if (!player) return undefined;
+  const free = players.freeModels.includes(player.model);
+  const prices = free
+    ? { ...state.modelSettings.prices, [player.model]: { inputPerMillion: 0, outputPerMillion: 0 } }
+    : state.modelSettings.prices;
+  return { player, role: players.judge ? 'judge' : 'generator', prices };
+}
+
+function policiesOf(state: AppState): readonly RelatePolicy[] {
+  return state.analysis?.model.policies ?? [];
+}
+
+/** Builds the slice behind "Rate relations" in the graph pane. */
+export function createRelateSlice(
+  models: ModelServices | undefined,
+): StateCreator<AppState, [], [], RelateSlice> {
+  let controller: AbortController | undefined;
+  return (set, get) => ({
+    relateCache: new Map(),
+    relateJob: null,
+
+    planRelations: () => {
+      const state = get();
+      const chosen = rater(state);
+      if (!chosen || !models) {
+        return {
+          ok: false,
+          message: 'Choose a model for the judge or the generator first (Models in the header).',
+        };
+      }
+      const policies = policiesOf(state);
+      const plan = planRelate(policies, state.relateCache);
+      const template = state.analysis ? projectPrompts(state.analysis.model).relate : undefined;
+      const estimate = estimateRelate(plan, policies, {
+        model: chosen.player.model,
+        prices: chosen.prices,
+        ...(template && { template }),
+      });
+      const pairs = plan.reduce((sum, batch) => sum + batch.others.length, 0);
+      return { ok: true, model: chosen.player.model, pairs, estimate };
+    },
+
+    rateRelations: async () => {
+      const state = get();
+      const chosen = rater(state);
+      if (!chosen || !models || state.relateJob?.running || !state.analysis) return;
+      const policies = policiesOf(state);
+      const template = projectPrompts(state.analysis.model).relate;
+      controller = new AbortController();
+      set({
+        relateJob: {
+          running: true,
+          done: 0,
+          total: planRelate(policies, state.relateCache).length,
+          spent: null,
+          stopped: false,
+          problems: [],
+          written: 0,
+          kept: 0,
+        },
+      });
+      // The model calls and the YAML edit load on first use, not with the page.
+      const [{ rateRelations }, { setRelations }, { currentRatings }] = await Promise.all([
+        import('../../core/assist/relateRun.ts'),
+        import('../../core/graph/edits.ts'),
+        import('../../core/assist/relate.ts'),
+      ]);
+      const outcome = await rateRelations(policies, state.relateCache, {
+        player: chosen.player,
+        role: chosen.role,
+        template,
+        context: {
+          runtime: models.runtime,
+          prices: chosen.prices,
+          clock: models.clock,
+          signal: controller.signal,
+        },
+        onProgress: (done, total) => {
+          const job = get().relateJob;
+          if (job) set({ relateJob: { ...job, done, total } });
+        },
+      });
+      // The policies may have been edited meanwhile: write the ratings of today's pairs.
+      const ratings = currentRatings(policiesOf(get()), outcome.cache);
+      const edit = setRelations(get().project.files['policies.yaml'], ratings, 'model');
+      if (edit.ok && edit.splices.length > 0) get().editPolicies('Rate relations', () => edit);
+      if (!edit.ok) set({ graphMessage: edit.message });
+      const { written, kept } = edit.ok ? edit : { written: 0, kept: 0 };
+      set({
+        relateCache: outcome.cache,
+        relateJob: {
+          running: false,
+          done: get().relateJob?.done ?? 0,
+          total: outcome.planned,
+          spent: outcome.spent,
+          stopped: outcome.stopped,
+          problems: outcome.problems,
+          written,
+          kept,
+        },
+      });
+    },
+
+    stopRelations: () => {
+      controller?.abort();
+    },
+  });
+}
