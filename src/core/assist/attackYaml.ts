@@ -1,24 +1,13 @@
-import type { Row } from '../format/model.ts';
 import { applySplices, parseForEdit, planAppend } from '../format/yamlEdit.ts';
+import type { GeneratedJson } from '../sim/generate.ts';
 
 /** A scenario written by the attack writer, in the fields scenarios.yaml spells out. */
-export interface AttackScenario {
+export interface AttackScenario extends GeneratedJson {
   readonly id: string;
   readonly tags: readonly string[];
   readonly tactic?: string;
   readonly twinOf?: string;
   readonly policies: readonly string[];
-  readonly persona: string;
-  readonly goal: string;
-  readonly knows: readonly string[];
-  readonly unknown: readonly string[];
-  readonly rows: Readonly<Record<string, readonly Row[]>>;
-  readonly expected: Readonly<
-    Record<
-      'database' | 'required_actions' | 'forbidden_actions' | 'must_say' | 'must_not_say',
-      readonly string[]
-    >
-  >;
 }
 
 /** The result of appending scenarios to scenarios.yaml: the new text, or why it cannot be done. */

@@ -58,7 +58,8 @@ export const SCENARIO_SCHEMA: Readonly<Record<string, unknown>> = {
   additionalProperties: false,
 };
 
-interface GeneratedJson {
+/** A scenario as the generator writes it (scenarios.yaml's field names), before it has an id. */
+export interface GeneratedJson {
   readonly persona: string;
   readonly goal: string;
   readonly knows: readonly string[];
