@@ -38,7 +38,7 @@ describe('the attack slice', () => {
   it('estimates, generates, offers, and appends what is accepted as one undo step', async () => {
     const writer = queuedEngine([], () => modelReply(JSON.stringify(PAIR)));
     const store = await setup(writer.engine);
-    store.getState().chooseAttacks({ policies: ['refund-window'], tactics: ['urgency'] });
+    await store.getState().chooseAttacks({ policies: ['refund-window'], tactics: ['urgency'] });
     expect(store.getState().attack.estimate).toMatchObject({ calls: 1, maxCalls: 2 });
     expect(store.getState().attack.estimate?.cost).toBeGreaterThan(0);
 
@@ -65,7 +65,7 @@ describe('the attack slice', () => {
     const writer = queuedEngine([]);
     const { store } = storeWithEngine(writer.engine);
     await withEndpointModels(store);
-    store.getState().chooseAttacks({ policies: ['refund-window'], tactics: ['urgency'] });
+    await store.getState().chooseAttacks({ policies: ['refund-window'], tactics: ['urgency'] });
     await store.getState().startAttacks();
     expect(writer.requests).toEqual([]);
     expect(store.getState().attack.message).toBe(

@@ -36,7 +36,7 @@ export function AttackPanel() {
               type="checkbox"
               checked={attack.policies.includes(p.id)}
               onChange={() => {
-                choose({ policies: toggle(attack.policies, p.id) });
+                void choose({ policies: toggle(attack.policies, p.id) });
               }}
             />{' '}
             {p.id}
@@ -51,7 +51,7 @@ export function AttackPanel() {
               type="checkbox"
               checked={attack.tactics.includes(t)}
               onChange={() => {
-                choose({ tactics: toggle(attack.tactics, t) });
+                void choose({ tactics: toggle(attack.tactics, t) });
               }}
             />{' '}
             {t}

@@ -1,12 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AttackResult, AttackSpend, AttackTactic, ProjectModel } from '../../core/index.ts';
-import {
-  acceptScenarios,
-  estimateAttacks,
-  generateAttacks,
-  projectPrompts,
-  runClock,
-} from '../../core/index.ts';
+import type { acceptScenarios } from '../../core/assist/attackYaml.ts';
+import { projectPrompts, runClock } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
 import { choosePlayers } from './players.ts';
@@ -26,11 +21,11 @@ export interface AttackState {
 
 export interface AttackSlice {
   attack: AttackState;
-  /** Chooses policies and tactics; the estimate follows. */
+  /** Chooses policies and tactics; the estimate follows (once the writer's code has loaded). */
   chooseAttacks: (patch: {
     readonly policies?: readonly string[];
     readonly tactics?: readonly AttackTactic[];
-  }) => void;
+  }) => Promise<void>;
   /** Asks the generator model for the chosen pairs; they are offered, never applied. */
   startAttacks: () => Promise<void>;
   /** Stops between calls (cancelling the one under way); what was made is offered. */
@@ -61,6 +56,8 @@ export function createAttackSlice(
   models: ModelServices | undefined,
 ): StateCreator<AppState, [], [], AttackSlice> {
   let controller: AbortController | null = null;
+  // Loaded with the writer's code: only a generated result can be accepted.
+  let acceptInto: typeof acceptScenarios | undefined;
   return (set, get) => {
     const patchAttack = (patch: Partial<AttackState>) => {
       set({ attack: { ...get().attack, ...patch } });
@@ -69,9 +66,12 @@ export function createAttackSlice(
       projectPrompts({ prompts: model?.prompts ?? [] }).attack;
     return {
       attack: IDLE,
-      chooseAttacks: (patch) => {
+      chooseAttacks: async (patch) => {
+        patchAttack(patch);
+        // The writer's code (the scenario checks) loads when attacks are first chosen.
+        const { estimateAttacks } = await import('../../core/assist/attack.ts');
         const state = get();
-        const next = { ...state.attack, ...patch };
+        const next = state.attack;
         const writer = choosePlayers(state).generator;
         let estimate: AttackState['estimate'] = null;
         if (next.policies.length > 0 && next.tactics.length > 0) {
@@ -84,11 +84,11 @@ export function createAttackSlice(
               template(state.analysis?.model),
             );
           } catch (error) {
-            patchAttack({ ...patch, estimate: null, message: messageOf(error) });
+            patchAttack({ estimate: null, message: messageOf(error) });
             return;
           }
         }
-        patchAttack({ ...patch, estimate, message: null });
+        patchAttack({ estimate, message: null });
       },
       startAttacks: async () => {
         const state = get();
@@ -105,6 +105,11 @@ export function createAttackSlice(
         controller = new AbortController();
         patchAttack({ running: true, result: null, message: null, progress: null });
         try {
+          const [{ generateAttacks }, yaml] = await Promise.all([
+            import('../../core/assist/attack.ts'),
+            import('../../core/assist/attackYaml.ts'),
+          ]);
+          acceptInto = yaml.acceptScenarios;
           const result = await generateAttacks(
             state.project,
             { policies, tactics },
@@ -133,8 +138,8 @@ export function createAttackSlice(
       acceptAttacks: (ids) => {
         const state = get();
         const result = state.attack.result;
-        if (!result) return;
-        const edit = acceptScenarios(state.project.files['scenarios.yaml'], result.pairs, ids);
+        if (!result || !acceptInto) return;
+        const edit = acceptInto(state.project.files['scenarios.yaml'], result.pairs, ids);
         if (!edit.ok) {
           patchAttack({ message: `scenarios.yaml was not changed: ${edit.message}` });
           return;

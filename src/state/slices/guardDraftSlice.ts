@@ -1,6 +1,9 @@
 import type { StateCreator } from 'zustand';
 import type { GuardDraftResult, GuardRule } from '../../core/index.ts';
-import { addGuardRule, draftGuard, draftRule, projectPrompts } from '../../core/index.ts';
+import type { draftRule } from '../../core/assist/guardCheck.ts';
+import type { draftGuard } from '../../core/assist/guardDraft.ts';
+import type { addGuardRule } from '../../core/assist/guardEdit.ts';
+import { projectPrompts } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
 import { choosePlayers } from './players.ts';
@@ -41,10 +44,31 @@ export interface GuardDraftSlice {
 }
 
 /** The guard drafting job: a model's draft, checked by core, offered whole or not. */
+interface GuardCore {
+  readonly draftGuard: typeof draftGuard;
+  readonly draftRule: typeof draftRule;
+  readonly addGuardRule: typeof addGuardRule;
+}
+
 export function createGuardDraftSlice(
   models: ModelServices | undefined,
 ): StateCreator<AppState, [], [], GuardDraftSlice> {
   let controller: AbortController | undefined;
+  // The drafting code (CEL checks, the tool runtime) loads with the first draft, not with the page.
+  let core: GuardCore | undefined;
+  const load = async (): Promise<GuardCore> => {
+    const [draft, check, edit] = await Promise.all([
+      import('../../core/assist/guardDraft.ts'),
+      import('../../core/assist/guardCheck.ts'),
+      import('../../core/assist/guardEdit.ts'),
+    ]);
+    core = {
+      draftGuard: draft.draftGuard,
+      draftRule: check.draftRule,
+      addGuardRule: edit.addGuardRule,
+    };
+    return core;
+  };
   return (set, get) => ({
     guardDrafting: null,
     playgroundTrial: null,
@@ -67,6 +91,7 @@ export function createGuardDraftSlice(
       }
       const own = (controller = new AbortController());
       set({ guardDrafting: { policy, status: 'drafting' } });
+      const { draftGuard } = core ?? (await load());
       const start = models.clock();
       const result = await draftGuard(model, policy, {
         drafter,
@@ -90,8 +115,8 @@ export function createGuardDraftSlice(
     acceptGuardDraft: () => {
       const drafting = get().guardDrafting;
       const result = drafting?.result;
-      if (!drafting || !result?.ok) return false;
-      const edit = addGuardRule(get().project.files['rules.yaml'], result.draft);
+      if (!drafting || !result?.ok || !core) return false;
+      const edit = core.addGuardRule(get().project.files['rules.yaml'], result.draft);
       if (!edit.ok) {
         set({ guardDrafting: { ...drafting, problem: edit.message } });
         return false;
@@ -105,7 +130,8 @@ export function createGuardDraftSlice(
     },
     tryGuardDraft: () => {
       const result = get().guardDrafting?.result;
-      if (!result?.ok) return;
+      if (!result?.ok || !core) return;
+      const { draftRule } = core;
       const calls = [...result.examples, ...result.generated].map((e) => ({
         label: `${e.expect === undefined ? '' : `should ${e.expect}: `}${e.why === '' ? JSON.stringify(e.args) : e.why}`,
         args: { ...e.args },
