@@ -1,0 +1,173 @@
+import type { JsonSchema } from '../../domain.ts';
+import type { PyFunction } from '../../python/module.ts';
+import type { TablePlan } from '../database.ts';
+import type { Effect } from '../effects.ts';
+import type { Requirement } from '../requires.ts';
+import { negate } from '../requires.ts';
+import {
+  type CelValue,
+  type Frame,
+  type Group,
+  type Numeric,
+  type Place,
+  Unreadable,
+  type Value,
+  celName,
+  discriminators,
+  fieldCel,
+  firstField,
+  stored,
+  withReads,
+} from './values.ts';
+
+/**
+ * What the Python tool reader knows (arguments, tables, helpers) and has gathered (failures,
+ * effects, the pending change), and the small steps every layer takes: a value's CEL, a place
+ * read from the database, names of its own.
+ */
+export abstract class ReaderBase {
+  protected readonly helpers = new Map<string, PyFunction | undefined>();
+  protected readonly helperSources: Readonly<Record<string, string>>;
+  protected readonly parameters: { properties: Record<string, JsonSchema> };
+  protected readonly tables: readonly TablePlan[];
+  protected readonly classes: Map<string, { field: string; value: string }>;
+  protected readonly requires: Requirement[] = [];
+  protected readonly effects: (Effect & { writes: Set<string>; epoch: number })[] = [];
+  protected readonly notes: string[] = [];
+  protected readonly names = new Set<string>();
+  protected group: (Group & { frame: Frame }) | undefined;
+  protected epoch = 0;
+  protected groups = 0;
+  protected line = 0;
+  /** The tool's first line in its file; lines inside a helper are reported at its call. */
+  protected readonly firstLine: number;
+  protected depth = 0;
+
+  constructor(
+    helpers: Readonly<Record<string, string>>,
+    parameters: { properties: Record<string, JsonSchema> },
+    tables: readonly TablePlan[],
+    firstLine: number,
+  ) {
+    this.firstLine = firstLine;
+    this.helperSources = helpers;
+    this.parameters = parameters;
+    this.tables = tables;
+    this.classes = discriminators(tables);
+  }
+
+  // ---- helpers ----
+
+  protected celOf(value: Value): CelValue {
+    if (value.k === 'cel') return value;
+    if (value.k === 'place') return this.read(value);
+    if (value.k === 'table') throw new Unreadable('it uses a whole table as a value');
+    throw new Unreadable(`it uses ${value.k === 'class' ? value.name : value.k} as a value`);
+  }
+
+  protected list(value: Value): CelValue {
+    const list = this.celOf(value);
+    if (list.schema?.type === 'object') {
+      throw new Unreadable('it walks a map');
+    }
+    return list;
+  }
+
+  /** A place's value now, as CEL over `db`. */
+  protected read(place: Place): CelValue {
+    // Each look-up's `r` is its own: CEL scopes a macro's variable to the macro.
+    const r = 'r';
+    const row = `db.${place.table.name}.filter(${r}, ${r}.${fieldCel(place.table.key)} == ${place.key.cel})[0]`;
+    const parts: CelValue[] = [place.key];
+    for (const step of place.steps) {
+      if ('key' in step) parts.push(step.key);
+      if ('match' in step) parts.push(step.match.cond);
+    }
+    // A fixed item of a list (`payment_history[0]`) stays what it was when the list only grows.
+    const second = place.steps[1];
+    const fixed = second !== undefined && 'key' in second && /^\d+$/.test(second.key.cel);
+    const column = place.steps.length === 0 ? '*' : `${firstField(place)}${fixed ? '[]' : ''}`;
+    const value = this.cel(this.renderRow(place, row), parts, place.schema, stored(place.schema));
+    return {
+      ...value,
+      reads: withReads(
+        value.reads,
+        [`${place.table.name}.${column}`, `${place.table.name}.${place.table.key}`],
+        this.epoch,
+      ),
+    };
+  }
+
+  protected renderRow(place: Place, row: string): string {
+    let out = row;
+    for (const step of place.steps) {
+      if ('field' in step) out += `.${fieldCel(step.field)}`;
+      else if ('key' in step) out += `[${step.key.cel}]`;
+      else out += `.filter(${step.match.name}, ${step.match.cond.cel})[0]`;
+    }
+    return out;
+  }
+
+  protected bool(value: Value): CelValue {
+    if (value.k === 'place' && value.exists !== undefined)
+      return this.cel(value.exists, [this.read(value)]);
+    return this.celOf(value);
+  }
+
+  protected not(value: CelValue): CelValue {
+    return this.cel(value.opposite ?? negate(value.cel), [value]);
+  }
+
+  protected all(values: readonly CelValue[]): CelValue {
+    if (values.length === 1 && values[0]) return values[0];
+    return this.cel(values.map((v) => `(${v.cel})`).join(' && '), values);
+  }
+
+  protected arith(left: CelValue, op: string, right: CelValue): CelValue {
+    // CEL does not mix ints and doubles: a whole-number literal beside a double is written as one.
+    const fix = (v: CelValue, other: CelValue) =>
+      v.numeric === 'int' && other.numeric !== 'int' && /^\d+$/.test(v.cel) ? `${v.cel}.0` : v.cel;
+    const numeric = left.numeric === 'int' && right.numeric === 'int' ? 'int' : 'double';
+    const text = `(${fix(left, right)} ${op} ${fix(right, left)})`;
+    return this.cel(
+      text,
+      [left, right],
+      left.schema?.type === 'string' ? left.schema : undefined,
+      left.schema?.type === 'string' ? undefined : numeric,
+    );
+  }
+
+  protected cel(
+    cel: string,
+    from: readonly CelValue[],
+    schema?: JsonSchema,
+    numeric?: Numeric,
+    group?: number,
+  ): CelValue {
+    const reads = new Map<string, number>();
+    for (const f of from)
+      for (const [read, time] of f.reads) reads.set(read, Math.min(time, reads.get(read) ?? time));
+    const at = from.length === 0 ? this.epoch : Math.min(...from.map((f) => f.at));
+    const inGroup = group ?? from.find((f) => f.group !== undefined)?.group;
+    return {
+      k: 'cel',
+      cel,
+      reads,
+      at,
+      born: this.epoch,
+      deps: from,
+      ...(schema && { schema }),
+      ...(numeric && { numeric }),
+      ...(inGroup !== undefined && { group: inGroup }),
+    };
+  }
+
+  /** A CEL variable name of the reader's own (an index, a record), unique within the tool. */
+  protected fresh(base: string): string {
+    const clean = celName(base);
+    let name = clean;
+    for (let n = 2; this.names.has(name); n++) name = `${clean}${n}`;
+    this.names.add(name);
+    return name;
+  }
+}

@@ -1,0 +1,196 @@
+import type { Effect } from '../effects.ts';
+import { ExpressionReader } from './expressions.ts';
+import {
+  type CelValue,
+  type Frame,
+  type Group,
+  type Place,
+  Unreadable,
+  bare,
+  columnSchema,
+  conflicts,
+  fieldCel,
+  fieldSchema,
+  firstField,
+  mapLiteral,
+  pathKey,
+  rebuild,
+  stored,
+} from './values.ts';
+
+/** Gathers consecutive writes to one row into one `update` effect, timed against every read. */
+export abstract class ChangeReader extends ExpressionReader {
+  // ---- changes ----
+
+  /**
+   * Sets `field` of a place to `next(current)`. The change joins the pending one when it is to
+   * the same row under the same conditions; otherwise the pending one is written first.
+   */
+  protected write(
+    place: Place,
+    field: string,
+    next: (current: CelValue) => CelValue,
+    frame: Frame,
+    append = false,
+  ): void {
+    if (frame.dry) return;
+    if (place.exists !== undefined && place.steps.length === 0)
+      throw new Unreadable('it changes a row it may not have found');
+    const key = place.key.cel;
+    if (
+      this.group &&
+      (this.group.table !== place.table ||
+        this.group.key.cel !== key ||
+        this.group.frame.when !== frame.when ||
+        this.group.frame.loop !== frame.loop)
+    )
+      this.flush();
+    const group: Group & { frame: Frame } = (this.group ??= {
+      id: ++this.groups,
+      table: place.table,
+      key: place.key,
+      sets: new Map(),
+      nested: new Map(),
+      used: [place.key],
+      appends: new Set(),
+      epoch: this.epoch++,
+      frame,
+    });
+    const [first, ...rest] = place.steps;
+    if (first === undefined) {
+      if (!place.table.columns.some((c) => c.name === field))
+        throw new Unreadable(`it sets "${field}", which is not a column of ${place.table.name}`);
+      const schema = columnSchema(place.table, field);
+      const current = this.cel(
+        group.sets.get(field) ?? `row.${fieldCel(field)}`,
+        [],
+        schema,
+        stored(schema),
+      );
+      const value = next({ ...current, group: group.id });
+      group.used.push(value);
+      if (append && (!group.sets.has(field) || group.appends.has(field))) group.appends.add(field);
+      else group.appends.delete(field);
+      group.sets.set(field, value.cel);
+      return;
+    }
+    if (!('field' in first)) throw new Unreadable('it changes a row through an index');
+    const path = pathKey(place.steps);
+    const entry: { place: Place; fields: Map<string, string> } = group.nested.get(path) ?? {
+      place,
+      fields: new Map<string, string>(),
+    };
+    group.nested.set(path, entry);
+    for (const step of rest) {
+      if ('key' in step) group.used.push(step.key);
+      if ('match' in step) group.used.push(step.match.cond);
+    }
+    const inside = this.renderRow(place, 'row');
+    const schema = fieldSchema(place.schema, field);
+    const current = this.cel(
+      entry.fields.get(field) ?? `${inside}.${fieldCel(field)}`,
+      [],
+      schema,
+      stored(schema),
+    );
+    const value = next({ ...current, group: group.id });
+    group.used.push(value);
+    entry.fields.set(field, value.cel);
+  }
+
+  protected pendingWrites(): string[] {
+    if (!this.group) return [];
+    const g = this.group;
+    return [
+      ...[...g.sets.keys()].map((c) => `${g.table.name}.${c}${g.appends.has(c) ? '+' : ''}`),
+      ...[...g.nested.values()].map((n) => `${g.table.name}.${firstField(n.place)}`),
+    ];
+  }
+
+  /**
+   * Writes the pending change as one `update` effect, and returns the columns it writes. In a
+   * loop, a value read before the loop from a column the loop changes is read once, before the
+   * first item, into the `for_each` list: each item is then `{<name>: item, h1: …}`.
+   */
+  protected flush(): Set<string> {
+    const group = this.group;
+    this.group = undefined;
+    if (group === undefined) return new Set();
+    const { frame } = group;
+    const sets = new Map(group.sets);
+    // Changes inside a column, applied to the column in order, each at its place.
+    for (const { place, fields } of group.nested.values()) {
+      const column = firstField(place);
+      const base = sets.get(column) ?? `row.${fieldCel(column)}`;
+      const patch = mapLiteral([...fields].map(([f, v]) => [f, bare(v)]));
+      sets.set(
+        column,
+        rebuild(base, place.steps.slice(1), (at) => `merge(${at}, ${patch})`),
+      );
+    }
+    const writes = new Set(
+      [...sets.keys()].map(
+        (c) => `${group.table.name}.${c}${group.appends.has(c) && !group.nested.size ? '+' : ''}`,
+      ),
+    );
+    const used = [...group.used, ...frame.when];
+    // What the change reads must not have changed since it was read.
+    for (const value of used) {
+      if (value.group !== undefined && value.group !== group.id)
+        throw new Unreadable(
+          `a value read inside one change is used in another (line ${this.line})`,
+        );
+      for (const effect of this.effects)
+        for (const [read, time] of value.reads)
+          if (effect.epoch >= time && conflicts([read], effect.writes))
+            throw new Unreadable(
+              `it reads ${read.replace('[]', '')} before a change to it and uses it after (line ${this.line})`,
+            );
+    }
+    let where = `row.${fieldCel(group.table.key)} == ${group.key.cel}`;
+    let when = frame.when.length > 0 ? this.all(frame.when).cel : undefined;
+    let each: { for_each: string; as: string } | undefined;
+    const loop = frame.loop;
+    if (loop) {
+      loop.effects++;
+      if (loop.effects > 1)
+        throw new Unreadable(`a loop that makes two changes (line ${this.line})`);
+      const hoisted = new Map<string, string>();
+      const visit = (value: CelValue): void => {
+        if (value.born < loop.epoch) {
+          if (conflicts(value.reads.keys(), writes) && !hoisted.has(value.cel))
+            hoisted.set(value.cel, `h${hoisted.size + 1}`);
+          return;
+        }
+        value.deps.forEach(visit);
+      };
+      used.forEach(visit);
+      each = { for_each: loop.list, as: loop.as };
+      if (hoisted.size > 0) {
+        const record = this.fresh('it');
+        const swap = (cel: string) => {
+          let out = cel;
+          for (const [text, name] of hoisted) out = out.split(text).join(`${record}.${name}`);
+          return `[${record}.${loop.as}].map(${loop.as}, ${out})[0]`;
+        };
+        each = {
+          for_each: `${loop.list}.map(${loop.as}, ${mapLiteral([[loop.as, loop.as], ...[...hoisted].map(([text, name]) => [name, text] as [string, string])])})`,
+          as: record,
+        };
+        where = swap(where);
+        if (when !== undefined) when = swap(when);
+        for (const [column, cel] of sets) sets.set(column, swap(cel));
+      }
+    }
+    for (const [column, cel] of sets) sets.set(column, bare(cel));
+    const effect: Effect = {
+      update: group.table.name,
+      ...each,
+      ...(when !== undefined && { when }),
+      where,
+      set: Object.fromEntries(sets),
+    };
+    this.effects.push({ ...effect, writes, epoch: group.epoch });
+    return writes;
+  }
+}

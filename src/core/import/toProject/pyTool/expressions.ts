@@ -1,0 +1,427 @@
+import type { PyExpr } from '../../python/expression.ts';
+import { parsePyExpr } from '../../python/expression.ts';
+import { readPythonModule } from '../../python/module.ts';
+import type { PyStatement } from '../../python/statements.ts';
+import {
+  type CelValue,
+  type Frame,
+  OPPOSITE,
+  type Place,
+  Unreadable,
+  type Value,
+  celName,
+  columnSchema,
+  containsReturn,
+  entrySchema,
+  fieldCel,
+  fieldSchema,
+  firstField,
+  itemSchema,
+  mapLiteral,
+  pathKey,
+  stored,
+  withReads,
+} from './values.ts';
+
+import { ReaderBase } from './base.ts';
+/**
+ * Reads expressions of a tool body as CEL values and live places. The statement walker extends
+ * it; `block` is its, for a helper's body inlined here.
+ */
+export abstract class ExpressionReader extends ReaderBase {
+  // ---- expressions ----
+
+  protected expr(e: PyExpr, frame: Frame): Value {
+    switch (e.t) {
+      case 'name': {
+        const value = frame.locals.get(e.name);
+        if (value === undefined) {
+          if (/^[A-Z]/.test(e.name)) return { k: 'class', name: e.name };
+          throw new Unreadable(`it reads "${e.name}", which it never sets (line ${this.line})`);
+        }
+        if (value.k === 'unset') throw new Unreadable(`${value.why} (line ${this.line})`);
+        return value;
+      }
+      case 'num': {
+        if (!/^\d+(\.\d+)?$/.test(e.text)) throw new Unreadable(`the number ${e.text}`);
+        return this.cel(e.text, [], undefined, e.text.includes('.') ? 'double' : 'int');
+      }
+      case 'str':
+        if (e.fstring) throw new Unreadable(`an f-string value (line ${this.line})`);
+        return this.cel(JSON.stringify(e.value), [], { type: 'string' });
+      case 'const':
+        return this.cel(e.value === 'None' ? 'null' : e.value === 'True' ? 'true' : 'false', []);
+      case 'attr':
+        return this.attr(this.expr(e.obj, frame), e.name);
+      case 'index':
+        return this.index(this.expr(e.obj, frame), e.index, frame);
+      case 'call':
+        return this.call(e, frame);
+      case 'bin': {
+        const left = this.celOf(this.expr(e.left, frame));
+        const right = this.celOf(this.expr(e.right, frame));
+        if (e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/')
+          return this.arith(left, e.op, right);
+        throw new Unreadable(`the operator ${e.op}`);
+      }
+      case 'neg': {
+        const x = this.celOf(this.expr(e.x, frame));
+        return this.cel(`-(${x.cel})`, [x], x.schema, x.numeric);
+      }
+      case 'not':
+        return this.not(this.bool(this.expr(e.x, frame)));
+      case 'bool': {
+        const left = this.bool(this.expr(e.left, frame));
+        const right = this.bool(this.expr(e.right, frame));
+        return this.cel(`(${left.cel} ${e.op === 'and' ? '&&' : '||'} ${right.cel})`, [
+          left,
+          right,
+        ]);
+      }
+      case 'cmp':
+        return this.compare(e, frame);
+      case 'if': {
+        const cond = this.bool(this.expr(e.cond, frame));
+        const a = this.celOf(this.expr(e.then, frame));
+        const b = this.celOf(this.expr(e.else, frame));
+        return this.cel(`(${cond.cel} ? ${a.cel} : ${b.cel})`, [cond, a, b], a.schema);
+      }
+      case 'list':
+      case 'tuple':
+      case 'set': {
+        const items = e.items.map((i) => this.celOf(this.expr(i, frame)));
+        return this.cel(`[${items.map((i) => i.cel).join(', ')}]`, items, { type: 'array' });
+      }
+      case 'dict':
+        throw new Unreadable(`a dict literal (line ${this.line})`);
+      case 'comp':
+        return this.comprehension(e, frame);
+    }
+  }
+
+  protected attr(obj: Value, name: string): Value {
+    if (obj.k === 'self') {
+      if (name === 'db') return { k: 'db' };
+      throw new Unreadable(`it reads self.${name}`);
+    }
+    if (obj.k === 'db') {
+      const table = this.tables.find((t) => t.source === name);
+      if (!table) throw new Unreadable(`self.db.${name} is not a table of the project`);
+      return { k: 'table', table };
+    }
+    if (obj.k === 'place') {
+      // A row's key is the key it was looked up by.
+      if (obj.steps.length === 0 && name === obj.table.key) return obj.key;
+      if (obj.steps.length === 0 && !obj.table.columns.some((c) => c.name === name))
+        throw new Unreadable(`${obj.table.name} has no column "${name}"`);
+      const schema =
+        obj.steps.length === 0 ? columnSchema(obj.table, name) : fieldSchema(obj.schema, name);
+      const steps = [...obj.steps, { field: name }];
+      // A field read while a change to it is pending reads the pending value.
+      const pending = this.pending(obj, name);
+      if (pending !== undefined) return pending;
+      return { k: 'place', table: obj.table, key: obj.key, steps, ...(schema && { schema }) };
+    }
+    if (obj.k === 'cel') {
+      const schema = fieldSchema(obj.schema, name);
+      // A field of a value read from the database is stored JSON: a number is a double.
+      return this.cel(`${obj.cel}.${fieldCel(name)}`, [obj], schema, stored(schema));
+    }
+    throw new Unreadable(`it reads ".${name}" of a ${obj.k}`);
+  }
+
+  protected pending(place: Place, field: string): CelValue | undefined {
+    const g = this.group;
+    if (!g || g.table !== place.table || g.key.cel !== place.key.cel) return undefined;
+    if (place.steps.length === 0) {
+      const set = g.sets.get(field);
+      return set === undefined ? undefined : this.cel(set, [], undefined, undefined, g.id);
+    }
+    const entry = g.nested.get(pathKey(place.steps));
+    const set = entry?.fields.get(field);
+    if (set !== undefined) return this.cel(set, [], undefined, undefined, g.id);
+    if (g.sets.has(firstField(place)) || g.nested.size > 0)
+      for (const other of g.nested.values())
+        if (firstField(other.place) === firstField(place))
+          throw new Unreadable(`it reads inside a column it is changing (line ${this.line})`);
+    return undefined;
+  }
+
+  protected index(obj: Value, indexExpr: PyExpr, frame: Frame): Value {
+    const index = this.celOf(this.expr(indexExpr, frame));
+    if (obj.k === 'table') {
+      const key = index;
+      return { k: 'place', table: obj.table, key, steps: [] };
+    }
+    if (obj.k === 'place') {
+      if (obj.steps.length === 0) throw new Unreadable('it indexes a row');
+      if (index.cel.startsWith('-')) throw new Unreadable(`a negative index (line ${this.line})`);
+      const schema =
+        obj.schema?.type === 'array' ? itemSchema(obj.schema) : entrySchema(obj.schema);
+      return {
+        k: 'place',
+        table: obj.table,
+        key: obj.key,
+        steps: [...obj.steps, { key: index }],
+        ...(schema && { schema }),
+      };
+    }
+    if (obj.k === 'cel') {
+      const schema =
+        obj.schema?.type === 'array' ? itemSchema(obj.schema) : entrySchema(obj.schema);
+      const at = /^-\d+$/.test(index.cel)
+        ? `size(${obj.cel}) ${index.cel.replace('-', '- ')}`
+        : index.cel;
+      return this.cel(`${obj.cel}[${at}]`, [obj, index], schema, stored(schema));
+    }
+    throw new Unreadable(`it indexes a ${obj.k}`);
+  }
+
+  protected call(e: Extract<PyExpr, { t: 'call' }>, frame: Frame): Value {
+    const { fn, args, kwargs } = e;
+    if (fn.t === 'attr' && fn.obj.t === 'name' && fn.obj.name === 'self')
+      return this.helper(
+        fn.name,
+        args.map((a) => this.expr(a, frame)),
+        frame,
+      );
+    if (fn.t === 'attr') {
+      const obj = this.expr(fn.obj, frame);
+      const target = this.celOf(obj);
+      const [first] = args.map((a) => this.celOf(this.expr(a, frame)));
+      if (fn.name === 'count' && first) {
+        const v = this.fresh('e');
+        return this.cel(
+          `size(${target.cel}.filter(${v}, ${v} == ${first.cel}))`,
+          [target, first],
+          undefined,
+          'int',
+        );
+      }
+      if (fn.name === 'startswith' && first)
+        return this.cel(`${target.cel}.startsWith(${first.cel})`, [target, first]);
+      if (fn.name === 'endswith' && first)
+        return this.cel(`${target.cel}.endsWith(${first.cel})`, [target, first]);
+      throw new Unreadable(`it calls .${fn.name}() (line ${this.line})`);
+    }
+    if (fn.t !== 'name') throw new Unreadable(`a call it cannot follow (line ${this.line})`);
+    if (/^[A-Z]/.test(fn.name) && args.length === 0) {
+      // A model built from fields (`OrderPayment(amount=…)`): a map.
+      const fields = kwargs.map(([k, v]) => [k, this.celOf(this.expr(v, frame))] as const);
+      return this.cel(
+        mapLiteral(fields.map(([k, v]) => [k, v.cel])),
+        fields.map(([, v]) => v),
+        { type: 'object', title: fn.name },
+      );
+    }
+    if (kwargs.length > 0) throw new Unreadable(`${fn.name}() with keyword arguments`);
+    const values = () => args.map((a) => this.celOf(this.expr(a, frame)));
+    switch (fn.name) {
+      case 'len': {
+        const [x] = values();
+        if (!x) break;
+        return this.cel(`size(${x.cel})`, [x], undefined, 'int');
+      }
+      case 'round': {
+        const [x, digits] = values();
+        if (!x || !digits) break;
+        return this.cel(`round(${x.cel}, ${digits.cel})`, [x, digits], undefined, 'double');
+      }
+      case 'abs': {
+        const [x] = values();
+        if (!x) break;
+        return this.cel(`abs(${x.cel})`, [x], undefined, x.numeric);
+      }
+      case 'sorted': {
+        const [x] = values();
+        if (!x) break;
+        return this.cel(`sorted(${x.cel})`, [x], x.schema);
+      }
+      case 'sum':
+      case 'min':
+      case 'max': {
+        const [x] = values();
+        if (!x || args.length !== 1) break;
+        return this.cel(`${fn.name}(${x.cel})`, [x], undefined, 'double');
+      }
+      case 'list': {
+        const [x] = values();
+        if (!x) break;
+        return x;
+      }
+      case 'isinstance': {
+        const [subject, cls] = args;
+        if (!subject || cls?.t !== 'name') break;
+        const tag = this.classes.get(cls.name);
+        if (!tag)
+          throw new Unreadable(`isinstance of ${cls.name}, which no column's data tells apart`);
+        const x = this.celOf(this.expr(subject, frame));
+        return this.cel(`${x.cel}.${fieldCel(tag.field)} == ${JSON.stringify(tag.value)}`, [x]);
+      }
+      case 'any':
+      case 'all': {
+        const [gen] = args;
+        if (gen?.t !== 'comp') break;
+        const { list, name, cond, item } = this.over(gen, frame);
+        const test = this.bool(item);
+        const body = cond ? `(!(${cond.cel}) || ${test.cel})` : test.cel;
+        const whole =
+          fn.name === 'any'
+            ? `${list.cel}.exists(${name}, ${cond ? `${cond.cel} && ${test.cel}` : test.cel})`
+            : `${list.cel}.all(${name}, ${body})`;
+        return this.cel(whole, [list, test, ...(cond ? [cond] : [])]);
+      }
+      case 'next': {
+        const [gen, fallback] = args;
+        if (
+          gen?.t !== 'comp' ||
+          (fallback && !(fallback.t === 'const' && fallback.value === 'None'))
+        )
+          break;
+        return this.next(gen, frame);
+      }
+    }
+    throw new Unreadable(`it calls ${fn.name}() (line ${this.line})`);
+  }
+
+  /** A comprehension's list, its variable's CEL name, its filter and its item, read once. */
+  protected over(gen: Extract<PyExpr, { t: 'comp' }>, frame: Frame) {
+    if (gen.vars.length !== 1) throw new Unreadable('a comprehension that unpacks');
+    const source = this.expr(gen.iter, frame);
+    const list = this.list(source);
+    const name = celName(gen.vars[0] ?? 'x');
+    const locals = new Map(frame.locals);
+    locals.set(gen.vars[0] ?? '', this.cel(name, [list], itemSchema(list.schema)));
+    const inner: Frame = { ...frame, locals };
+    const cond = gen.cond ? this.bool(this.expr(gen.cond, inner)) : undefined;
+    const item = this.expr(gen.item, inner);
+    return { source, list, name, cond, item };
+  }
+
+  protected comprehension(gen: Extract<PyExpr, { t: 'comp' }>, frame: Frame): Value {
+    if (gen.kind !== 'list') throw new Unreadable(`a generator outside any(), all() or next()`);
+    const { list, name, cond, item } = this.over(gen, frame);
+    const value = this.celOf(item);
+    const filtered = cond ? `${list.cel}.filter(${name}, ${cond.cel})` : list.cel;
+    return this.cel(
+      `${filtered}.map(${name}, ${value.cel})`,
+      [list, value, ...(cond ? [cond] : [])],
+      {
+        type: 'array',
+        ...(value.schema && { items: value.schema }),
+      },
+    );
+  }
+
+  /** `next((x for x in <list> if cond), None)`: the first such item, a live place when it is in a row. */
+  protected next(gen: Extract<PyExpr, { t: 'comp' }>, frame: Frame): Value {
+    const { source, list, name, cond, item } = this.over(gen, frame);
+    if (!cond || item.k !== 'cel' || item.cel !== name)
+      throw new Unreadable('a next() that is not a search');
+    const exists = `${list.cel}.exists(${name}, ${cond.cel})`;
+    if (source.k === 'place') {
+      const schema = itemSchema(source.schema);
+      return {
+        k: 'place',
+        table: source.table,
+        key: source.key,
+        steps: [...source.steps, { match: { name, cond } }],
+        exists,
+        ...(schema && { schema }),
+      };
+    }
+    return this.cel(
+      `${list.cel}.filter(${name}, ${cond.cel})[0]`,
+      [list, cond],
+      itemSchema(list.schema),
+    );
+  }
+
+  protected compare(e: Extract<PyExpr, { t: 'cmp' }>, frame: Frame): CelValue {
+    const leftValue = this.expr(e.left, frame);
+    if (e.op === 'is' || e.op === 'is not') {
+      const negated = e.op === 'is not';
+      if (!(e.right.t === 'const' && e.right.value === 'None'))
+        throw new Unreadable('"is" with something other than None');
+      if (leftValue.k === 'place' && leftValue.exists !== undefined)
+        return this.cel(negated ? leftValue.exists : `!(${leftValue.exists})`, [
+          this.celOf(leftValue),
+        ]);
+      const left = this.celOf(leftValue);
+      return {
+        ...this.cel(`${left.cel} ${negated ? '!=' : '=='} null`, [left]),
+        opposite: `${left.cel} ${negated ? '==' : '!='} null`,
+      };
+    }
+    const rightValue = this.expr(e.right, frame);
+    if (e.op === 'in' || e.op === 'not in') {
+      const left = this.celOf(leftValue);
+      let test: CelValue;
+      if (rightValue.k === 'table') {
+        const r = 'r';
+        test = this.cel(
+          `db.${rightValue.table.name}.exists(${r}, ${r}.${fieldCel(rightValue.table.key)} == ${left.cel})`,
+          [left],
+        );
+        test = {
+          ...test,
+          reads: withReads(
+            test.reads,
+            [`${rightValue.table.name}.${rightValue.table.key}`],
+            this.epoch,
+          ),
+        };
+      } else {
+        const right = this.celOf(rightValue);
+        test =
+          right.schema?.type === 'string'
+            ? this.cel(`${right.cel}.contains(${left.cel})`, [left, right])
+            : this.cel(`${left.cel} in ${right.cel}`, [left, right]);
+      }
+      return e.op === 'in' ? test : this.not(test);
+    }
+    const left = this.celOf(leftValue);
+    const right = this.celOf(rightValue);
+    return {
+      ...this.cel(`${left.cel} ${e.op} ${right.cel}`, [left, right]),
+      opposite: `${left.cel} ${OPPOSITE[e.op] ?? '!='} ${right.cel}`,
+    };
+  }
+
+  /** Inlines `self._helper(…)`: its failures count here; its value is what it returns. */
+  protected helper(name: string, args: readonly Value[], frame: Frame): Value {
+    if (!this.helpers.has(name)) {
+      const source = this.helperSources[name];
+      this.helpers.set(
+        name,
+        source === undefined ? undefined : readPythonModule(source).functions[0],
+      );
+    }
+    const fn = this.helpers.get(name);
+    if (fn === undefined)
+      throw new Unreadable(`it calls self.${name}(), whose source is not beside it`);
+    const params = fn.params.filter((p) => p.name !== 'self');
+    if (params.length !== args.length || params.some((p) => p.kind !== 'plain'))
+      throw new Unreadable(`self.${name}() is called with ${args.length} arguments`);
+    const locals = new Map<string, Value>([['self', { k: 'self' }]]);
+    params.forEach((p, i) =>
+      locals.set(p.name, args[i] ?? { k: 'unset', why: 'a missing argument' }),
+    );
+    const body = fn.body;
+    const last = body[body.length - 1];
+    if (last?.tokens[0]?.value !== 'return')
+      throw new Unreadable(`self.${name}() does not end by returning a value`);
+    if (body.slice(0, -1).some((s) => containsReturn(s)))
+      throw new Unreadable(`self.${name}() returns from more than one place`);
+    this.depth++;
+    try {
+      this.block(body.slice(0, -1), { ...frame, locals });
+      return this.expr(parsePyExpr(last.tokens.slice(1)), { ...frame, locals });
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** Walks statements (the statement reader's), for a helper's body. */
+  protected abstract block(statements: readonly PyStatement[], frame: Frame): void;
+}
