@@ -293,10 +293,10 @@ export {
   ASSERTION_JUDGE_PROMPT,
   DEFAULT_PERSONA,
   POLICY_JUDGE_PROMPT,
-  RELATE_PROMPT,
   SCENARIO_GENERATOR_PROMPT,
   personaOf,
 } from './sim/prompts.ts';
+export { RELATE_PROMPT } from './assist/relatePrompt.ts';
 export type { AssertionJudgeDeps, AssertionJudgeResult } from './sim/assertionJudge.ts';
 export { judgeAssertions } from './sim/assertionJudge.ts';
 export type { AssertionContext, AssertionOpinion } from './sim/assertionOpinions.ts';

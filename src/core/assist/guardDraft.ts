@@ -7,12 +7,8 @@ import type { SimEvent } from '../sim/events.ts';
 import type { CallContext, Player } from '../sim/modelCall.ts';
 import { loggedChat } from '../sim/modelCall.ts';
 import type { PromptTemplate } from '../sim/prompts.ts';
-import {
-  GUARD_DRAFT_ASKS,
-  GUARD_DRAFT_PROMPT,
-  guardDraftFix,
-  renderPrompt,
-} from '../sim/prompts.ts';
+import { GUARD_DRAFT_ASKS, guardDraftFix, renderPrompt } from '../sim/prompts.ts';
+import { GUARD_DRAFT_PROMPT } from './guardPrompt.ts';
 import type { DraftCheck, DraftExample, GuardDraft } from './guardCheck.ts';
 import { checkDraft } from './guardCheck.ts';
 import { guardability } from './guardable.ts';

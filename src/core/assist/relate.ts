@@ -1,7 +1,8 @@
 import type { PriceTable } from '../models/usage.ts';
 import { callCost } from '../models/usage.ts';
 import type { PromptTemplate } from '../sim/prompts.ts';
-import { RELATE_PROMPT, renderPrompt } from '../sim/prompts.ts';
+import { renderPrompt } from '../sim/prompts.ts';
+import { RELATE_PROMPT } from './relatePrompt.ts';
 
 /** What the relation rater reads of a policy; its content key covers all of it. */
 export interface RelatePolicy {

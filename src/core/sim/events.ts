@@ -9,7 +9,11 @@ import type {
   Row,
   ToolInvocation,
 } from '../format/model.ts';
+import type { TerminationReason } from './endings.ts';
 import type { PromptSource } from './prompts.ts';
+
+export type { TerminationReason } from './endings.ts';
+export { ENDING_LABELS, ERROR_ENDINGS } from './endings.ts';
 
 /**
  * A simulation run is an append-only log of these events (DESIGN.md, "The simulation is an
@@ -36,83 +40,11 @@ export type Database = Readonly<Record<string, readonly Row[]>>;
 /** Who spoke in a dialogue. */
 export type Speaker = 'user' | 'agent';
 
-/**
- * Why a dialogue ended. The first three are normal endings, and so is `agent-error`: the agent
- * under test answering badly is its own failure (as tau2-bench counts it). The rest are outside
- * reasons, which make the dialogue an error (never a policy failure); `dialogue-ended` names the
- * role whose call failed.
- */
-export type TerminationReason =
-  /** The simulated user said it was done (its stop signal). */
-  | 'user-done'
-  /** A forbidding guard rule with `fallback: end` stopped the dialogue. */
-  | 'guard-end'
-  /** The turn limit was reached. */
-  | 'max-turns'
-  /** The dialogue ran past its time limit. */
-  | 'time-limit'
-  /** A provider failed (after retries): network, rate limit, server, auth, ... */
-  | 'provider-error'
-  /** The scenario itself cannot be run (its starting rows do not fit the tables): its fault. */
-  | 'scenario-error'
-  /**
-   * The agent under test answered badly even after its repair turn (a malformed or unknown tool
-   * call): the agent's failure, not an error.
-   */
-  | 'agent-error'
-  /**
-   * The simulated user broke the dialogue: an empty message, or leaving before the agent could
-   * say anything. An error of the simulation, never charged to the agent.
-   */
-  | 'user-error'
-  /** The person stopped the run. */
-  | 'cancelled'
-  /** The run's token or money budget was spent. */
-  | 'budget';
-
 /** How a model call failed: a ModelError's kind, or `unexpected` for an engine's own fault. */
 export type CallFailure = ModelErrorKind | 'unexpected';
 
 /** The model name a person's seat is recorded under in the log (Play). */
 export const PERSON = 'person';
-
-/** Endings that make a dialogue an error rather than a pass or a failure. */
-export const ERROR_ENDINGS: ReadonlySet<TerminationReason> = new Set([
-  'time-limit',
-  'provider-error',
-  'scenario-error',
-  'user-error',
-  'cancelled',
-  'budget',
-]);
-
-/**
- * How each ending reads: `short` in lists and counts ("2 provider error"), `sentence` where a
- * dialogue is shown. Typed by reason, so a new reason cannot reach the screen as a raw code.
- */
-export const ENDING_LABELS: Readonly<
-  Record<TerminationReason, { readonly short: string; readonly sentence: string }>
-> = {
-  'user-done': { short: 'the user finished', sentence: 'The customer ended the conversation.' },
-  'guard-end': { short: 'a guard rule ended it', sentence: 'A guard rule ended the conversation.' },
-  'max-turns': { short: 'turn limit', sentence: 'The turn limit was reached.' },
-  'time-limit': { short: 'time limit', sentence: 'The time limit was reached.' },
-  'provider-error': { short: 'provider error', sentence: 'The model’s provider failed.' },
-  'scenario-error': {
-    short: 'scenario cannot run',
-    sentence: 'The scenario cannot run as written (a fault of the scenario, not the agent).',
-  },
-  'agent-error': {
-    short: 'the agent answered badly',
-    sentence: 'The agent under test answered badly twice (its own failure).',
-  },
-  'user-error': {
-    short: 'the simulated user erred',
-    sentence: 'The simulated user broke the conversation (an error of the simulation).',
-  },
-  cancelled: { short: 'stopped', sentence: 'Stopped.' },
-  budget: { short: 'budget spent', sentence: 'The budget was spent.' },
-};
 
 /** What one deterministic check or expectation concluded. */
 export interface Finding {
