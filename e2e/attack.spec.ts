@@ -57,7 +57,9 @@ test('generate adversarial scenarios with a twin, accept them, and run them', as
     await expect(offer).toContainText('refund-window-urgency-twin');
     await expect(panel.getByTestId('attack-spent')).toContainText('Spent: 1 call(s), 0 failed');
     await offer.getByRole('button', { name: 'Add 2 to scenarios.yaml' }).click();
-    await expect(panel.getByRole('alert')).toContainText('Added 2 scenario(s)');
+    await expect(panel.getByRole('status').filter({ hasText: 'Added' })).toHaveText(
+      'Added 2 scenarios to scenarios.yaml.',
+    );
 
     await pane.getByRole('button', { name: 'Run scenarios' }).click();
     const report = pane.getByRole('region', { name: 'Run report' });

@@ -78,6 +78,8 @@ test('a model drafts a guard rule, checked before it is offered, tried in the pl
 
     // The draft waits while it is tried; back in the dialog it is accepted whole.
     await page.getByRole('button', { name: 'Draft a guard rule' }).click();
+    // The picker names the policy of the draft it shows.
+    await expect(dialog.getByRole('combobox', { name: 'Policy' })).toHaveValue('refund-window');
     await dialog.getByRole('button', { name: 'Accept into rules.yaml' }).click();
     await expect(workbench.editor).toContainText('- id: no-big-refunds');
     await expect(workbench.problems()).toBeVisible();

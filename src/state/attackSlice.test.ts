@@ -51,6 +51,8 @@ describe('the attack slice', () => {
     store
       .getState()
       .acceptAttacks(new Set(['refund-window-urgency', 'refund-window-urgency-twin']));
+    expect(store.getState().attack.notice).toBe('Added 2 scenarios to scenarios.yaml.');
+    expect(store.getState().attack.message).toBeNull();
     const after = store.getState().project.files['scenarios.yaml'];
     expect(after.startsWith(before)).toBe(true);
     const ids = parseProject(store.getState().project).model.scenarios.map((s) => s.id);

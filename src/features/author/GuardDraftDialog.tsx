@@ -24,7 +24,9 @@ export function GuardDraftDialog({ onClose }: { onClose: () => void }) {
   };
   const choices = model ? guardablePolicies(model) : [];
   const offered = choices.filter((c) => c.offered);
-  const [picked, setPicked] = useState('');
+  // A draft kept from before (tried in the playground, then reopened) keeps its policy chosen, so
+  // the picker never names one policy above another's draft.
+  const [picked, setPicked] = useState(() => drafting?.policy ?? '');
   const policy = picked !== '' ? picked : (offered[0]?.policy ?? '');
   const pickId = useId();
 
@@ -42,7 +44,10 @@ export function GuardDraftDialog({ onClose }: { onClose: () => void }) {
             value={policy}
             disabled={drafting?.status === 'drafting'}
             onChange={(e) => {
-              setPicked(e.currentTarget.value);
+              const next = e.currentTarget.value;
+              setPicked(next);
+              // Another policy's draft is no answer for this one.
+              if (drafting && drafting.policy !== next) clearGuardDraft();
             }}
           >
             {offered.map((c) => (

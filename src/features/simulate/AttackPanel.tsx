@@ -86,6 +86,11 @@ export function AttackPanel() {
           </span>
         )}
       </div>
+      {attack.notice && (
+        <p className="simulate-faint" role="status">
+          {attack.notice}
+        </p>
+      )}
       {attack.message && (
         <p className="simulate-message" role="alert">
           {attack.message}

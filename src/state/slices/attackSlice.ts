@@ -16,7 +16,10 @@ export interface AttackState {
   readonly progress: { readonly done: number; readonly total: number } | null;
   /** The pairs on offer (and the failures, the spend), until accepted or dismissed. */
   readonly result: AttackResult | null;
+  /** What went wrong, shown as an alert. */
   readonly message: string | null;
+  /** What was done (scenarios added), shown as a quiet status. */
+  readonly notice: string | null;
 }
 
 export interface AttackSlice {
@@ -49,6 +52,7 @@ const IDLE: AttackState = {
   progress: null,
   result: null,
   message: null,
+  notice: null,
 };
 
 /** The attack slice: model calls through the injected `ModelServices`, edits through the project. */
@@ -103,7 +107,7 @@ export function createAttackSlice(
           return;
         }
         controller = new AbortController();
-        patchAttack({ running: true, result: null, message: null, progress: null });
+        patchAttack({ running: true, result: null, message: null, notice: null, progress: null });
         try {
           const [{ generateAttacks }, yaml] = await Promise.all([
             import('../../core/assist/attack.ts'),
@@ -147,12 +151,13 @@ export function createAttackSlice(
         if ((edit.count ?? 0) > 0)
           state.setFileText('scenarios.yaml', edit.text, {
             origin: 'command',
-            label: `Add ${edit.count ?? 0} adversarial and contrastive scenario(s)`,
+            label: `Add ${plural(edit.count ?? 0, 'adversarial or contrastive scenario')}`,
           });
         patchAttack({
           result: null,
           progress: null,
-          message: `Added ${edit.count ?? 0} scenario(s) to scenarios.yaml.`,
+          message: null,
+          notice: `Added ${plural(edit.count ?? 0, 'scenario')} to scenarios.yaml.`,
         });
       },
       dismissAttacks: () => {
@@ -160,6 +165,11 @@ export function createAttackSlice(
       },
     };
   };
+}
+
+/** `1 scenario`, `2 scenarios`. */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function messageOf(error: unknown): string {
