@@ -70,6 +70,28 @@ export type {
   RelatePolicy,
   RelationRating,
 } from './assist/relate.ts';
+export type {
+  AssistCost,
+  AssistEstimate,
+  AssistPlanSize,
+  AssistSpent,
+} from './assist/assistCall.ts';
+export {
+  NOTHING_SPENT,
+  withUsage,
+  estimateAssist,
+  meteredContext,
+  tokensOf,
+} from './assist/assistCall.ts';
+export type { AssistAction, AssistTotals, AssistUsage } from './assist/assistLog.ts';
+export {
+  ASSIST_ACTIONS,
+  ASSIST_ACTION_NAMES,
+  assistLogId,
+  assistTotals,
+  assistUsageOf,
+  readAssistLog,
+} from './assist/assistLog.ts';
 export type { RelateDeps, RelateOutcome } from './assist/relateRun.ts';
 export { rateRelations } from './assist/relateRun.ts';
 export {

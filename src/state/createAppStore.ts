@@ -16,6 +16,8 @@ import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
 import { createSelectors } from './selectors.ts';
 import type { AnalysisSlice } from './slices/analysisSlice.ts';
+import type { AssistLogSlice } from './slices/assistLogSlice.ts';
+import { createAssistLogSlice } from './slices/assistLogSlice.ts';
 import type { AttackSlice } from './slices/attackSlice.ts';
 import { createAttackSlice } from './slices/attackSlice.ts';
 import type { CompareSlice } from './slices/compareSlice.ts';
@@ -96,7 +98,8 @@ export type AppState = UiSlice &
   CompareSlice &
   ShareSlice &
   AttackSlice &
-  GuardDraftSlice;
+  GuardDraftSlice &
+  AssistLogSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /**
@@ -150,10 +153,15 @@ export function createAppStore(
     ...createShareSlice(services.repository, services.importDomain ?? importInThread)(...args),
     ...createAttackSlice(services.models)(...args),
     ...createGuardDraftSlice(services.models)(...args),
+    ...createAssistLogSlice(services.runs, now)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
   autosave(store, scheduler, services.autosaveDelayMs ?? 250);
   analyzeOnChange(store, scheduler, services.analyze, services.analysisDelayMs ?? 120);
+  // Each project has its own Assist log, read when the project opens.
+  store.subscribe((state, previous) => {
+    if (state.projectId !== previous.projectId) void state.loadAssistLog();
+  });
   // The memoised selectors belong to this store, so another store never overwrites their memory.
   return Object.assign(store, { selectors: createSelectors() });
 }

@@ -24,9 +24,9 @@ function context(events: SimEvent[]) {
 describe('assist calls', () => {
   it('estimates dollars from the price table; a local model is free, an unpriced one unknown', () => {
     const size = { calls: 2, inputTokens: 1_000_000, outputTokens: 500_000 };
-    expect(estimateAssist(size, 'mini-1', PRICES)).toMatchObject({ dollars: 3, free: false });
-    expect(estimateAssist(size, 'local', PRICES, true)).toMatchObject({ dollars: 0, free: true });
-    expect(estimateAssist(size, 'mystery', PRICES).dollars).toBeNull();
+    expect(estimateAssist(size, 'mini-1', PRICES)).toMatchObject({ cost: 3, free: false, maxCalls: 2 });
+    expect(estimateAssist(size, 'local', PRICES, true)).toMatchObject({ cost: 0, free: true });
+    expect(estimateAssist(size, 'mystery', PRICES).cost).toBeNull();
   });
 
   it('asks for JSON by schema, and logs every call’s usage, a failed one included', async () => {

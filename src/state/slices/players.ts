@@ -55,3 +55,36 @@ export function choosePlayers(state: AppState): ChosenPlayers {
     freeModels,
   };
 }
+
+/** A model an Assist action calls, in which role, and the prices its calls are counted at. */
+export interface AssistPlayer {
+  readonly player: ChosenPlayer;
+  readonly role: 'generator' | 'judge';
+  /** It runs in this browser: it costs nothing, so its calls are priced at 0. */
+  readonly free: boolean;
+  readonly prices: AppState['modelSettings']['prices'];
+}
+
+/**
+ * The model for an Assist action: the generator's (proposals are generated), or for `judge`
+ * work (rating) the judge's when one is chosen, else the generator's. Undefined when none is set.
+ */
+export function assistPlayer(
+  state: AppState,
+  work: 'generate' | 'judge' = 'generate',
+): AssistPlayer | undefined {
+  const players = choosePlayers(state);
+  const judge = work === 'judge' ? players.judge : undefined;
+  const player = judge ?? players.generator;
+  if (!player) return undefined;
+  const free = players.freeModels.includes(player.model);
+  const { prices } = state.modelSettings;
+  return {
+    player,
+    role: judge ? 'judge' : 'generator',
+    free,
+    prices: free
+      ? { ...prices, [player.model]: { inputPerMillion: 0, outputPerMillion: 0 } }
+      : prices,
+  };
+}
