@@ -50,12 +50,14 @@ test('generate adversarial scenarios with a twin, accept them, and run them', as
     for (const tactic of ['social-engineering', 'false-authority', 'split-request'])
       await panel.getByLabel(tactic).uncheck();
     await panel.getByLabel('earlier-approval').uncheck();
-    await expect(panel.getByTestId('attack-estimate')).toContainText('1 call(s)');
+    await expect(panel.getByLabel('Estimate')).toContainText('about 1 call (up to 2 with repairs)');
     await panel.getByRole('button', { name: 'Generate' }).click();
 
     const offer = panel.getByRole('dialog', { name: 'Offered scenarios' });
     await expect(offer).toContainText('refund-window-urgency-twin');
-    await expect(panel.getByTestId('attack-spent')).toContainText('Spent: 1 call(s), 0 failed');
+    await expect(panel.getByLabel('Spent')).toHaveText(
+      /^Spent 1 call · [\d,]+ tokens in · [\d,]+ out · \$0\.\d{4}\.$/,
+    );
     await offer.getByRole('button', { name: 'Add 2 to scenarios.yaml' }).click();
     await expect(panel.getByRole('status').filter({ hasText: 'Added' })).toHaveText(
       'Added 2 scenarios to scenarios.yaml.',

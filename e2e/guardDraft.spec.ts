@@ -46,15 +46,15 @@ test('a model drafts a guard rule, checked before it is offered, tried in the pl
     await page.getByRole('button', { name: 'Draft a guard rule' }).click();
     const dialog = page.getByRole('dialog', { name: 'Draft a guard rule' });
     await dialog.getByLabel('Policy').selectOption('refund-window');
-    await expect(dialog.getByTestId('guard-draft-estimate')).toContainText(
-      '1–2 calls to sim-model',
+    await expect(dialog.getByLabel('Estimate')).toContainText(
+      'To draft a rule for refund-window with sim-model: about 1 call (up to 2 with repairs)',
     );
     await dialog.getByRole('button', { name: 'Draft', exact: true }).click();
 
     const rule = dialog.getByRole('region', { name: 'Draft rule' });
     await expect(rule).toContainText('when: has(args.amount) && args.amount > 500.0');
     await expect(rule).toContainText('(after one repair)');
-    await expect(rule.getByTestId('guard-draft-spent').first()).toContainText('2 calls');
+    await expect(rule.getByLabel('Spent')).toContainText('Spent 2 calls');
     const own = rule.getByRole('table', { name: 'The model’s examples' });
     await expect(own.getByRole('row')).toHaveCount(3);
     const made = rule.getByRole('table', { name: 'Calls PolicyLab made from the tool’s schema' });

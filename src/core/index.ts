@@ -66,7 +66,6 @@ export type {
   RatedRelation,
   RelateBatch,
   RelateCache,
-  RelateCost,
   RelatePolicy,
   RelationRating,
 } from './assist/relate.ts';
@@ -98,7 +97,7 @@ export {
   RELATE_ASKS,
   RELATE_MAX_PER_CALL,
   currentRatings,
-  estimateRelate,
+  sizeRelate,
   planRelate,
   relatePairKey,
   relatePolicyKey,
@@ -368,9 +367,8 @@ export type {
   AttackPair,
   AttackRequest,
   AttackResult,
-  AttackSpend,
 } from './assist/attack.ts';
-export { attackPrompt, estimateAttacks, generateAttacks } from './assist/attack.ts';
+export { attackPrompt, generateAttacks, sizeAttacks } from './assist/attack.ts';
 export type { AttackScenario, ScenariosEdit } from './assist/attackYaml.ts';
 export { acceptScenarios, appendScenarios, attackScenarioValue } from './assist/attackYaml.ts';
 export type { AttackTactic } from './format/attackTags.ts';
@@ -387,12 +385,7 @@ export type { Guardability } from './assist/guardable.ts';
 export { guardability, guardablePolicies } from './assist/guardable.ts';
 export type { DraftCheck, DraftExample, ExampleVerdict, GuardDraft } from './assist/guardCheck.ts';
 export { checkDraft, draftRule, withGuardRule } from './assist/guardCheck.ts';
-export type {
-  DraftEstimate,
-  GuardDraftDeps,
-  GuardDraftResult,
-  Spent,
-} from './assist/guardDraft.ts';
-export { draftGuard, estimateGuardDraft, guardDraftPrompt, spentBy } from './assist/guardDraft.ts';
+export type { GuardDraftDeps, GuardDraftResult } from './assist/guardDraft.ts';
+export { draftGuard, guardDraftPrompt, sizeGuardDraft } from './assist/guardDraft.ts';
 export type { GuardEdit } from './assist/guardEdit.ts';
 export { addGuardRule } from './assist/guardEdit.ts';

@@ -46,6 +46,7 @@ describe('the attack slice', () => {
     await store.getState().startAttacks();
     const { result } = store.getState().attack;
     expect(result?.pairs.map((p) => p.adversarial.id)).toEqual(['refund-window-urgency']);
+    expect(store.getState().assistLog.map((e) => [e.action, e.model])).toEqual([['attack', 'm']]);
     expect(store.getState().project.files['scenarios.yaml']).toBe(before);
 
     store

@@ -51,6 +51,8 @@ describe('guard draft slice', () => {
     const { store, requests } = await drafted([bad, bad]);
     const before = store.getState().project.files['rules.yaml'];
     expect(requests).toHaveLength(2);
+    // Both calls were paid for, so both are in the project's Assist log.
+    expect(store.getState().assistLog.map((e) => e.action)).toEqual(['guard-draft', 'guard-draft']);
     expect(store.getState().guardDrafting?.result?.ok).toBe(false);
     expect(store.getState().acceptGuardDraft()).toBe(false);
     expect(store.getState().project.files['rules.yaml']).toBe(before);

@@ -82,7 +82,7 @@ describe('relate slice', () => {
     const { store, id, analyse } = await ready(engine);
     store.getState().setRoleModel('judge', { engine: id, model: 'm' });
     const plan = store.getState().planRelations();
-    expect(plan).toMatchObject({ ok: true, model: 'm', pairs: 6, estimate: { calls: 3 } });
+    expect(plan).toMatchObject({ ok: true, pairs: 6, estimate: { calls: 3, model: 'm' } });
     if (plan.ok) expect(plan.estimate.cost).toBeGreaterThan(0);
 
     await store.getState().rateRelations();
@@ -106,6 +106,8 @@ describe('relate slice', () => {
       kept: 1,
       spent: { calls: 3, failed: 0 },
     });
+    // Every call is in the project's Assist log, counted as rating relations.
+    expect(store.getState().assistLog.map((e) => e.action)).toEqual(['relate', 'relate', 'relate']);
 
     analyse();
     expect(store.getState().planRelations()).toMatchObject({

@@ -11,7 +11,8 @@ import {
 } from '../../test/scriptedModels.ts';
 import { miniProject } from '../testing/miniProject.ts';
 import type { AttackDeps } from './attack.ts';
-import { estimateAttacks, generateAttacks } from './attack.ts';
+import { estimateAssist } from './assistCall.ts';
+import { generateAttacks, sizeAttacks } from './attack.ts';
 import { appendScenarios } from './attackYaml.ts';
 
 const mini = miniProject();
@@ -118,7 +119,7 @@ describe('generateAttacks', () => {
     expect(usage()).toHaveLength(1);
     expect(result.spent).toEqual({
       calls: 1,
-      failedCalls: 0,
+      failed: 0,
       inputTokens: 2000,
       outputTokens: 500,
       cost: (2000 * 1 + 500 * 5) / 1_000_000,
@@ -167,7 +168,7 @@ describe('generateAttacks', () => {
     ]);
     expect(result.pairs.map((p) => p.adversarial.id)).toEqual(['refund-window-false-authority']);
     expect(usage().map((u) => u.failed)).toEqual(['auth', undefined]);
-    expect(result.spent.failedCalls).toBe(1);
+    expect(result.spent.failed).toBe(1);
   });
 
   it('gives fresh ids apart from the scenarios already there and from each other', async () => {
@@ -246,13 +247,13 @@ describe('generateAttacks', () => {
   });
 });
 
-describe('estimateAttacks', () => {
+describe('sizeAttacks', () => {
   it('counts one call per policy and tactic, tokens from the prompts, and their price', () => {
     const request = {
       policies: ['refund-window', 'verify-identity'],
       tactics: ['urgency', 'earlier-approval'] as const,
     };
-    const estimate = estimateAttacks(mini, request, 'writer', {
+    const estimate = estimateAssist(sizeAttacks(mini, request), 'writer', {
       writer: { inputPerMillion: 1, outputPerMillion: 5 },
     });
     expect(estimate.calls).toBe(4);
@@ -262,6 +263,6 @@ describe('estimateAttacks', () => {
     expect(estimate.cost).toBeCloseTo(
       (estimate.inputTokens * 1 + estimate.outputTokens * 5) / 1_000_000,
     );
-    expect(estimateAttacks(mini, request, 'unpriced', {}).cost).toBeNull();
+    expect(estimateAssist(sizeAttacks(mini, request), 'unpriced', {}).cost).toBeNull();
   });
 });

@@ -4,16 +4,15 @@ import type { ProjectModel } from '../format/model.ts';
 import { parseProject } from '../format/parseProject.ts';
 import type { ChatMessage } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
-import type { PriceTable } from '../models/usage.ts';
-import { callCost } from '../models/usage.ts';
 import type { Project } from '../project.ts';
-import type { SimEvent } from '../sim/events.ts';
 import { SCENARIO_SCHEMA, scenarioGeneratorPrompt } from '../sim/generate.ts';
 import type { CallContext, Player } from '../sim/modelCall.ts';
 import { loggedChat } from '../sim/modelCall.ts';
 import type { PromptTemplate } from '../sim/prompts.ts';
 import { renderPrompt } from '../sim/prompts.ts';
 import { handWrittenScenarios, scenarioProblems } from '../sim/scenarios.ts';
+import type { AssistPlanSize, AssistSpent } from './assistCall.ts';
+import { meteredContext, tokensOf } from './assistCall.ts';
 import { ATTACK_ASKS, ATTACK_PROMPT, attackFix } from './attackPrompt.ts';
 import type { AttackScenario } from './attackYaml.ts';
 import { appendScenarios } from './attackYaml.ts';
@@ -39,21 +38,12 @@ export interface AttackFailure {
   readonly error: string;
 }
 
-/** Calls, tokens and dollars: estimated before generating, or spent after. */
-export interface AttackSpend {
-  readonly calls: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Dollars; null when the model has no price. */
-  readonly cost: number | null;
-}
-
 /** What generating gave: the pairs to offer, the failures, whether it was stopped, what it spent. */
 export interface AttackResult {
   readonly pairs: readonly AttackPair[];
   readonly failures: readonly AttackFailure[];
   readonly stopped: boolean;
-  readonly spent: AttackSpend & { readonly failedCalls: number };
+  readonly spent: AssistSpent;
 }
 
 /** What generating needs: the writer model, time, money, Stop and where usage and progress go. */
@@ -117,33 +107,27 @@ export function attackPrompt(
 }
 
 /**
- * What generating would cost before it runs: one call per policy and tactic (a repair turn adds
- * one more for a pair that fails `check`), the prompts' tokens counted at four characters a token.
+ * The size of generating before it runs: one call per policy and tactic (a repair turn adds one
+ * more for a pair that fails `check`), the prompts' tokens counted at four characters a token.
+ * Throws a RangeError when a policy is not in the project.
  */
-export function estimateAttacks(
+export function sizeAttacks(
   project: Project,
   request: AttackRequest,
-  modelName: string,
-  prices: PriceTable,
   template?: PromptTemplate,
-): AttackSpend & { readonly maxCalls: number } {
+): AssistPlanSize {
   const model = parseProject(project).model;
   const jobs = jobsOf(model, request);
   const inputTokens = jobs.reduce(
     (sum, job) =>
-      sum +
-      Math.ceil(
-        (attackPrompt(model, job.policy, job.tactic, template).length + ATTACK_ASKS.length) / 4,
-      ),
+      sum + tokensOf(attackPrompt(model, job.policy, job.tactic, template)) + tokensOf(ATTACK_ASKS),
     0,
   );
-  const outputTokens = jobs.length * OUTPUT_PER_CALL;
   return {
     calls: jobs.length,
     maxCalls: jobs.length * 2,
     inputTokens,
-    outputTokens,
-    cost: callCost(modelName, { inputTokens, outputTokens }, prices),
+    outputTokens: jobs.length * OUTPUT_PER_CALL,
   };
 }
 
@@ -163,26 +147,8 @@ export async function generateAttacks(
 ): Promise<AttackResult> {
   const model = parseProject(project).model;
   const jobs = jobsOf(model, request);
-  const spent = {
-    calls: 0,
-    failedCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cost: 0 as number | null,
-  };
-  const context: CallContext = {
-    ...deps,
-    emit: (event: SimEvent) => {
-      if (event.type === 'usage') {
-        spent.calls++;
-        if (event.failed !== undefined) spent.failedCalls++;
-        spent.inputTokens += event.inputTokens;
-        spent.outputTokens += event.outputTokens;
-        spent.cost = spent.cost === null || event.cost === null ? null : spent.cost + event.cost;
-      }
-      deps.emit?.(event);
-    },
-  };
+  const { context, spent } = meteredContext<CallContext>(deps);
+
   const pairs: AttackPair[] = [];
   const failures: AttackFailure[] = [];
   const taken = new Set(model.scenarios.map((s) => s.id));
@@ -212,7 +178,7 @@ export async function generateAttacks(
     }
     deps.onProgress?.(done + 1, jobs.length);
   }
-  return { pairs, failures, stopped, spent };
+  return { pairs, failures, stopped, spent: spent() };
 }
 
 async function writePair(

@@ -4,7 +4,8 @@ import type { ScriptedAnswer } from '../../test/scriptedModels.ts';
 import { parseProject } from '../format/parseProject.ts';
 import { ModelError } from '../models/errors.ts';
 import type { SimEvent } from '../sim/events.ts';
-import { draftGuard, estimateGuardDraft, guardDraftPrompt } from './guardDraft.ts';
+import { estimateAssist } from './assistCall.ts';
+import { draftGuard, guardDraftPrompt, sizeGuardDraft } from './guardDraft.ts';
 import { lendingDesk } from './testdata/lendingDesk.ts';
 
 const model = parseProject(lendingDesk()).model;
@@ -82,7 +83,13 @@ describe('draftGuard', () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]?.messages[0]?.content).toContain('Loans must be at most 21 days long.');
     expect(events.map((e) => e.type)).toEqual(['usage']);
-    expect(done.spent).toEqual({ calls: 1, inputTokens: 100, outputTokens: 10, cost: 120 });
+    expect(done.spent).toEqual({
+      calls: 1,
+      failed: 0,
+      inputTokens: 100,
+      outputTokens: 10,
+      cost: 120,
+    });
     expect(done.repaired).toBe(false);
   });
 
@@ -191,17 +198,17 @@ describe('draftGuard', () => {
   });
 });
 
-describe('estimateGuardDraft', () => {
+describe('sizeGuardDraft', () => {
   it('counts one call, two with the repair, and prices the most it can cost', () => {
     const policy = model.policies[0];
     if (!policy) throw new Error('no policy');
     const prompt = guardDraftPrompt(model, policy);
-    const estimate = estimateGuardDraft(model, policy, 'drafter', {
+    const estimate = estimateAssist(sizeGuardDraft(model, policy), 'drafter', {
       drafter: { inputPerMillion: 1, outputPerMillion: 1 },
     });
-    expect(estimate.calls).toEqual({ least: 1, most: 2 });
+    expect(estimate).toMatchObject({ calls: 1, maxCalls: 2 });
     expect(estimate.inputTokens).toBeGreaterThan(2 * (prompt.length / 4));
     expect(estimate.cost).toBeCloseTo((estimate.inputTokens + estimate.outputTokens) / 1e6);
-    expect(estimateGuardDraft(model, policy, 'unpriced', {}).cost).toBeNull();
+    expect(estimateAssist(sizeGuardDraft(model, policy), 'unpriced', {}).cost).toBeNull();
   });
 });

@@ -1,13 +1,12 @@
 import type { Policy, ProjectModel } from '../format/model.ts';
 import type { ChatMessage } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
-import type { PriceTable } from '../models/usage.ts';
-import { callCost } from '../models/usage.ts';
-import type { SimEvent } from '../sim/events.ts';
 import type { CallContext, Player } from '../sim/modelCall.ts';
 import { loggedChat } from '../sim/modelCall.ts';
 import type { PromptTemplate } from '../sim/prompts.ts';
 import { GUARD_DRAFT_ASKS, guardDraftFix, renderPrompt } from '../sim/prompts.ts';
+import type { AssistPlanSize, AssistSpent } from './assistCall.ts';
+import { meteredContext, tokensOf } from './assistCall.ts';
 import { GUARD_DRAFT_PROMPT } from './guardPrompt.ts';
 import type { DraftCheck, DraftExample, GuardDraft } from './guardCheck.ts';
 import { checkDraft } from './guardCheck.ts';
@@ -22,14 +21,6 @@ export interface GuardDraftDeps extends CallContext {
   readonly now: string;
 }
 
-/** What a drafting cost: its calls (failed ones too), tokens and dollars (null when unpriced). */
-export interface Spent {
-  readonly calls: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cost: number | null;
-}
-
 /** A draft that passed every check, with what it decides; or why none can be offered. */
 export type GuardDraftResult =
   | ({
@@ -37,14 +28,14 @@ export type GuardDraftResult =
       readonly draft: GuardDraft;
       /** Whether the first draft had problems that the repair turn fixed. */
       readonly repaired: boolean;
-      readonly spent: Spent;
+      readonly spent: AssistSpent;
     } & Omit<DraftCheck, 'problems'>)
   | {
       readonly ok: false;
       /** Why, in words: the problems of the last draft, the model's failure, or a stop. */
       readonly why: readonly string[];
       readonly stopped: boolean;
-      readonly spent: Spent;
+      readonly spent: AssistSpent;
     };
 
 /** The JSON a drafter must answer with (checkedChat holds it to this before we look). */
@@ -97,41 +88,24 @@ export function guardDraftPrompt(
   });
 }
 
-/** What drafting is expected to cost before it runs: calls (one, two with the repair), tokens, dollars. */
-export interface DraftEstimate {
-  readonly calls: { readonly least: number; readonly most: number };
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Dollars at most; null when the model has no price. */
-  readonly cost: number | null;
-}
-
-/** About four characters a token: good enough to say what a call will cost. */
-const CHARS_PER_TOKEN = 4;
-/** The most a draft answer is expected to be. */
+/** The most a draft answer is expected to be, in tokens. */
 const ANSWER_TOKENS = 600;
 
 /**
- * The estimate shown before drafting: the prompt's size in tokens (at four characters each),
- * the answer's, and the repair turn's, which resends both; the cost at most of two calls.
+ * The size shown before drafting: one call, two with the repair turn (which resends the prompt
+ * and the first answer); tokens counted for both, so the price is the most it can cost.
  */
-export function estimateGuardDraft(
+export function sizeGuardDraft(
   model: ProjectModel,
   policy: Policy,
-  drafter: string,
-  prices: PriceTable,
   template?: PromptTemplate,
-): DraftEstimate {
-  const prompt = Math.ceil(
-    (guardDraftPrompt(model, policy, template).length + GUARD_DRAFT_ASKS.length) / CHARS_PER_TOKEN,
-  );
-  const inputTokens = prompt + (prompt + 2 * ANSWER_TOKENS);
-  const outputTokens = 2 * ANSWER_TOKENS;
+): AssistPlanSize {
+  const prompt = tokensOf(guardDraftPrompt(model, policy, template)) + tokensOf(GUARD_DRAFT_ASKS);
   return {
-    calls: { least: 1, most: 2 },
-    inputTokens,
-    outputTokens,
-    cost: callCost(drafter, { inputTokens, outputTokens }, prices),
+    calls: 1,
+    maxCalls: 2,
+    inputTokens: prompt + (prompt + 2 * ANSWER_TOKENS),
+    outputTokens: 2 * ANSWER_TOKENS,
   };
 }
 
@@ -147,15 +121,7 @@ export async function draftGuard(
   policyId: string,
   deps: GuardDraftDeps,
 ): Promise<GuardDraftResult> {
-  const events: SimEvent[] = [];
-  const context: CallContext = {
-    ...deps,
-    emit: (event) => {
-      events.push(event);
-      deps.emit?.(event);
-    },
-  };
-  const spent = () => spentBy(events);
+  const { context, spent } = meteredContext<CallContext>(deps);
   const policy = model.policies.find((p) => p.id === policyId);
   if (!policy) return failed([`There is no policy "${policyId}".`], false, spent());
   const can = guardability(model, policy);
@@ -206,7 +172,7 @@ export async function draftGuard(
   );
 }
 
-function failed(why: readonly string[], stopped: boolean, spent: Spent): GuardDraftResult {
+function failed(why: readonly string[], stopped: boolean, spent: AssistSpent): GuardDraftResult {
   return { ok: false, why, stopped, spent };
 }
 
@@ -228,19 +194,4 @@ function draftOf(json: unknown, policy: string): GuardDraft {
   }));
   // One line for the agent and for rules.yaml, however the model broke it.
   return { ...answer, message: answer.message.replace(/\s+/g, ' ').trim(), policy, examples };
-}
-
-/** Calls, tokens and dollars of the `usage` events drafting appended. */
-export function spentBy(events: readonly SimEvent[]): Spent {
-  let spent: Spent = { calls: 0, inputTokens: 0, outputTokens: 0, cost: 0 };
-  for (const event of events) {
-    if (event.type !== 'usage') continue;
-    spent = {
-      calls: spent.calls + 1,
-      inputTokens: spent.inputTokens + event.inputTokens,
-      outputTokens: spent.outputTokens + event.outputTokens,
-      cost: spent.cost === null || event.cost === null ? null : spent.cost + event.cost,
-    };
-  }
-  return spent;
 }

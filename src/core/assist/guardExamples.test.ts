@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
-import type { SimEvent } from '../sim/events.ts';
 import { argumentErrors } from '../sim/toolRuntime.ts';
-import { spentBy } from './guardDraft.ts';
 import { OWN_EXAMPLES_LIMIT, ownExamples } from './guardExamples.ts';
 import { lendingDesk } from './testdata/lendingDesk.ts';
 
@@ -44,36 +42,5 @@ describe('ownExamples', () => {
     if (!lend) throw new Error('no lend_book');
     const made = ownExamples(lend, 'true', { member_id: 'm1', days: 3 }, model);
     expect(made.map((m) => m.args.member_id)).toContain('m2');
-  });
-});
-
-describe('spentBy', () => {
-  it('adds up the usage events and no others; an unpriced call leaves the cost unknown', () => {
-    const usage = fc.record({
-      inputTokens: fc.nat(5000),
-      outputTokens: fc.nat(5000),
-      cost: fc.option(fc.nat(100), { nil: null }),
-    });
-    fc.assert(
-      fc.property(
-        fc.array(fc.oneof(usage, fc.constant('other' as const)), { maxLength: 12 }),
-        (items) => {
-          const events = items.map((item): SimEvent =>
-            item === 'other'
-              ? { type: 'run-ended', at: 0, reason: 'done' }
-              : { type: 'usage', at: 0, role: 'generator', model: 'm', ms: 0, ...item },
-          );
-          const used = items.filter((i) => i !== 'other');
-          expect(spentBy(events)).toEqual({
-            calls: used.length,
-            inputTokens: used.reduce((n, u) => n + u.inputTokens, 0),
-            outputTokens: used.reduce((n, u) => n + u.outputTokens, 0),
-            cost: used.some((u) => u.cost === null)
-              ? null
-              : used.reduce((n, u) => n + (u.cost ?? 0), 0),
-          });
-        },
-      ),
-    );
   });
 });

@@ -5,16 +5,11 @@ import type { ChatEngine, ChatRequest } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
 import type { SimEvent } from '../sim/events.ts';
 import type { CallContext } from '../sim/modelCall.ts';
+import { estimateAssist } from './assistCall.ts';
 import { RELATE_PROMPT } from './relatePrompt.ts';
 import { AIRLINE_POLICIES, AIRLINE_RATINGS } from '../testing/airlineRelations.ts';
 import type { RelateCache, RelatePolicy } from './relate.ts';
-import {
-  RELATE_ASKS,
-  currentRatings,
-  estimateRelate,
-  planRelate,
-  relatePairKey,
-} from './relate.ts';
+import { RELATE_ASKS, currentRatings, sizeRelate, planRelate, relatePairKey } from './relate.ts';
 import { rateRelations } from './relateRun.ts';
 
 const POLICIES: readonly RelatePolicy[] = AIRLINE_POLICIES;
@@ -325,11 +320,11 @@ describe('rateRelations', () => {
   });
 });
 
-describe('estimateRelate', () => {
+describe('sizeRelate', () => {
   it('counts the calls and prices the tokens before anything runs', () => {
     const plan = planRelate(POLICIES, EMPTY);
     const prices = { m: { inputPerMillion: 3, outputPerMillion: 15 } };
-    const estimate = estimateRelate(plan, POLICIES, { model: 'm', prices });
+    const estimate = estimateAssist(sizeRelate(plan, POLICIES), 'm', prices);
     expect(estimate.calls).toBe(plan.length);
     expect(estimate.outputTokens).toBe(10 * plan.length + 30 * 595);
     // Each prompt holds the template and its policies' lines: well over 595 lines' worth.
@@ -337,6 +332,6 @@ describe('estimateRelate', () => {
     expect(estimate.cost).toBeCloseTo(
       (estimate.inputTokens * 3 + estimate.outputTokens * 15) / 1e6,
     );
-    expect(estimateRelate(plan, POLICIES, { model: 'unpriced', prices }).cost).toBeNull();
+    expect(estimateAssist(sizeRelate(plan, POLICIES), 'unpriced', prices).cost).toBeNull();
   });
 });

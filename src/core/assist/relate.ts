@@ -1,7 +1,7 @@
-import type { PriceTable } from '../models/usage.ts';
-import { callCost } from '../models/usage.ts';
 import type { PromptTemplate } from '../sim/prompts.ts';
 import { renderPrompt } from '../sim/prompts.ts';
+import type { AssistPlanSize } from './assistCall.ts';
+import { tokensOf } from './assistCall.ts';
 import { RELATE_PROMPT } from './relatePrompt.ts';
 
 /** What the relation rater reads of a policy; its content key covers all of it. */
@@ -36,15 +36,6 @@ export interface RatedRelation {
   readonly b: string;
   readonly weight: number;
   readonly reason: string;
-}
-
-/** The calls, tokens and cost of a plan before it runs, or of a run after it. */
-export interface RelateCost {
-  readonly calls: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Dollars; null when the model has no price. */
-  readonly cost: number | null;
 }
 
 /** More than this many others in one call are split over several calls. */
@@ -193,34 +184,26 @@ export function relatePrompt(
   });
 }
 
-/** About 4 characters a token, the usual rule of thumb for English. */
-const tokensOf = (text: string) => Math.ceil(text.length / 4);
 /** What one rating costs to write: `{"other": "...", "weight": 7, "reason": "..."}`. */
 const TOKENS_PER_RATING = 30;
 
 /**
- * What a plan will cost before it runs: its calls, the tokens of each prompt (about 4 characters
- * a token) and of the answers (about 30 a rating), and the dollars from the price table.
+ * The size of a plan before it runs: its calls, the tokens of each prompt (about 4 characters a
+ * token) and of the answers (about 30 a rating); `estimateAssist` prices it.
  */
-export function estimateRelate(
+export function sizeRelate(
   plan: readonly RelateBatch[],
   policies: readonly RelatePolicy[],
-  options: { readonly model: string; readonly prices: PriceTable; template?: PromptTemplate },
-): RelateCost {
+  template?: PromptTemplate,
+): AssistPlanSize {
   const byId = new Map(distinctPolicies(policies).map((p) => [p.id, p]));
   let inputTokens = 0;
   let outputTokens = 0;
   for (const batch of plan) {
-    inputTokens += tokensOf(relatePrompt(batch, byId, options.template)) + tokensOf(RELATE_ASKS);
+    inputTokens += tokensOf(relatePrompt(batch, byId, template)) + tokensOf(RELATE_ASKS);
     outputTokens += 10 + TOKENS_PER_RATING * batch.others.length;
   }
-  const usage = { inputTokens, outputTokens };
-  return {
-    calls: plan.length,
-    inputTokens,
-    outputTokens,
-    cost: callCost(options.model, usage, options.prices),
-  };
+  return { calls: plan.length, inputTokens, outputTokens };
 }
 
 /** The cache's ratings of the current policies' pairs, in file order. */

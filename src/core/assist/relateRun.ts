@@ -1,16 +1,11 @@
 import type { ModelRole } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
-import type { SimEvent } from '../sim/events.ts';
 import type { CallContext, Player } from '../sim/modelCall.ts';
 import { loggedChat } from '../sim/modelCall.ts';
+import type { AssistSpent } from './assistCall.ts';
+import { meteredContext } from './assistCall.ts';
 import type { PromptTemplate } from '../sim/prompts.ts';
-import type {
-  RelateCache,
-  RelateCost,
-  RelatePolicy,
-  RelationRating,
-  RelateBatch,
-} from './relate.ts';
+import type { RelateCache, RelatePolicy, RelationRating, RelateBatch } from './relate.ts';
 import {
   RELATE_ANSWER_SCHEMA,
   RELATE_ASKS,
@@ -43,7 +38,7 @@ export interface RelateOutcome {
   /** What went wrong, in words: failed calls, answers naming unknown or missing policies. */
   readonly problems: readonly string[];
   /** What it spent, failed calls included. */
-  readonly spent: RelateCost & { readonly failed: number };
+  readonly spent: AssistSpent;
 }
 
 /**
@@ -63,20 +58,7 @@ export async function rateRelations(
   const plan = planRelate(list, cache, deps.maxPerCall);
   const out = new Map(cache);
   const problems: string[] = [];
-  const spent = { calls: 0, failed: 0, inputTokens: 0, outputTokens: 0, cost: 0 as number | null };
-  const context: CallContext = {
-    ...deps.context,
-    emit: (event: SimEvent) => {
-      if (event.type === 'usage') {
-        spent.calls++;
-        if (event.failed !== undefined) spent.failed++;
-        spent.inputTokens += event.inputTokens;
-        spent.outputTokens += event.outputTokens;
-        spent.cost = spent.cost === null || event.cost === null ? null : spent.cost + event.cost;
-      }
-      deps.context.emit?.(event);
-    },
-  };
+  const { context, spent } = meteredContext<CallContext>(deps.context);
   let stopped = false;
   for (const [done, batch] of plan.entries()) {
     if (deps.context.signal?.aborted) {
@@ -110,7 +92,7 @@ export async function rateRelations(
     }
     deps.onProgress?.(done + 1, plan.length);
   }
-  return { cache: out, planned: plan.length, stopped, problems, spent };
+  return { cache: out, planned: plan.length, stopped, problems, spent: spent() };
 }
 
 /** Puts one answer's ratings into the cache; returns what was wrong with it, in words. */

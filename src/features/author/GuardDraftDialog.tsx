@@ -1,11 +1,15 @@
 import { useId, useState } from 'react';
-import type { ExampleVerdict, Guardability, ProjectModel, Spent } from '../../core/index.ts';
-import { estimateGuardDraft, guardablePolicies, projectPrompts } from '../../core/index.ts';
-import { choosePlayers } from '../../state/slices/players.ts';
+import type { ExampleVerdict, Guardability, ProjectModel } from '../../core/index.ts';
+import {
+  estimateAssist,
+  guardablePolicies,
+  projectPrompts,
+  sizeGuardDraft,
+} from '../../core/index.ts';
+import { assistPlayer } from '../../state/slices/players.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-
-const dollars = (cost: number | null) => (cost === null ? 'unknown cost' : `$${cost.toFixed(4)}`);
+import { AssistEstimateLine, AssistSpentLine } from '../assist/AssistCost.tsx';
 
 /**
  * A model drafts a guard rule for a policy. The draft is shown only after PolicyLab checked it
@@ -56,7 +60,6 @@ export function GuardDraftDialog({ onClose }: { onClose: () => void }) {
               </option>
             ))}
           </select>
-          <Estimate model={model} policy={policy} />
           {drafting?.status === 'drafting' ? (
             <button type="button" className="button button-quiet" onClick={stopGuardDraft}>
               Stop
@@ -74,16 +77,17 @@ export function GuardDraftDialog({ onClose }: { onClose: () => void }) {
           )}
         </div>
       )}
+      {model && offered.length > 0 && drafting?.status !== 'drafting' && !drafting?.result && (
+        <Estimate model={model} policy={policy} />
+      )}
       <NotOffered choices={choices} />
       {drafting?.status === 'drafting' && (
         <p role="status">Drafting a rule for {drafting.policy}…</p>
       )}
       {drafting?.result && !drafting.result.ok && (
         <div role="alert" className="guard-draft-failed">
-          <p>
-            {drafting.result.stopped ? 'Stopped.' : 'No rule is offered.'} Spent:{' '}
-            <SpentText spent={drafting.result.spent} />.
-          </p>
+          <p>{drafting.result.stopped ? 'Stopped.' : 'No rule is offered.'}</p>
+          <AssistSpentLine spent={drafting.result.spent} free={drafting.free === true} />
           <ul>
             {drafting.result.why.map((why, i) => (
               <li key={i}>{why}</li>
@@ -106,9 +110,9 @@ export function GuardDraftDialog({ onClose }: { onClose: () => void }) {
           </pre>
           <p>
             Checked: it compiles, names real tools and arguments, and decides the model’s examples
-            as it said{drafting.result.repaired ? ' (after one repair)' : ''}. Spent:{' '}
-            <SpentText spent={drafting.result.spent} />.
+            as it said{drafting.result.repaired ? ' (after one repair)' : ''}.
           </p>
+          <AssistSpentLine spent={drafting.result.spent} free={drafting.free === true} />
           <Verdicts title="The model’s examples" verdicts={drafting.result.examples} />
           <Verdicts
             title="Calls PolicyLab made from the tool’s schema"
@@ -142,33 +146,22 @@ export function GuardDraftDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** What drafting a rule for the policy would cost with the generator model. */
 function Estimate({ model, policy }: { model: ProjectModel; policy: string }) {
+  // Re-drawn when the models or prices change.
+  useAppStore((s) => s.modelSettings);
   const state = useAppStoreApi().getState();
   const found = model.policies.find((p) => p.id === policy);
-  const drafter = choosePlayers(state).generator;
-  if (!found || !drafter) return <span>No generator model is set up (Models, in the header).</span>;
-  const estimate = estimateGuardDraft(
-    model,
-    found,
-    drafter.model,
-    state.modelSettings.prices,
-    projectPrompts(model).guardDraft,
+  const drafter = assistPlayer(state);
+  if (!found) return null;
+  if (!drafter) return <p>No generator model is set up (Models, in the header).</p>;
+  const estimate = estimateAssist(
+    sizeGuardDraft(model, found, projectPrompts(model).guardDraft),
+    drafter.player.model,
+    drafter.prices,
+    drafter.free,
   );
-  return (
-    <span className="guard-draft-estimate" data-testid="guard-draft-estimate">
-      {estimate.calls.least}–{estimate.calls.most} calls to {drafter.model}, about{' '}
-      {estimate.inputTokens + estimate.outputTokens} tokens at most, {dollars(estimate.cost)}
-    </span>
-  );
-}
-
-function SpentText({ spent }: { spent: Spent }) {
-  return (
-    <span data-testid="guard-draft-spent">
-      {spent.calls} call{spent.calls === 1 ? '' : 's'}, {spent.inputTokens + spent.outputTokens}{' '}
-      tokens, {dollars(spent.cost)}
-    </span>
-  );
+  return <AssistEstimateLine doing={`To draft a rule for ${policy}`} estimate={estimate} />;
 }
 
 function NotOffered({ choices }: { choices: readonly Guardability[] }) {

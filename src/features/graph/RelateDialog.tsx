@@ -1,16 +1,8 @@
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
-import type { RelateCost } from '../../core/index.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { AssistEstimateLine, AssistProgress, AssistSpentLine } from '../assist/AssistCost.tsx';
 
 const count = (n: number) => n.toLocaleString('en-US');
-const dollars = (cost: number | null) =>
-  cost === null ? 'cost unknown (no price for the model)' : `$${cost.toFixed(cost < 1 ? 4 : 2)}`;
-const calls = (n: number) => `${count(n)} ${n === 1 ? 'call' : 'calls'}`;
-
-/** "34 calls · 21,000 tokens in · 18,000 out · $0.0123" */
-function costLine(cost: RelateCost): string {
-  return `${calls(cost.calls)} · ${count(cost.inputTokens)} tokens in · ${count(cost.outputTokens)} out · ${dollars(cost.cost)}`;
-}
 
 /**
  * "Rate relations": a model rates how likely pairs of policies meet in one conversation, one
@@ -38,25 +30,31 @@ export function RelateDialog({ onClose }: { onClose: () => void }) {
       {!plan.ok ? (
         <p role="alert">{plan.message}</p>
       ) : (
-        !running && (
-          <p aria-label="Estimate">
-            {plan.pairs === 0
-              ? 'Every pair is rated: nothing to ask.'
-              : `To rate ${count(plan.pairs)} pairs with ${plan.model}: about ${costLine(plan.estimate)}.`}
-          </p>
-        )
+        !running &&
+        (plan.pairs === 0 ? (
+          <p aria-label="Estimate">Every pair is rated: nothing to ask.</p>
+        ) : (
+          <AssistEstimateLine
+            doing={`To rate ${count(plan.pairs)} pair${plan.pairs === 1 ? '' : 's'}`}
+            estimate={plan.estimate}
+          />
+        ))
       )}
       {running && (
-        <p role="status">
-          <progress max={job.total} value={job.done} /> {count(job.done)} of {calls(job.total)}
-        </p>
+        <AssistProgress
+          done={job.done}
+          total={job.total}
+          unit="call"
+          onStop={() => {
+            store.getState().stopRelations();
+          }}
+        />
       )}
       {job && !running && job.spent && (
         <div role="status" aria-label="Rating result">
+          <AssistSpentLine spent={job.spent} stopped={job.stopped} free={job.free} />
           <p>
-            {job.stopped ? 'Stopped. ' : ''}Spent {costLine(job.spent)}
-            {job.spent.failed > 0 ? ` (${count(job.spent.failed)} failed)` : ''}. Wrote{' '}
-            {count(job.written)} relations
+            Wrote {count(job.written)} relation{job.written === 1 ? '' : 's'}
             {job.kept > 0 ? `; kept ${count(job.kept)} written by hand` : ''}.
           </p>
           {job.problems.length > 0 && (
@@ -68,18 +66,8 @@ export function RelateDialog({ onClose }: { onClose: () => void }) {
           )}
         </div>
       )}
-      <p>
-        {running ? (
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              store.getState().stopRelations();
-            }}
-          >
-            Stop
-          </button>
-        ) : (
+      {!running && (
+        <p>
           <button
             type="button"
             className="button"
@@ -90,8 +78,8 @@ export function RelateDialog({ onClose }: { onClose: () => void }) {
           >
             Rate
           </button>
-        )}
-      </p>
+        </p>
+      )}
     </Dialog>
   );
 }

@@ -6,6 +6,7 @@ import { EndpointsSection } from './EndpointsSection.tsx';
 import { LocalSection } from './LocalSection.tsx';
 import { PricesSection } from './PricesSection.tsx';
 import { RolesSection } from './RolesSection.tsx';
+import { SpendingSection } from './SpendingSection.tsx';
 import './models.css';
 
 const TABS = [
@@ -13,10 +14,14 @@ const TABS = [
   { id: 'local', label: 'In this browser' },
   { id: 'endpoints', label: 'Endpoints' },
   { id: 'prices', label: 'Prices' },
+  { id: 'spending', label: 'Assist spending' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
-/** Model settings: which model plays each role, local models, remote endpoints and prices. */
+/**
+ * Model settings: which model plays each role, local models, remote endpoints, prices, and what
+ * the project's Assist actions have spent.
+ */
 export function ModelsDialog() {
   const open = useAppStore((s) => s.modelsOpen);
   const setOpen = useAppStore((s) => s.setModelsOpen);
@@ -56,6 +61,7 @@ export function ModelsDialog() {
         {open && tab === 'local' && <LocalSection />}
         {open && tab === 'endpoints' && <EndpointsSection />}
         {open && tab === 'prices' && <PricesSection />}
+        {open && tab === 'spending' && <SpendingSection />}
       </div>
     </Dialog>
   );

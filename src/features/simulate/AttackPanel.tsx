@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { AttackPair, AttackTactic } from '../../core/index.ts';
 import { ATTACK_TACTICS } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
+import { AssistEstimateLine, AssistProgress, AssistSpentLine } from '../assist/AssistCost.tsx';
 
 const TACTICS = Object.keys(ATTACK_TACTICS) as AttackTactic[];
 const NO_POLICIES: readonly { readonly id: string }[] = [];
@@ -58,19 +59,21 @@ export function AttackPanel() {
           </label>
         ))}
       </fieldset>
-      {estimate && (
-        <p data-testid="attack-estimate">
-          Estimate: {estimate.calls} call(s) (up to {estimate.maxCalls} with repairs), about{' '}
-          {estimate.inputTokens + estimate.outputTokens} tokens,{' '}
-          {estimate.cost === null ? 'cost unknown (no price)' : `$${estimate.cost.toFixed(4)}`}.
-        </p>
+      {estimate && !attack.running && (
+        <AssistEstimateLine
+          doing={`To write ${estimate.calls} pair${estimate.calls === 1 ? '' : 's'} of scenarios`}
+          estimate={estimate}
+        />
       )}
-      <div className="prompt-head">
-        {attack.running ? (
-          <button type="button" className="button" onClick={stop}>
-            Stop
-          </button>
-        ) : (
+      {attack.running ? (
+        <AssistProgress
+          done={progress?.done ?? 0}
+          total={progress?.total ?? estimate?.calls ?? 0}
+          unit="pair"
+          onStop={stop}
+        />
+      ) : (
+        <div className="prompt-head">
           <button
             type="button"
             className="button"
@@ -79,13 +82,8 @@ export function AttackPanel() {
           >
             Generate
           </button>
-        )}
-        {progress && (
-          <span role="status">
-            {progress.done} of {progress.total} done
-          </span>
-        )}
-      </div>
+        </div>
+      )}
       {attack.notice && (
         <p className="simulate-faint" role="status">
           {attack.notice}
@@ -98,12 +96,7 @@ export function AttackPanel() {
       )}
       {result && <AttackOffer pairs={result.pairs} />}
       {result && (
-        <p data-testid="attack-spent">
-          Spent: {result.spent.calls} call(s), {result.spent.failedCalls} failed,{' '}
-          {result.spent.inputTokens + result.spent.outputTokens} tokens,{' '}
-          {result.spent.cost === null ? 'cost unknown' : `$${result.spent.cost.toFixed(4)}`}
-          {result.stopped ? ' (stopped)' : ''}.
-        </p>
+        <AssistSpentLine spent={result.spent} stopped={result.stopped} free={attack.free} />
       )}
       {result && result.failures.length > 0 && (
         <ul aria-label="Failed">

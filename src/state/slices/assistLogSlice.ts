@@ -15,6 +15,8 @@ export interface AssistLogSlice {
    * open project's log, kept at once in memory and written to storage in order.
    */
   assistEmitter: (action: AssistAction) => (event: SimEvent) => void;
+  /** Resolves once every entry so far is written to storage (or has failed to be). */
+  assistLogWritten: () => Promise<void>;
 }
 
 /**
@@ -62,6 +64,8 @@ export function createAssistLogSlice(
       });
       return chain;
     },
+
+    assistLogWritten: () => chain,
 
     assistEmitter: (action) => (event) => {
       const entry = assistUsageOf(action, now(), event);

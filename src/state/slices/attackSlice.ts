@@ -1,17 +1,19 @@
 import type { StateCreator } from 'zustand';
-import type { AttackResult, AttackSpend, AttackTactic, ProjectModel } from '../../core/index.ts';
+import type { AssistEstimate, AttackResult, AttackTactic, ProjectModel } from '../../core/index.ts';
 import type { acceptScenarios } from '../../core/assist/attackYaml.ts';
-import { projectPrompts, runClock } from '../../core/index.ts';
+import { estimateAssist, projectPrompts, runClock } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
-import { choosePlayers } from './players.ts';
+import { assistPlayer } from './players.ts';
 
 /** The "Generate adversarial scenarios" job: the choice, its estimate, progress and the offer. */
 export interface AttackState {
   readonly policies: readonly string[];
   readonly tactics: readonly AttackTactic[];
   /** What generating would cost with the generator model; null when nothing is chosen. */
-  readonly estimate: (AttackSpend & { readonly maxCalls: number }) | null;
+  readonly estimate: AssistEstimate | null;
+  /** The writer runs in this browser: what it spent cost nothing. */
+  readonly free: boolean;
   readonly running: boolean;
   readonly progress: { readonly done: number; readonly total: number } | null;
   /** The pairs on offer (and the failures, the spend), until accepted or dismissed. */
@@ -48,6 +50,7 @@ const IDLE: AttackState = {
     'earlier-approval',
   ],
   estimate: null,
+  free: false,
   running: false,
   progress: null,
   result: null,
@@ -73,19 +76,22 @@ export function createAttackSlice(
       chooseAttacks: async (patch) => {
         patchAttack(patch);
         // The writer's code (the scenario checks) loads when attacks are first chosen.
-        const { estimateAttacks } = await import('../../core/assist/attack.ts');
+        const { sizeAttacks } = await import('../../core/assist/attack.ts');
         const state = get();
         const next = state.attack;
-        const writer = choosePlayers(state).generator;
+        const writer = assistPlayer(state);
         let estimate: AttackState['estimate'] = null;
         if (next.policies.length > 0 && next.tactics.length > 0) {
           try {
-            estimate = estimateAttacks(
-              state.project,
-              { policies: next.policies, tactics: next.tactics },
-              writer?.model ?? 'local',
-              state.modelSettings.prices,
-              template(state.analysis?.model),
+            estimate = estimateAssist(
+              sizeAttacks(
+                state.project,
+                { policies: next.policies, tactics: next.tactics },
+                template(state.analysis?.model),
+              ),
+              writer?.player.model ?? 'local',
+              writer?.prices ?? state.modelSettings.prices,
+              writer?.free ?? false,
             );
           } catch (error) {
             patchAttack({ estimate: null, message: messageOf(error) });
@@ -97,7 +103,7 @@ export function createAttackSlice(
       startAttacks: async () => {
         const state = get();
         const { policies, tactics } = state.attack;
-        const writer = choosePlayers(state).generator;
+        const writer = assistPlayer(state);
         if (!models || !writer) {
           patchAttack({ message: 'Choose a model for the generator role under Models first.' });
           return;
@@ -107,7 +113,14 @@ export function createAttackSlice(
           return;
         }
         controller = new AbortController();
-        patchAttack({ running: true, result: null, message: null, notice: null, progress: null });
+        patchAttack({
+          running: true,
+          free: writer.free,
+          result: null,
+          message: null,
+          notice: null,
+          progress: null,
+        });
         try {
           const [{ generateAttacks }, yaml] = await Promise.all([
             import('../../core/assist/attack.ts'),
@@ -118,9 +131,10 @@ export function createAttackSlice(
             state.project,
             { policies, tactics },
             {
-              writer,
+              writer: writer.player,
               runtime: models.runtime,
-              prices: state.modelSettings.prices,
+              prices: writer.prices,
+              emit: get().assistEmitter('attack'),
               clock: runClock(models.clock),
               signal: controller.signal,
               template: template(state.analysis?.model),

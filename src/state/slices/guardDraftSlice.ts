@@ -3,10 +3,10 @@ import type { GuardDraftResult, GuardRule } from '../../core/index.ts';
 import type { draftRule } from '../../core/assist/guardCheck.ts';
 import type { draftGuard } from '../../core/assist/guardDraft.ts';
 import type { addGuardRule } from '../../core/assist/guardEdit.ts';
-import { projectPrompts } from '../../core/index.ts';
+import { NOTHING_SPENT, projectPrompts } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
-import { choosePlayers } from './players.ts';
+import { assistPlayer } from './players.ts';
 
 /** When the project fixes no clock, drafts are tried at the same time the playground uses. */
 const DRAFT_NOW = '2026-06-15T12:00:00Z';
@@ -16,6 +16,8 @@ export interface GuardDrafting {
   readonly policy: string;
   readonly status: 'drafting' | 'done';
   readonly result?: GuardDraftResult;
+  /** The drafter runs in this browser: it cost nothing. */
+  readonly free?: boolean;
   /** Set when accepting it failed (rules.yaml could not be edited), in words. */
   readonly problem?: string;
 }
@@ -75,17 +77,16 @@ export function createGuardDraftSlice(
     draftGuardRule: async (policy) => {
       controller?.abort();
       const model = get().analysis?.model;
-      const drafter = choosePlayers(get()).generator;
+      const drafter = assistPlayer(get());
       const finish = (result: GuardDraftResult) => {
-        set({ guardDrafting: { policy, status: 'done', result } });
+        set({ guardDrafting: { policy, status: 'done', result, free: drafter?.free ?? false } });
       };
-      const nothing = { calls: 0, inputTokens: 0, outputTokens: 0, cost: 0 };
       if (!model || !drafter || !models) {
         finish({
           ok: false,
           why: ['No model is set up for the generator: choose one under Models in the header.'],
           stopped: false,
-          spent: nothing,
+          spent: NOTHING_SPENT,
         });
         return;
       }
@@ -94,10 +95,11 @@ export function createGuardDraftSlice(
       const { draftGuard } = core ?? (await load());
       const start = models.clock();
       const result = await draftGuard(model, policy, {
-        drafter,
+        drafter: drafter.player,
         template: projectPrompts(model).guardDraft,
         runtime: models.runtime,
-        prices: get().modelSettings.prices,
+        prices: drafter.prices,
+        emit: get().assistEmitter('guard-draft'),
         clock: () => models.clock() - start,
         signal: own.signal,
         now: DRAFT_NOW,

@@ -1,23 +1,18 @@
 import type { StateCreator } from 'zustand';
-import type {
-  ModelRole,
-  PriceTable,
-  RelateCache,
-  RelateCost,
-  RelatePolicy,
-} from '../../core/index.ts';
-import { estimateRelate, planRelate, projectPrompts } from '../../core/index.ts';
+import type { AssistEstimate, AssistSpent, RelateCache, RelatePolicy } from '../../core/index.ts';
+import { estimateAssist, planRelate, projectPrompts, sizeRelate } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
-import type { ChosenPlayer } from './players.ts';
-import { choosePlayers } from './players.ts';
+import { assistPlayer } from './players.ts';
 
 /** Where "Rate relations" stands: before (its estimate), while it runs, and after. */
 export interface RelateJob {
   readonly running: boolean;
   readonly done: number;
   readonly total: number;
-  readonly spent: (RelateCost & { readonly failed: number }) | null;
+  readonly spent: AssistSpent | null;
+  /** The model ran in this browser: it cost nothing. */
+  readonly free: boolean;
   readonly stopped: boolean;
   /** Failed calls and bad answers, in words. */
   readonly problems: readonly string[];
@@ -30,9 +25,8 @@ export interface RelateJob {
 export type RelatePlanView =
   | {
       readonly ok: true;
-      readonly model: string;
       readonly pairs: number;
-      readonly estimate: RelateCost;
+      readonly estimate: AssistEstimate;
     }
   | { readonly ok: false; readonly message: string };
 
@@ -48,22 +42,8 @@ export interface RelateSlice {
   stopRelations: () => void;
 }
 
-/**
- * The judge's model when one is chosen (rating is judging), else the generator's, with the prices
- * to count it at (a model running in this browser costs nothing).
- */
-function rater(
-  state: AppState,
-): { player: ChosenPlayer; role: ModelRole; prices: PriceTable } | undefined {
-  const players = choosePlayers(state);
-  const player = players.judge ?? players.generator;
-  if (!player) return undefined;
-  const free = players.freeModels.includes(player.model);
-  const prices = free
-    ? { ...state.modelSettings.prices, [player.model]: { inputPerMillion: 0, outputPerMillion: 0 } }
-    : state.modelSettings.prices;
-  return { player, role: players.judge ? 'judge' : 'generator', prices };
-}
+/** The judge's model when one is chosen (rating is judging), else the generator's. */
+const rater = (state: AppState) => assistPlayer(state, 'judge');
 
 function policiesOf(state: AppState): readonly RelatePolicy[] {
   return state.analysis?.model.policies ?? [];
@@ -90,13 +70,14 @@ export function createRelateSlice(
       const policies = policiesOf(state);
       const plan = planRelate(policies, state.relateCache);
       const template = state.analysis ? projectPrompts(state.analysis.model).relate : undefined;
-      const estimate = estimateRelate(plan, policies, {
-        model: chosen.player.model,
-        prices: chosen.prices,
-        ...(template && { template }),
-      });
+      const estimate = estimateAssist(
+        sizeRelate(plan, policies, template),
+        chosen.player.model,
+        chosen.prices,
+        chosen.free,
+      );
       const pairs = plan.reduce((sum, batch) => sum + batch.others.length, 0);
-      return { ok: true, model: chosen.player.model, pairs, estimate };
+      return { ok: true, pairs, estimate };
     },
 
     rateRelations: async () => {
@@ -112,6 +93,7 @@ export function createRelateSlice(
           done: 0,
           total: planRelate(policies, state.relateCache).length,
           spent: null,
+          free: chosen.free,
           stopped: false,
           problems: [],
           written: 0,
@@ -133,6 +115,7 @@ export function createRelateSlice(
           prices: chosen.prices,
           clock: models.clock,
           signal: controller.signal,
+          emit: get().assistEmitter('relate'),
         },
         onProgress: (done, total) => {
           const job = get().relateJob;
@@ -152,6 +135,7 @@ export function createRelateSlice(
           done: get().relateJob?.done ?? 0,
           total: outcome.planned,
           spent: outcome.spent,
+          free: chosen.free,
           stopped: outcome.stopped,
           problems: outcome.problems,
           written,
