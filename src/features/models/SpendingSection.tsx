@@ -91,7 +91,9 @@ export function SpendingSection() {
                 <th scope="col">When</th>
                 <th scope="col">Action</th>
                 <th scope="col">Model</th>
-                <th scope="col">Tokens in / out</th>
+                <th scope="col" className="models-nowrap">
+                  Tokens in / out
+                </th>
                 <th scope="col">Dollars</th>
                 <th scope="col">Outcome</th>
               </tr>
@@ -99,18 +101,22 @@ export function SpendingSection() {
             <tbody>
               {latest.map((e, i) => (
                 <tr key={log.length - i}>
-                  <td>
-                    <time dateTime={e.when}>{e.when.slice(0, 19).replace('T', ' ')}</time>
+                  <td className="models-nowrap">
+                    <time dateTime={e.when} title={e.when}>
+                      {e.when.slice(5, 19).replace('T', ' ')}
+                    </time>
                   </td>
                   <td>{ASSIST_ACTION_NAMES[e.action]}</td>
-                  <td>
+                  <td className="models-nowrap">
                     <code>{e.model}</code>
                   </td>
                   <td>
                     {count(e.inputTokens)} / {count(e.outputTokens)}
                   </td>
                   <td>{e.cost === null ? 'no price' : dollarWords(e.cost)}</td>
-                  <td>{e.failed === undefined ? 'answered' : `failed (${e.failed})`}</td>
+                  <td>
+                    {e.failed === undefined ? 'answered' : `failed: ${e.failed.replace(/-/g, ' ')}`}
+                  </td>
                 </tr>
               ))}
             </tbody>
