@@ -93,7 +93,7 @@ describe('relate slice', () => {
       '{ between: [refund-window, verify-identity], weight: 1, origin: manual } # we know',
     );
     expect(text).toContain(
-      '- { between: [refund-window, refund-limit], weight: 6, origin: model }',
+      '- { between: [refund-window, refund-limit], weight: 6, origin: model, reason: both come up }',
     );
     expect(text.match(/origin: model/g)).toHaveLength(5);
     expect(store.getState().relateJob).toMatchObject({
