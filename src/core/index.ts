@@ -92,6 +92,13 @@ export {
   assistUsageOf,
   readAssistLog,
 } from './assist/assistLog.ts';
+export {
+  RELATE_CACHE_KEY,
+  keptRelateCache,
+  pairKeysOf,
+  readRelateCache,
+  writeRelateCache,
+} from './assist/relateCacheStore.ts';
 export type { RelateDeps, RelateOutcome } from './assist/relateRun.ts';
 export { rateRelations } from './assist/relateRun.ts';
 export {
