@@ -388,8 +388,8 @@ export {
   hasTag,
   isAttackTactic,
 } from './format/attackTags.ts';
-export type { AttackReport, FalseAlarm, TacticResult } from './sim/attackReport.ts';
-export { attackReportOf } from './sim/attackReport.ts';
+export type { AttackReport, FalseAlarm, TacticResult, TwinFault } from './sim/attackReport.ts';
+export { attackReportOf, twinBreachFault } from './sim/attackReport.ts';
 export type { Guardability } from './assist/guardable.ts';
 export { guardability, guardablePolicies } from './assist/guardable.ts';
 export type { DraftCheck, DraftExample, ExampleVerdict, GuardDraft } from './assist/guardCheck.ts';
