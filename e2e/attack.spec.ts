@@ -68,6 +68,7 @@ test('generate adversarial scenarios with a twin, accept them, and run them', as
     await expect(report).toContainText('Finished · 7 of 7 dialogues', { timeout: 60_000 });
     await expect(report.getByTestId('adversarial-card')).toContainText('of 1 held');
     await expect(report.getByTestId('false-alarms-card')).toContainText('of 1');
+    await expect(report.getByTestId('over-refusals-card')).toContainText(/\d of 1/);
   } finally {
     await server.close();
   }

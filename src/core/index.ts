@@ -91,6 +91,13 @@ export {
   assistUsageOf,
   readAssistLog,
 } from './assist/assistLog.ts';
+export {
+  RELATE_CACHE_KEY,
+  keptRelateCache,
+  pairKeysOf,
+  readRelateCache,
+  writeRelateCache,
+} from './assist/relateCacheStore.ts';
 export type { RelateDeps, RelateOutcome } from './assist/relateRun.ts';
 export { rateRelations } from './assist/relateRun.ts';
 export {
@@ -379,8 +386,8 @@ export {
   hasTag,
   isAttackTactic,
 } from './format/attackTags.ts';
-export type { AttackReport, FalseAlarm, TacticResult } from './sim/attackReport.ts';
-export { attackReportOf } from './sim/attackReport.ts';
+export type { AttackReport, FalseAlarm, TacticResult, TwinFault } from './sim/attackReport.ts';
+export { attackReportOf, twinBreachFault } from './sim/attackReport.ts';
 export type { Guardability } from './assist/guardable.ts';
 export { guardability, guardablePolicies } from './assist/guardable.ts';
 export type { DraftCheck, DraftExample, ExampleVerdict, GuardDraft } from './assist/guardCheck.ts';

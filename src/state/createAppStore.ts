@@ -124,7 +124,7 @@ export function createAppStore(
     ...createAnalysisSlice(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),
     ...createGraphRunSlice(services.runs)(...args),
-    ...createRelateSlice(services.models)(...args),
+    ...createRelateSlice(services.models, services.preferences)(...args),
     ...createModelsSlice(services.preferences, services.models, newId)(...args),
     ...createLocalModelSlice(
       services.models?.local,

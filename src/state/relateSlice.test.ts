@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatEngine, ChatRequest } from '../core/index.ts';
 import { analyzeProject } from '../core/index.ts';
+import { createMemoryStore } from '../adapters/storage/preferences.ts';
+import type { KeyValueStore } from '../core/index.ts';
 import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
 import { modelReply } from '../test/scriptedModels.ts';
 
@@ -32,8 +34,8 @@ function rater() {
   return { engine, seen };
 }
 
-async function ready(engine: ChatEngine) {
-  const { store } = storeWithEngine(engine);
+async function ready(engine: ChatEngine, preferences: KeyValueStore = createMemoryStore()) {
+  const { store } = storeWithEngine(engine, { preferences });
   const id = await withEndpointModels(store);
   const analyse = () => {
     const { project } = store.getState();
@@ -93,7 +95,7 @@ describe('relate slice', () => {
       '{ between: [refund-window, verify-identity], weight: 1, origin: manual } # we know',
     );
     expect(text).toContain(
-      '- { between: [refund-window, refund-limit], weight: 6, origin: model }',
+      '- { between: [refund-window, refund-limit], weight: 6, origin: model, reason: both come up }',
     );
     expect(text.match(/origin: model/g)).toHaveLength(5);
     expect(store.getState().relateJob).toMatchObject({
@@ -126,5 +128,42 @@ describe('relate slice', () => {
     expect(store.getState().undo('policies.yaml')).toBe(true);
     expect(store.getState().undo('policies.yaml')).toBe(true);
     expect(store.getState().project.files['policies.yaml']).toBe(POLICIES);
+  });
+
+  it('keeps the ratings over a reload: unchanged policies plan no call', async () => {
+    const preferences = createMemoryStore();
+    const first = rater();
+    const before = await ready(first.engine, preferences);
+    before.store.getState().setRoleModel('judge', { engine: before.id, model: 'm' });
+    await before.store.getState().rateRelations();
+    expect(first.seen).toHaveLength(3);
+    const rated = before.store.getState().project.files['policies.yaml'];
+
+    // A reload: a new store on the same device, the same policies.
+    const second = rater();
+    const after = await ready(second.engine, preferences);
+    after.store.getState().setFileText('policies.yaml', rated);
+    after.analyse();
+    after.store.getState().setRoleModel('judge', { engine: after.id, model: 'm' });
+    expect(after.store.getState().relateCache.size).toBe(6);
+    expect(after.store.getState().planRelations()).toMatchObject({
+      ok: true,
+      pairs: 0,
+      estimate: { calls: 0 },
+    });
+    await after.store.getState().rateRelations();
+    expect(second.seen).toHaveLength(0);
+    expect(after.store.getState().project.files['policies.yaml']).toBe(rated);
+  });
+
+  it('ignores a broken kept value and rates as if nothing was kept', async () => {
+    for (const raw of ['{not json', '{"v":1,"pairs":[["x",99,null]]}', '[1,2,3]']) {
+      const preferences = createMemoryStore({ 'policylab.relateCache': raw });
+      const { store, id } = await ready(rater().engine, preferences);
+      store.getState().setRoleModel('judge', { engine: id, model: 'm' });
+      expect(store.getState().planRelations()).toMatchObject({ ok: true, pairs: 6 });
+      await store.getState().rateRelations();
+      expect(preferences.getItem('policylab.relateCache')).toMatch(/^\{"v":1,"pairs":\[\["/);
+    }
   });
 });

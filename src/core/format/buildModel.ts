@@ -85,11 +85,13 @@ export function buildPolicies(value: unknown): { policies: Policy[]; relations: 
     const [a, b] = strings(item.between);
     const weight = num(item.weight);
     if (a === undefined || b === undefined || weight === undefined) return;
+    const reason = str(item.reason)?.trim();
     relations.push({
       path: ['relations', i],
       between: [a, b],
       weight,
       origin: pick(item.origin, ['manual', 'heuristic', 'model'], 'manual'),
+      ...(reason ? { reason } : {}),
     });
   });
   return { policies, relations };

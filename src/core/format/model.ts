@@ -21,6 +21,8 @@ export interface Relation extends Located {
   readonly between: readonly [string, string];
   readonly weight: number;
   readonly origin: RelationOrigin;
+  /** Why the weight is what it is, in one line: a model's reason for its rating. */
+  readonly reason?: string;
 }
 
 export type EffectOp = 'select' | 'insert' | 'update' | 'delete';

@@ -82,6 +82,7 @@ export const POLICIES_SCHEMA = {
           between: { type: 'array', items: POLICY_ID, minItems: 2, maxItems: 2 },
           weight: { type: 'number', minimum: 0, maximum: 10 },
           origin: { enum: ['manual', 'heuristic', 'model'] },
+          reason: { type: 'string' },
         },
       },
     },

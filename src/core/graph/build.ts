@@ -63,6 +63,7 @@ export function buildGraph(model: ProjectModel, options: BuildGraphOptions = {})
       weight: Math.min(10, Math.max(0, relation.weight)),
       origin: relation.origin,
       reasons: NO_REASONS,
+      ...(relation.reason !== undefined && { reason: relation.reason }),
       path: relation.path,
     });
   }

@@ -33,7 +33,7 @@ export interface NewPolicy {
 export type PolicyField = 'category' | 'challenge' | 'text';
 
 const POLICY_KEYS = ['id', 'text', 'category', 'challenge', 'tools', 'source'];
-const RELATION_KEYS = ['between', 'weight', 'origin'];
+const RELATION_KEYS = ['between', 'weight', 'origin', 'reason'];
 const ORIGINS: readonly RelationOrigin[] = ['manual', 'heuristic', 'model'];
 
 interface List {
@@ -156,6 +156,17 @@ export interface RelationWrite {
   readonly a: string;
   readonly b: string;
   readonly weight: number;
+  /** Why (a model's reason for its rating); written as `reason:` on one line when not blank. */
+  readonly reason?: string;
+}
+
+/** Longer reasons are cut here, so a relation stays a few lines of policies.yaml. */
+export const REASON_MAX_CHARS = 300;
+
+/** A reason as it is written: one line, blanks collapsed, at most {@link REASON_MAX_CHARS}. */
+export function reasonLine(reason: string): string {
+  const line = reason.replace(/\s+/g, ' ').trim();
+  return line.length > REASON_MAX_CHARS ? `${line.slice(0, REASON_MAX_CHARS - 1)}…` : line;
 }
 
 /**
@@ -163,8 +174,9 @@ export interface RelationWrite {
  * relation (in either order; the first) gets the new weight and origin in place, unless that
  * relation is `manual` (or names no origin, which reads as manual): a hand edit wins. A new pair
  * is appended to `relations:` in the list's style, unless its weight is 0 (no relation says as
- * much). Pairs naming an unknown policy, or one policy twice, are skipped. Says how many were
- * written and how many hand-written relations were kept.
+ * much). A relation's reason, when given, is written with it as `reason:` (one line, see
+ * {@link reasonLine}). Pairs naming an unknown policy, or one policy twice, are skipped. Says how
+ * many were written and how many hand-written relations were kept.
  */
 export function setRelations(
   text: string,
@@ -189,7 +201,7 @@ export function setRelations(
   let kept = 0;
   let skipped = 0;
   let written = 0;
-  for (const { a, b, weight } of relations) {
+  for (const { a, b, weight, reason } of relations) {
     const key = a < b ? `${a}\0${b}` : `${b}\0${a}`;
     const bad = !Number.isFinite(weight) || weight < 0 || weight > 10;
     if (a === b || !ids.has(a) || !ids.has(b) || bad || done.has(key)) {
@@ -197,6 +209,7 @@ export function setRelations(
       continue;
     }
     done.add(key);
+    const line = reasonLine(reason ?? '');
     const existing = list?.seq.items[firstOf.get(key) ?? -1];
     if (isMap(existing)) {
       const own = scalarValue(existing.get('origin', true));
@@ -204,11 +217,15 @@ export function setRelations(
         kept++;
         continue;
       }
-      const entries = [['weight', weight] as const, ['origin', origin] as const];
+      const entries: [string, string | number][] = [
+        ['weight', weight],
+        ['origin', origin],
+      ];
+      if (line !== '') entries.push(['reason', line]);
       plans.push(planSetEntries(text, existing, entries, RELATION_KEYS));
       written++;
     } else if (weight > 0) {
-      appended.push({ between: [a, b], weight, origin });
+      appended.push({ between: [a, b], weight, origin, ...(line !== '' && { reason: line }) });
       written++;
     }
   }

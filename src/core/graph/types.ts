@@ -26,6 +26,8 @@ export interface GraphEdge {
   readonly origin: RelationOrigin;
   /** For heuristic edges: what the two policies share, in words ("tool refund_order", ...). */
   readonly reasons: readonly string[];
+  /** For written relations: the reason written with it (a model's, for its rating), if any. */
+  readonly reason?: string;
   /** Where a written relation is in policies.yaml; absent for heuristic edges. */
   readonly path?: YamlPath;
 }

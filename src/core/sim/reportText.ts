@@ -74,7 +74,8 @@ function assertionsSection(report: RunReport): string[] {
 
 /**
  * Adversarial scenarios by tactic, and apart from them the false alarms on their contrastive
- * twins (a failing verdict: the checks; a violation the judge saw: its opinion); nothing when
+ * twins (a guard rule or transcript check that failed one: the checks; a violation the judge saw:
+ * its opinion), and the agent's own failures on them (over-refusals, and the rest); nothing when
  * the run has no tagged scenario.
  */
 function attackSection(report: RunReport): string[] {
@@ -114,8 +115,27 @@ function attackSection(report: RunReport): string[] {
     ].join('\n'),
     '## False alarms on contrastive twins',
     [
-      `A twin is acceptable by construction, so each failing verdict is a false alarm of the checks and each violation the judge saw is a false alarm of the judge (its opinion, counted apart). Checks: ${c.checkAlarms} of ${c.dialogues} finished dialogues; judge: ${c.judgeAlarms} of ${c.dialogues}.`,
+      `A twin is acceptable by construction, so each guard rule or transcript check that failed one is a false alarm of the checks and each violation the judge saw is a false alarm of the judge (its opinion, counted apart). Checks: ${c.checkAlarms} of ${c.dialogues} finished dialogues; judge: ${c.judgeAlarms} of ${c.dialogues}.`,
       ...alarms,
+    ].join('\n'),
+    '## Over-refusals on contrastive twins',
+    [
+      `The agent refused or fell short of an acceptable request in ${c.overRefusals} of ${c.dialogues} finished dialogues (it did not do what a helpful agent does, and no guard rule stopped it): the agent's fault, not a false alarm. It failed ${c.otherFailures} otherwise (it did what the twin forbids, or its output broke).`,
+      ...(c.agentFaults.length === 0
+        ? []
+        : [
+            '',
+            table(
+              ['Dialogue', 'Twin of', 'What', 'Policies', 'Why'],
+              c.agentFaults.map((x) => [
+                cell(x.dialogue),
+                cell(x.twinOf ?? '—'),
+                x.kind === 'over-refusal' ? 'over-refusal' : 'other failure',
+                cell(x.policies.join(', ')),
+                cell(x.detail),
+              ]),
+            ),
+          ]),
     ].join('\n'),
   ];
 }

@@ -14,7 +14,12 @@ import { exportPng, exportSvg } from './exportGraph.ts';
 import { HeatmapControl } from './HeatmapControl.tsx';
 import { RelateDialog } from './RelateDialog.tsx';
 import { SampleDialog } from './SampleDialog.tsx';
-import { visibleGraph } from './visibleGraph.ts';
+import {
+  MODEL_EDGE_FLOOR,
+  MODEL_EDGES_PER_POLICY,
+  visibleGraph,
+  weightFilter,
+} from './visibleGraph.ts';
 
 /** Search, filters, layout, add, sample, export and undo for the graph. */
 export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
@@ -33,6 +38,8 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
   const [relating, setRelating] = useState(false);
   const [linkNote, setLinkNote] = useState<string | null>(null);
   const tools = [...new Set(graph.nodes.flatMap((n) => n.tools))].sort();
+  const weak = visibleGraph(graph, filters, focus).weakModelEdges;
+  const rated = filters.minWeight === null && graph.edges.some((e) => e.origin === 'model');
 
   const addNew = () => {
     const { selectedPolicy } = store.getState();
@@ -100,12 +107,15 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
         ))}
       </select>
       <label className="graph-weight">
-        <span>Weight ≥ {filters.minWeight}</span>
+        <span>
+          Weight ≥ {filters.minWeight ?? 0}
+          {rated && `, model ≥ ${MODEL_EDGE_FLOOR}`}
+        </span>
         <input
           type="range"
           min={0}
           max={10}
-          value={filters.minWeight}
+          value={filters.minWeight ?? 0}
           aria-label="Hide edges lighter than"
           onChange={(e) => {
             setFilters({ minWeight: Number(e.target.value) });
@@ -147,6 +157,24 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
       <span className="graph-count" role="status">
         {counts(graph, filters, focus)}
       </span>
+      {weak > 0 && (
+        <span
+          className="graph-weak-note"
+          data-testid="weak-model-edges"
+          title={`Until you set a weight, model edges under ${MODEL_EDGE_FLOOR} are hidden, and so are those past each policy’s ${MODEL_EDGES_PER_POLICY} strongest.`}
+        >
+          {weak.toLocaleString('en-US')} weaker model {weak === 1 ? 'edge' : 'edges'} hidden.{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setFilters({ minWeight: 0 });
+            }}
+          >
+            Show them
+          </button>
+        </span>
+      )}
       <HeatmapControl />
       <span className="graph-toolbar-spacer" />
       {progress !== null ? (
@@ -309,12 +337,13 @@ async function copyViewLink(state: AppState): Promise<string> {
  */
 function counts(graph: PolicyGraph, filters: GraphFilters, focus: string | null): string {
   const shown = new Set(visibleGraph(graph, filters, focus).nodes.map((n) => n.id));
+  const heavy = weightFilter(graph, filters);
   // Counted like the totals, weight 0 included: only what the filters hide is left out.
   const through = graph.edges.filter(
     (e) =>
       shown.has(e.source) &&
       shown.has(e.target) &&
-      e.weight >= filters.minWeight &&
+      heavy(e) &&
       (filters.showHeuristic || e.origin !== 'heuristic') &&
       (focus === null || !shown.has(focus) || e.source === focus || e.target === focus),
   );

@@ -143,7 +143,10 @@ function PolicyFields({
                   {other}
                 </button>
                 <WeightInput edge={e} />
-                <span className={`origin-badge is-${e.origin}`} title={e.reasons.join(', ')}>
+                <span
+                  className={`origin-badge is-${e.origin}`}
+                  title={e.reason ?? e.reasons.join(', ')}
+                >
                   {e.origin}
                 </span>
               </li>
@@ -255,6 +258,15 @@ function WeightInput({ edge }: { edge: GraphEdge }) {
   );
 }
 
+/** Where a relation's weight came from, and what setting it by hand does. */
+const ORIGIN_WORDS: Record<GraphEdge['origin'], string> = {
+  manual: 'Set by hand in policies.yaml (manual): a model’s rating never replaces it.',
+  model:
+    'Rated by a model (origin: model in policies.yaml). Setting a weight here makes it yours (manual), and later ratings keep it.',
+  heuristic:
+    'Not written: the graph’s own guess (heuristic). Setting a weight writes it to policies.yaml.',
+};
+
 function EdgeFields({ edge }: { edge: GraphEdge }) {
   const store = useAppStoreApi();
   return (
@@ -266,11 +278,20 @@ function EdgeFields({ edge }: { edge: GraphEdge }) {
         Weight (0 never together, 10 always)
         <WeightInput edge={edge} />
       </label>
-      <p className="policy-meta">
-        {edge.origin === 'heuristic'
-          ? `Computed from what they share: ${edge.reasons.join(', ') || 'nothing written'}. Setting a weight writes it to policies.yaml.`
-          : `Written in policies.yaml (${edge.origin}).`}
+      <p className="policy-meta" data-testid="relation-origin">
+        {ORIGIN_WORDS[edge.origin]}
       </p>
+      {edge.reason !== undefined && (
+        <p className="policy-meta" data-testid="relation-reason">
+          {edge.origin === 'model' ? 'The model’s reason: ' : 'Reason: '}
+          {edge.reason}
+        </p>
+      )}
+      {edge.origin === 'heuristic' && (
+        <p className="policy-meta">
+          Computed from what they share: {edge.reasons.join(', ') || 'nothing written'}.
+        </p>
+      )}
       {edge.origin !== 'heuristic' && (
         <button
           type="button"

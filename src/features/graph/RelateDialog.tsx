@@ -23,9 +23,10 @@ export function RelateDialog({ onClose }: { onClose: () => void }) {
     <Dialog open title="Rate relations" onClose={onClose}>
       <p className="sample-help">
         A model rates how likely each pair of policies meets in one conversation (0–10). Each call
-        rates one policy against many others; pairs already rated are not asked again until one of
-        their policies changes. The ratings are written to policies.yaml as relations with{' '}
-        <code>origin: model</code>, as one undo step; relations written by hand are kept.
+        rates one policy against many others; pairs already rated (remembered in this browser) are
+        not asked again until one of their policies changes. The ratings are written to
+        policies.yaml as relations with <code>origin: model</code>, as one undo step; relations
+        written by hand are kept.
       </p>
       {!plan.ok ? (
         <p role="alert">{plan.message}</p>

@@ -16,8 +16,12 @@ export interface GraphFilters {
   readonly hiddenCategories: readonly string[];
   /** Only policies that use this tool, when set. */
   readonly tool: string | null;
-  /** Edges lighter than this are hidden (0 shows all). */
-  readonly minWeight: number;
+  /**
+   * Edges lighter than this are hidden (0 shows all). Null until the person sets it: then model
+   * edges lighter than a default floor are hidden, so a fully rated project stays readable
+   * (features/graph/visibleGraph.ts, `weightFloor`).
+   */
+  readonly minWeight: number | null;
   readonly showHeuristic: boolean;
 }
 
@@ -25,7 +29,7 @@ export const NO_FILTERS: GraphFilters = {
   search: '',
   hiddenCategories: [],
   tool: null,
-  minWeight: 0,
+  minWeight: null,
   showHeuristic: true,
 };
 

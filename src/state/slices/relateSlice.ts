@@ -1,6 +1,22 @@
 import type { StateCreator } from 'zustand';
-import type { AssistEstimate, AssistSpent, RelateCache, RelatePolicy } from '../../core/index.ts';
-import { estimateAssist, planRelate, projectPrompts, sizeRelate } from '../../core/index.ts';
+import type {
+  AssistEstimate,
+  AssistSpent,
+  KeyValueStore,
+  RelateCache,
+  RelatePolicy,
+} from '../../core/index.ts';
+import {
+  RELATE_CACHE_KEY,
+  estimateAssist,
+  keptRelateCache,
+  pairKeysOf,
+  planRelate,
+  projectPrompts,
+  readRelateCache,
+  sizeRelate,
+  writeRelateCache,
+} from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
 import { assistPlayer } from './players.ts';
@@ -31,7 +47,10 @@ export type RelatePlanView =
   | { readonly ok: false; readonly message: string };
 
 export interface RelateSlice {
-  /** The model's ratings by pair of policy contents, so an edit re-rates only its pairs. */
+  /**
+   * The model's ratings by pair of policy contents, so an edit re-rates only its pairs; kept in
+   * this browser's preferences, so a reload re-rates nothing that did not change.
+   */
   relateCache: RelateCache;
   relateJob: RelateJob | null;
   /** The calls, tokens and cost of rating what is not rated yet, with the chosen model. */
@@ -49,13 +68,18 @@ function policiesOf(state: AppState): readonly RelatePolicy[] {
   return state.analysis?.model.policies ?? [];
 }
 
-/** Builds the slice behind "Rate relations" in the graph pane. */
+/**
+ * Builds the slice behind "Rate relations" in the graph pane; `preferences` keeps the ratings on
+ * this device (bounded; a stored value that does not read is ignored).
+ */
 export function createRelateSlice(
   models: ModelServices | undefined,
+  preferences?: KeyValueStore,
 ): StateCreator<AppState, [], [], RelateSlice> {
   let controller: AbortController | undefined;
+  const stored = () => readRelateCache(preferences?.getItem(RELATE_CACHE_KEY) ?? null);
   return (set, get) => ({
-    relateCache: new Map(),
+    relateCache: stored(),
     relateJob: null,
 
     planRelations: () => {
@@ -128,8 +152,11 @@ export function createRelateSlice(
       if (edit.ok && edit.splices.length > 0) get().editPolicies('Rate relations', () => edit);
       if (!edit.ok) set({ graphMessage: edit.message });
       const { written, kept } = edit.ok ? edit : { written: 0, kept: 0 };
+      // Merged with what another tab kept meanwhile; today's pairs are the last to go.
+      const cache = keptRelateCache(stored(), outcome.cache, pairKeysOf(policiesOf(get())));
+      preferences?.setItem(RELATE_CACHE_KEY, writeRelateCache(cache));
       set({
-        relateCache: outcome.cache,
+        relateCache: cache,
         relateJob: {
           running: false,
           done: get().relateJob?.done ?? 0,
