@@ -18,6 +18,7 @@ import {
   MODEL_EDGE_FLOOR,
   MODEL_EDGES_PER_POLICY,
   visibleGraph,
+  showsHeuristic,
   weightFilter,
 } from './visibleGraph.ts';
 
@@ -125,7 +126,7 @@ export function GraphToolbar({ graph }: { graph: PolicyGraph }) {
       <label className="graph-check">
         <input
           type="checkbox"
-          checked={filters.showHeuristic}
+          checked={showsHeuristic(graph, filters)}
           onChange={(e) => {
             setFilters({ showHeuristic: e.target.checked });
           }}
@@ -338,19 +339,20 @@ async function copyViewLink(state: AppState): Promise<string> {
 function counts(graph: PolicyGraph, filters: GraphFilters, focus: string | null): string {
   const shown = new Set(visibleGraph(graph, filters, focus).nodes.map((n) => n.id));
   const heavy = weightFilter(graph, filters);
+  const heuristicShown = showsHeuristic(graph, filters);
   // Counted like the totals, weight 0 included: only what the filters hide is left out.
   const through = graph.edges.filter(
     (e) =>
       shown.has(e.source) &&
       shown.has(e.target) &&
       heavy(e) &&
-      (filters.showHeuristic || e.origin !== 'heuristic') &&
+      (heuristicShown || e.origin !== 'heuristic') &&
       (focus === null || !shown.has(focus) || e.source === focus || e.target === focus),
   );
   const heuristic = (edges: readonly PolicyGraph['edges'][number][]) =>
     edges.filter((e) => e.origin === 'heuristic').length;
   const part = (count: number, total: number, one: string, many: string) =>
-    `${count === total ? '' : `${count} of `}${total} ${total === 1 ? one : many}`;
+    `${count === total ? '' : `${count.toLocaleString('en-US')} of `}${total.toLocaleString('en-US')} ${total === 1 ? one : many}`;
   const allHeuristic = heuristic(graph.edges);
   const shownHeuristic = heuristic(through);
   return [

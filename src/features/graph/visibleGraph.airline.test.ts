@@ -8,7 +8,8 @@ import { MODEL_EDGES_PER_POLICY, MODEL_EDGE_FLOOR, visibleGraph } from './visibl
 
 /*
  * The airline example with every pair rated by a scripted model: the graph a person sees by
- * default keeps its hand-written and heuristic edges and only the stronger model edges.
+ * default keeps its hand-written edges and only the stronger model edges; the heuristic guesses
+ * are drawn again on request.
  */
 
 const folder = fileURLToPath(new URL('../../../public/examples/airline/', import.meta.url));
@@ -63,11 +64,13 @@ describe('the airline graph after a model rated every pair', () => {
     expect(shown.weakModelEdges).toBeGreaterThan(1_000);
   });
 
-  it('draws the heuristic edges as they are, and all model edges once a weight is set', () => {
+  it('draws the heuristic edges only on request, and all model edges once a weight is set', () => {
     const heuristic = after.edges.filter((e) => e.origin === 'heuristic' && e.weight > 0);
     expect(heuristic.length).toBeGreaterThan(0);
     const shown = visibleGraph(after, NO_FILTERS, null);
-    expect(shown.edges.filter((e) => e.origin === 'heuristic')).toEqual(heuristic);
+    expect(shown.edges.filter((e) => e.origin === 'heuristic')).toEqual([]);
+    const asked = visibleGraph(after, { ...NO_FILTERS, showHeuristic: true }, null);
+    expect(asked.edges.filter((e) => e.origin === 'heuristic')).toEqual(heuristic);
     const all = visibleGraph(after, { ...NO_FILTERS, minWeight: 1 }, null);
     expect(all.weakModelEdges).toBe(0);
     expect(all.edges.filter((e) => e.origin === 'model')).toHaveLength(

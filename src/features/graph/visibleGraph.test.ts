@@ -38,6 +38,16 @@ describe('visibleGraph', () => {
     );
   });
 
+  it('stops drawing heuristic guesses once a model has rated the project, unless asked to', () => {
+    const rated: PolicyGraph = { ...graph, edges: [...graph.edges, edge('a', 'd', 6, 'model')] };
+    const origins = (g: PolicyGraph, filters = NO_FILTERS) =>
+      visibleGraph(g, filters, null).edges.map((e) => e.origin);
+    expect(origins(graph)).toContain('heuristic');
+    expect(origins(rated)).toEqual(['manual', 'model']);
+    expect(origins(rated, { ...NO_FILTERS, showHeuristic: true })).toContain('heuristic');
+    expect(origins(graph, { ...NO_FILTERS, showHeuristic: false })).not.toContain('heuristic');
+  });
+
   it('focuses on a policy and its neighbours', () => {
     const v = visibleGraph(graph, NO_FILTERS, 'b');
     expect(ids(v)).toEqual(['a', 'b', 'c']);
@@ -62,14 +72,14 @@ describe('visibleGraph', () => {
         edge('c', 'd', 0, 'model'),
       ],
     };
-    const shown = visibleGraph(rated, NO_FILTERS, null);
+    const shown = visibleGraph(rated, { ...NO_FILTERS, showHeuristic: true }, null);
     expect(shown.edges.map((e) => e.id)).toEqual(['a|b', 'a|c', 'b|c']);
     // A weight of 0 says "never together": not drawn, and not counted as hidden either.
     expect(shown.weakModelEdges).toBe(2);
-    const all = visibleGraph(rated, { ...NO_FILTERS, minWeight: 0 }, null);
+    const all = visibleGraph(rated, { ...NO_FILTERS, minWeight: 0, showHeuristic: true }, null);
     expect(all.edges).toHaveLength(5);
     expect(all.weakModelEdges).toBe(0);
-    const set = visibleGraph(rated, { ...NO_FILTERS, minWeight: 2 }, null);
+    const set = visibleGraph(rated, { ...NO_FILTERS, minWeight: 2, showHeuristic: true }, null);
     expect(set.edges.map((e) => e.id)).toEqual(['a|c', 'a|d', 'b|c']);
     expect(set.weakModelEdges).toBe(0);
     const focused = visibleGraph(rated, NO_FILTERS, 'd');

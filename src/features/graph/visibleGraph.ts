@@ -45,6 +45,15 @@ export function weightFilter(
   return (e) => e.origin !== 'model' || strong.has(e);
 }
 
+/**
+ * Whether heuristic edges are drawn: as the person set it, else only while the graph has no model
+ * edge. Once a model has rated the project its ratings stand in for the guesses; a pair it rated 0
+ * (never together) is written nowhere, so a heuristic edge there would contradict it.
+ */
+export function showsHeuristic(graph: PolicyGraph, filters: GraphFilters): boolean {
+  return filters.showHeuristic ?? !graph.edges.some((e) => e.origin === 'model');
+}
+
 /** What the canvas draws after filters and focus, and which policies the search matches. */
 export interface VisibleGraph {
   readonly nodes: readonly GraphNode[];
@@ -72,9 +81,10 @@ export function visibleGraph(
     (n) => !hidden.has(n.category) && (filters.tool === null || n.tools.includes(filters.tool)),
   );
   let ids = new Set(nodes.map((n) => n.id));
+  const heuristic = showsHeuristic(graph, filters);
   const drawable = (e: GraphEdge) =>
     e.weight > 0 &&
-    (filters.showHeuristic || e.origin !== 'heuristic') &&
+    (heuristic || e.origin !== 'heuristic') &&
     ids.has(e.source) &&
     ids.has(e.target);
   const shows = weightFilter(graph, filters);

@@ -22,7 +22,12 @@ export interface GraphFilters {
    * (features/graph/visibleGraph.ts, `weightFloor`).
    */
   readonly minWeight: number | null;
-  readonly showHeuristic: boolean;
+  /**
+   * Whether heuristic edges are drawn. Null until the person sets it: then they are drawn only
+   * while no model has rated the project (`showsHeuristic` in features/graph/visibleGraph.ts),
+   * since a model's ratings replace the guesses, and a pair it rated 0 is written nowhere.
+   */
+  readonly showHeuristic: boolean | null;
 }
 
 export const NO_FILTERS: GraphFilters = {
@@ -30,7 +35,7 @@ export const NO_FILTERS: GraphFilters = {
   hiddenCategories: [],
   tool: null,
   minWeight: null,
-  showHeuristic: true,
+  showHeuristic: null,
 };
 
 /** A change to policies.yaml made from the graph: the new text, or why there is none. */
