@@ -1,11 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AssistEstimate, AssistSpent, CandidatePolicy } from '../../core/index.ts';
-import {
-  addPoliciesToYaml,
-  extractPolicies,
-  newCandidates,
-  projectPrompts,
-} from '../../core/index.ts';
+import { estimateAssist, meteredContext, projectPrompts } from '../../core/index.ts';
+import { askJson } from '../../core/assist/assistCall.ts';
 import type { ExtractResult } from '../../core/assist/extractByModel.ts';
 import type { ReviewedProposal } from '../../core/assist/extractReview.ts';
 import type { AppState } from '../createAppStore.ts';
@@ -74,12 +70,12 @@ function knownOf(state: AppState, listed: readonly string[]) {
 
 /** The extraction code loads with the first use of the dialog's model part, not with the page. */
 const loadCore = async () => {
-  const [run, review, call] = await Promise.all([
+  const [run, review, rules] = await Promise.all([
     import('../../core/assist/extractByModel.ts'),
     import('../../core/assist/extractReview.ts'),
-    import('../../core/assist/assistCall.ts'),
+    import('../../core/extract.ts'),
   ]);
-  return { ...run, ...review, ...call };
+  return { ...run, ...review, ...rules };
 };
 
 /** Builds the slice behind "Ask a model" in the Extract policies dialog. */
@@ -87,11 +83,14 @@ export function createExtractSlice(
   models: ModelServices | undefined,
 ): StateCreator<AppState, [], [], ExtractSlice> {
   let controller: AbortController | undefined;
+  // Loaded by the first plan; a job is only ever done after it loaded.
+  let loaded: Awaited<ReturnType<typeof loadCore>> | undefined;
+  const load = async () => (loaded ??= await loadCore());
   return (set, get) => ({
     extractJob: null,
 
     planExtraction: async () => {
-      const core = await loadCore();
+      const core = await load();
       const state = get();
       const chosen = assistPlayer(state);
       if (!chosen || !models) {
@@ -117,7 +116,7 @@ export function createExtractSlice(
       set({
         extractJob: {
           status: 'planned',
-          estimate: core.estimateAssist(plan, chosen.player.model, chosen.prices, chosen.free),
+          estimate: estimateAssist(plan, chosen.player.model, chosen.prices, chosen.free),
           sections: plan.calls,
           flows: new Set(plan.sections.map((s) => s.title)).size,
         },
@@ -127,7 +126,7 @@ export function createExtractSlice(
     extractWithModel: async () => {
       const job = get().extractJob;
       if (job?.status !== 'planned' || !models) return;
-      const core = await loadCore();
+      const core = await load();
       const state = get();
       const chosen = assistPlayer(state);
       if (!chosen) return;
@@ -138,7 +137,7 @@ export function createExtractSlice(
       const { estimate } = job;
       set({ extractJob: { status: 'running', estimate, done: 0, total: plan.calls } });
       const start = models.clock();
-      const metered = core.meteredContext({
+      const metered = meteredContext({
         runtime: models.runtime,
         prices: chosen.prices,
         clock: () => models.clock() - start,
@@ -150,7 +149,7 @@ export function createExtractSlice(
         prompt,
         plan,
         known,
-        (text) => core.askJson(chosen.player, metered.context, text, schema, chosen.role),
+        (text) => askJson(chosen.player, metered.context, text, schema, chosen.role),
         {
           ...(known.template && { template: known.template }),
           stopped: () => own.signal.aborted,
@@ -168,8 +167,8 @@ export function createExtractSlice(
       const candidates = severalFlows
         ? result.candidates
         : result.candidates.map((c) => ({ ...c, flows: [] }));
-      const ruleBased = newCandidates(
-        extractPolicies(prompt, get().analysis?.model.tools ?? []),
+      const ruleBased = core.newCandidates(
+        core.extractPolicies(prompt, get().analysis?.model.tools ?? []),
         known.policies,
       );
       const review = core.reviewProposals(candidates, ruleBased, known.policies);
@@ -193,7 +192,8 @@ export function createExtractSlice(
 
     acceptExtraction: (ids) => {
       const job = get().extractJob;
-      if (job?.status !== 'done') return false;
+      if (job?.status !== 'done' || !loaded) return false;
+      const { addPoliciesToYaml } = loaded;
       const chosen = job.proposals.filter((p) => ids.includes(p.candidate.id));
       const before = get().project.files['policies.yaml'];
       const after = addPoliciesToYaml(
