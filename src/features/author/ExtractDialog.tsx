@@ -45,12 +45,12 @@ export function ExtractDialog({ onClose }: { onClose: () => void }) {
         selected={way}
         onSelect={setWay}
       />
-      <div {...tabPanelProps('extract', way)}>
-        {way === 'rules' ? (
-          <RuleCandidates candidates={candidates} onAdded={added} onCancel={close} />
-        ) : (
-          <ModelExtract onAdded={added} />
-        )}
+      {/* Both stay mounted, so switching tabs keeps what is ticked. */}
+      <div {...tabPanelProps('extract', 'rules')} hidden={way !== 'rules'}>
+        <RuleCandidates candidates={candidates} onAdded={added} onCancel={close} />
+      </div>
+      <div {...tabPanelProps('extract', 'model')} hidden={way !== 'model'}>
+        <ModelExtract onAdded={added} />
       </div>
     </Dialog>
   );

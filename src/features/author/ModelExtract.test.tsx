@@ -40,17 +40,14 @@ const engine: ChatEngine = {
   },
 };
 
-async function ready() {
+async function ready(
+  policies = 'policies:\n  - { id: greet, text: Greet the renter., category: tone, challenge: 1 }\n',
+) {
   const { store } = storeWithEngine(engine);
   const id = await withEndpointModels(store);
   store.getState().setRoleModel('generator', { engine: id, model: 'm' });
   store.getState().setFileText('agent.md', AGENT);
-  store
-    .getState()
-    .setFileText(
-      'policies.yaml',
-      'policies:\n  - { id: greet, text: Greet the renter., category: tone, challenge: 1 }\n',
-    );
+  store.getState().setFileText('policies.yaml', policies);
   const analyse = () => {
     const { project } = store.getState();
     store.getState().setAnalysis(analyzeProject(project), project.files);
@@ -110,5 +107,27 @@ describe('ModelExtract', () => {
       </AppStoreProvider>,
     );
     expect(screen.getByLabelText('Flows').textContent).toBe('Flows: Lockers, Lost keys.');
+  });
+
+  it('leaves unticked what policies.yaml holds, and never counts it as added', async () => {
+    const { store } = await ready(
+      'policies:\n  - { id: renter-only, text: Open a locker only for its renter., category: general, challenge: 2 }\n',
+    );
+    render(
+      <AppStoreProvider store={store}>
+        <ModelExtract onAdded={() => {}} />
+      </AppStoreProvider>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Ask the model' }));
+    const list = await screen.findByRole('list', { name: 'Proposals' });
+    const held = within(list)
+      .getAllByRole('listitem')
+      .find((li) => li.textContent.includes('already has it (renter-only)'));
+    if (!held) throw new Error('not marked as held');
+    const box = within(held).getByRole('checkbox');
+    expect((box as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByRole('button', { name: 'Add 1 policy to policies.yaml' })).toBeTruthy();
+    fireEvent.click(box);
+    expect(screen.getByRole('button', { name: 'Add 1 policy to policies.yaml' })).toBeTruthy();
   });
 });

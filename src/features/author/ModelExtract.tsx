@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { addPoliciesToYaml, diffLines } from '../../core/index.ts';
+import { addPoliciesToYaml, diffLines, newCandidates } from '../../core/index.ts';
 import type { ExtractJob } from '../../state/slices/extractSlice.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { DiffHunkTable } from '../../ui/DiffHunk.tsx';
@@ -81,6 +81,7 @@ function Proposals({
 }) {
   const store = useAppStoreApi();
   const current = useAppStore((s) => s.project.files['policies.yaml']);
+  const policies = useAppStore((s) => s.analysis?.model.policies);
   const [skipped, setSkipped] = useState<ReadonlySet<string>>(
     () => new Set(job.proposals.filter((p) => p.existing !== null).map((p) => p.candidate.id)),
   );
@@ -98,6 +99,15 @@ function Proposals({
         ),
       ),
     [current, chosen],
+  );
+  // What policies.yaml would really gain: a ticked proposal it holds already is not added twice.
+  const adding = useMemo(
+    () =>
+      newCandidates(
+        chosen.map((p) => p.candidate),
+        policies ?? [],
+      ).length,
+    [chosen, policies],
   );
 
   return (
@@ -185,12 +195,12 @@ function Proposals({
         <button
           type="button"
           className="button"
-          disabled={diff.added === 0}
+          disabled={adding === 0 || diff.added === 0}
           onClick={() => {
             if (store.getState().acceptExtraction(chosen.map((p) => p.candidate.id))) onAdded();
           }}
         >
-          Add {plural(chosen.length, 'policy', 'policies')} to policies.yaml
+          Add {plural(adding, 'policy', 'policies')} to policies.yaml
         </button>
       </div>
     </>
