@@ -119,6 +119,12 @@ describe('the extract slice', () => {
     const planned = store.getState().extractJob;
     expect(planned).toMatchObject({ status: 'planned', sections: 3, flows: 3 });
     expect(planned?.status === 'planned' && planned.estimate.cost).toBeGreaterThan(0);
+    expect(planned?.status === 'planned' && planned.estimate).toMatchObject({
+      calls: 3,
+      maxCalls: 6,
+      model: 'm',
+      free: false,
+    });
     expect(seen).toHaveLength(0);
 
     await store.getState().extractWithModel();

@@ -116,7 +116,13 @@ export function createExtractSlice(
       set({
         extractJob: {
           status: 'planned',
-          estimate: estimateAssist(plan, chosen.player.model, chosen.prices, chosen.free),
+          // Each section's answer may need its one repair turn.
+          estimate: estimateAssist(
+            { ...plan, maxCalls: plan.calls * 2 },
+            chosen.player.model,
+            chosen.prices,
+            chosen.free,
+          ),
           sections: plan.calls,
           flows: new Set(plan.sections.map((s) => s.title)).size,
         },
