@@ -127,7 +127,7 @@ test('policies are extracted from agent.md and added to policies.yaml on request
     '# Desk\n\n## Refunds\nThe desk is small. You must verify the guest first.\n\n- Refund only delivered orders within 30 days.\n- Never refund to a different card.\n',
   );
   await page.getByRole('button', { name: 'Extract policies' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Policies found in agent.md' });
+  const dialog = page.getByRole('dialog', { name: 'Extract policies' });
   // The paragraph's rule is found, its description is not.
   await expect(dialog.getByRole('checkbox')).toHaveCount(3);
   await expect(dialog.getByText('You must verify the guest first.')).toBeVisible();

@@ -22,7 +22,7 @@ test('reads the built-in user simulator prompt, overrides it in scenarios.yaml a
   const text = card.getByLabel('User simulator prompt text');
   await expect(text).toContainText('You are playing a customer talking to a support agent.');
   await expect(text).toContainText('What you want: {{goal}}');
-  await expect(panel.getByRole('listitem')).toHaveCount(8);
+  await expect(panel.getByRole('listitem')).toHaveCount(9);
   // The short messages sent besides the templates are shown too, word for word.
   const fixed = panel.getByRole('region', { name: 'Fixed messages' });
   await expect(fixed).toContainText(

@@ -18,6 +18,8 @@ export interface CandidatePolicy {
   readonly source: { readonly line: number; readonly endLine: number };
   /** Whether other candidates start on the same line (sentences of one paragraph). */
   readonly sharesLine: boolean;
+  /** The flows (sections of the prompt) that state it; written as `flows:` when there are any. */
+  readonly flows?: readonly string[];
 }
 
 const STOP_WORDS = new Set(
@@ -38,6 +40,9 @@ export function policyEntry(candidate: CandidatePolicy): Record<string, unknown>
     challenge: candidate.challenge,
     ...(candidate.tools.length > 0 ? { tools: [...candidate.tools] } : {}),
     source: endLine === line ? { line } : { line, endLine },
+    ...(candidate.flows !== undefined && candidate.flows.length > 0
+      ? { flows: [...candidate.flows] }
+      : {}),
   };
 }
 

@@ -21,6 +21,8 @@ import { createAssistLogSlice } from './slices/assistLogSlice.ts';
 import type { AttackSlice } from './slices/attackSlice.ts';
 import { createAttackSlice } from './slices/attackSlice.ts';
 import type { CompareSlice } from './slices/compareSlice.ts';
+import type { ExtractSlice } from './slices/extractSlice.ts';
+import { createExtractSlice } from './slices/extractSlice.ts';
 import { createCompareSlice } from './slices/compareSlice.ts';
 import { createAnalysisSlice } from './slices/analysisSlice.ts';
 import type { GraphRunSlice } from './slices/graphRunSlice.ts';
@@ -99,6 +101,7 @@ export type AppState = UiSlice &
   ShareSlice &
   AttackSlice &
   GuardDraftSlice &
+  ExtractSlice &
   AssistLogSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
@@ -153,6 +156,7 @@ export function createAppStore(
     ...createShareSlice(services.repository, services.importDomain ?? importInThread)(...args),
     ...createAttackSlice(services.models)(...args),
     ...createGuardDraftSlice(services.models)(...args),
+    ...createExtractSlice(services.models)(...args),
     ...createAssistLogSlice(services.runs, now)(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;

@@ -1,5 +1,6 @@
 import type { PromptInfo } from '../sim/prompts.ts';
 import { ATTACK_PROMPT } from './attackPrompt.ts';
+import { EXTRACT_POLICIES_PROMPT } from './extractPrompt.ts';
 import { GUARD_DRAFT_PROMPT } from './guardPrompt.ts';
 import { RELATE_PROMPT } from './relatePrompt.ts';
 
@@ -68,6 +69,29 @@ export const ASSIST_PROMPTS: readonly PromptInfo[] = [
       others: {
         description: 'the policies to rate it against, one a line, in the same form',
         essential: 'the model will not be told what to rate',
+      },
+    },
+  },
+  {
+    ...EXTRACT_POLICIES_PROMPT,
+    id: 'extract-policies',
+    key: 'extract_policies',
+    planKey: 'extractPolicies',
+    title: 'Policy extractor',
+    purpose:
+      'Sent by “Extract policies” → “Ask a model”: one call per section of agent.md (its headings are the flows), asking for the section’s atomic policies as JSON, each with a category, a challenge, its tools and the words it came from. The answers are checked, placed on agent.md’s lines and merged across flows before anything is offered. Not sent by runs.',
+    places: {
+      categories: {
+        description: 'the categories a policy may take: the built-in list and the project’s own',
+      },
+      tools: { description: 'the names of the tools of tools.yaml, or “(none)”' },
+      title: {
+        description: 'the section’s heading (its flow)',
+        essential: 'the model will not know which flow the section is',
+      },
+      section: {
+        description: 'the section’s text, as written in agent.md',
+        essential: 'the model will not be given the text to split into policies',
       },
     },
   },

@@ -3,6 +3,9 @@ import { slug } from '../extract.ts';
 import type { PromptTemplate } from '../sim/prompts.ts';
 import { renderPrompt } from '../sim/prompts.ts';
 import { words } from '../text.ts';
+import { EXTRACT_POLICIES_PROMPT } from './extractPrompt.ts';
+
+export { EXTRACT_POLICIES_PROMPT, POLICY_CATEGORIES } from './extractPrompt.ts';
 
 // Extraction by a model (issue 19, Extract): a long system prompt is cut into sections (its
 // headings are its flows), one call per section proposes atomic policies with a category from a
@@ -10,48 +13,6 @@ import { words } from '../text.ts';
 // checked, placed back on the prompt's lines and merged, so a rule every flow repeats is one
 // policy that names its flows instead of one copy per flow. Pure apart from `ask`, which the
 // caller wires to a logged model call.
-
-/** Categories a proposal may use; a project adds its own (the categories its policies use). */
-export const POLICY_CATEGORIES = [
-  'authentication',
-  'privacy',
-  'communication',
-  'confirmation',
-  'escalation',
-  'payments',
-  'refunds',
-  'cancellations',
-  'changes',
-  'eligibility',
-  'limits',
-  'tool-use',
-  'scope',
-  'safety',
-  'general',
-] as const;
-
-/** The prompt each section is sent with; a project may override it (`prompts: extract_policies`). */
-export const EXTRACT_POLICIES_PROMPT: PromptTemplate = {
-  id: 'extract-policies',
-  version: 1,
-  text: [
-    'You split an AI agent’s system prompt into atomic policies: each one rule the agent must follow, that a single conversation can keep or break.',
-    '',
-    'Rules for your answer:',
-    '- One policy per rule. Split a sentence that carries two obligations; keep a condition with the rule it limits ("for silver members, 2 free checked bags").',
-    '- Leave out descriptions of data, tools or the company that oblige the agent to nothing.',
-    '- Do not repeat a rule you already gave for this section.',
-    '- "category": one of {{categories}}.',
-    '- "challenge": 1 (easy to keep) to 5 (hard: conditions, exceptions, pressure from the user).',
-    '- "tools": names from this list only: {{tools}}. An empty list when none is involved.',
-    '- "quote": the words of the section the rule comes from, copied exactly.',
-    '',
-    'The section ("{{title}}"):',
-    '"""',
-    '{{section}}',
-    '"""',
-  ].join('\n'),
-};
 
 /** The JSON an answer must follow. */
 export const EXTRACT_ANSWER_SCHEMA = {

@@ -67,6 +67,7 @@ export function buildPolicies(value: unknown): { policies: Policy[]; relations: 
     const source = isObj(item.source) ? item.source : undefined;
     const line = num(source?.line);
     const endLine = num(source?.endLine);
+    const flows = strings(item.flows);
     policies.push({
       path: ['policies', i],
       id,
@@ -77,6 +78,7 @@ export function buildPolicies(value: unknown): { policies: Policy[]; relations: 
       ...(line === undefined
         ? {}
         : { source: endLine === undefined ? { line } : { line, endLine } }),
+      ...(flows.length > 0 && { flows }),
     });
   });
   const relations: Relation[] = [];

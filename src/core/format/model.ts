@@ -15,6 +15,8 @@ export interface Policy extends Located {
   readonly challenge: number;
   readonly tools: readonly string[];
   readonly source?: { readonly line: number; readonly endLine?: number };
+  /** The flows (sections of agent.md) that state it; absent when none are named. */
+  readonly flows?: readonly string[];
 }
 
 export interface Relation extends Located {

@@ -162,6 +162,7 @@ describe('projectPrompts', () => {
       ['attack', 'built-in'],
       ['guard-draft', 'built-in'],
       ['relate', 'built-in'],
+      ['extract-policies', 'built-in'],
     ]);
   });
 

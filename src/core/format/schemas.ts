@@ -69,6 +69,8 @@ export const POLICIES_SCHEMA = {
               endLine: { type: 'integer', minimum: 1 },
             },
           },
+          // The flows (sections of agent.md) that state the policy, one policy for all of them.
+          flows: { type: 'array', items: TEXT },
         },
       },
     },
@@ -366,6 +368,7 @@ export const SCENARIOS_SCHEMA = {
         attack: { type: 'string' },
         guard_draft: { type: 'string' },
         relate: { type: 'string' },
+        extract_policies: { type: 'string' },
       },
     },
   },

@@ -27,6 +27,7 @@ describe('prompt places in the editor', () => {
       'attack',
       'guard_draft',
       'relate',
+      'extract_policies',
     ]);
     expect(promptCompletions(FILE, at('  - id: a') + 2)).toBeUndefined();
   });

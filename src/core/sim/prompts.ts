@@ -213,7 +213,8 @@ export type PromptId =
   | 'assertion-judge'
   | 'attack'
   | 'guard-draft'
-  | 'relate';
+  | 'relate'
+  | 'extract-policies';
 /** The prompts' keys under `prompts:` in scenarios.yaml. */
 export type PromptKey =
   | 'user_simulator'
@@ -223,7 +224,8 @@ export type PromptKey =
   | 'assertion_judge'
   | 'attack'
   | 'guard_draft'
-  | 'relate';
+  | 'relate'
+  | 'extract_policies';
 /** The prompts' fields in `RunPlan.prompts`. */
 export type PromptPlanKey =
   | 'userSimulator'
@@ -233,7 +235,8 @@ export type PromptPlanKey =
   | 'assertionJudge'
   | 'attack'
   | 'guardDraft'
-  | 'relate';
+  | 'relate'
+  | 'extractPolicies';
 
 /**
  * Every prompt the simulation sends, with what it is for and the places it fills in: the one
@@ -378,6 +381,7 @@ export function projectPrompts(project: {
     attack: pick('attack'),
     guardDraft: pick('guard-draft'),
     relate: pick('relate'),
+    extractPolicies: pick('extract-policies'),
   };
 }
 

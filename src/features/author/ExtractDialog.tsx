@@ -3,10 +3,15 @@ import type { CandidatePolicy } from '../../core/index.ts';
 import { addPoliciesToYaml, extractPolicies, newCandidates } from '../../core/index.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { TabList, tabPanelProps } from '../../ui/TabList.tsx';
+import { ModelExtract } from './ModelExtract.tsx';
+
+type Way = 'rules' | 'model';
 
 /**
- * Shows the policies found in agent.md that policies.yaml lacks; the ones the user keeps are
- * added to policies.yaml as a minimal edit (comments and formatting stay), which Ctrl+Z undoes.
+ * "Extract policies": what the rules find in agent.md that policies.yaml lacks, and next to it
+ * what a model proposes when asked. The ones the user keeps are added to policies.yaml as a
+ * minimal edit (comments and formatting stay), which Ctrl+Z undoes.
  */
 export function ExtractDialog({ onClose }: { onClose: () => void }) {
   const store = useAppStoreApi();
@@ -16,68 +21,107 @@ export function ExtractDialog({ onClose }: { onClose: () => void }) {
     const found = extractPolicies(project.files['agent.md'], analysis?.model.tools ?? []);
     return newCandidates(found, analysis?.model.policies ?? []);
   });
-  const setFileText = useAppStore((s) => s.setFileText);
+  const [way, setWay] = useState<Way>('rules');
   const openFile = useAppStore((s) => s.openFile);
-  const [skipped, setSkipped] = useState<ReadonlySet<string>>(new Set());
-  const chosen = candidates.filter((c) => !skipped.has(c.id));
+  const close = () => {
+    store.getState().dismissExtraction();
+    onClose();
+  };
+  const added = () => {
+    openFile('policies.yaml');
+    close();
+  };
 
   return (
-    <Dialog open title="Policies found in agent.md" onClose={onClose} wide>
-      {candidates.length === 0 ? (
-        <p>Every rule found in agent.md is already a policy in policies.yaml.</p>
-      ) : (
-        <>
-          <p className="dialog-note">
-            Each list item and each sentence that sets a rule became a candidate policy, filed under
-            its heading. Untick the ones you do not want.
-          </p>
-          <ul className="candidate-list">
-            {candidates.map((c) => (
-              <li key={c.id}>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={!skipped.has(c.id)}
-                    onChange={(e) => {
-                      const next = new Set(skipped);
-                      if (e.currentTarget.checked) next.delete(c.id);
-                      else next.add(c.id);
-                      setSkipped(next);
-                    }}
-                  />
-                  <span className="candidate-id">{c.id}</span>
-                  <span className="candidate-meta">
-                    {c.category} · challenge {c.challenge} · line {c.source.line}
-                    {c.tools.length > 0 && ` · ${c.tools.join(', ')}`}
-                  </span>
-                  <span className="candidate-text">{c.text}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
-          <div className="dialog-actions">
-            <button type="button" className="button button-quiet" onClick={onClose}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button"
-              disabled={chosen.length === 0}
-              onClick={() => {
-                const text = store.getState().project.files['policies.yaml'];
-                setFileText('policies.yaml', addPoliciesToYaml(text, chosen), {
-                  origin: 'command',
-                  label: 'Add extracted policies',
-                });
-                openFile('policies.yaml');
-                onClose();
-              }}
-            >
-              Add {chosen.length} polic{chosen.length === 1 ? 'y' : 'ies'} to policies.yaml
-            </button>
-          </div>
-        </>
-      )}
+    <Dialog open title="Extract policies" onClose={close} wide>
+      <TabList
+        label="How to extract"
+        idPrefix="extract"
+        className="extract-tabs"
+        tabs={[
+          { id: 'rules', label: `Found by rules (${candidates.length})` },
+          { id: 'model', label: 'Ask a model' },
+        ]}
+        selected={way}
+        onSelect={setWay}
+      />
+      {/* Both stay mounted, so switching tabs keeps what is ticked. */}
+      <div {...tabPanelProps('extract', 'rules')} hidden={way !== 'rules'}>
+        <RuleCandidates candidates={candidates} onAdded={added} onCancel={close} />
+      </div>
+      <div {...tabPanelProps('extract', 'model')} hidden={way !== 'model'}>
+        <ModelExtract onAdded={added} />
+      </div>
     </Dialog>
+  );
+}
+
+/** The rules' candidates, each ticked; the ticked ones are added on request. */
+function RuleCandidates({
+  candidates,
+  onAdded,
+  onCancel,
+}: {
+  candidates: readonly CandidatePolicy[];
+  onAdded: () => void;
+  onCancel: () => void;
+}) {
+  const store = useAppStoreApi();
+  const setFileText = useAppStore((s) => s.setFileText);
+  const [skipped, setSkipped] = useState<ReadonlySet<string>>(new Set());
+  const chosen = candidates.filter((c) => !skipped.has(c.id));
+  if (candidates.length === 0)
+    return <p>Every rule found in agent.md is already a policy in policies.yaml.</p>;
+  return (
+    <>
+      <p className="dialog-note">
+        Each list item and each sentence that sets a rule became a candidate policy, filed under its
+        heading. Untick the ones you do not want.
+      </p>
+      <ul className="candidate-list">
+        {candidates.map((c) => (
+          <li key={c.id}>
+            <label>
+              <input
+                type="checkbox"
+                checked={!skipped.has(c.id)}
+                onChange={(e) => {
+                  const next = new Set(skipped);
+                  if (e.currentTarget.checked) next.delete(c.id);
+                  else next.add(c.id);
+                  setSkipped(next);
+                }}
+              />
+              <span className="candidate-id">{c.id}</span>
+              <span className="candidate-meta">
+                {c.category} · challenge {c.challenge} · line {c.source.line}
+                {c.tools.length > 0 && ` · ${c.tools.join(', ')}`}
+              </span>
+              <span className="candidate-text">{c.text}</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      <div className="dialog-actions">
+        <button type="button" className="button button-quiet" onClick={onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={chosen.length === 0}
+          onClick={() => {
+            const text = store.getState().project.files['policies.yaml'];
+            setFileText('policies.yaml', addPoliciesToYaml(text, chosen), {
+              origin: 'command',
+              label: 'Add extracted policies',
+            });
+            onAdded();
+          }}
+        >
+          Add {chosen.length} polic{chosen.length === 1 ? 'y' : 'ies'} to policies.yaml
+        </button>
+      </div>
+    </>
   );
 }

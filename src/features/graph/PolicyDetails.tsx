@@ -69,6 +69,7 @@ function PolicyFields({
   const policy = graph.nodes.find((n) => n.id === id);
   const [connectTo, setConnectTo] = useState('');
   const [weight, setWeight] = useState(5);
+  const flows = useAppStore((s) => s.analysis?.model.policies.find((p) => p.id === id)?.flows);
   if (!policy) return null;
   const related = graph.edges
     .filter((e) => e.source === id || e.target === id)
@@ -124,6 +125,11 @@ function PolicyFields({
       <p className="policy-meta">
         {policy.tools.length > 0 ? `Tools: ${policy.tools.join(', ')}.` : 'No tools.'}
       </p>
+      {flows && flows.length > 0 && (
+        <p className="policy-meta" aria-label="Flows">
+          {flows.length === 1 ? 'Flow' : 'Flows'}: {flows.join(', ')}.
+        </p>
+      )}
       <h4>Relations</h4>
       {related.length === 0 ? (
         <p className="policy-meta">None yet.</p>

@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
-import type { DiffHunk, FileDiff, ProjectChanges } from '../../../core/index.ts';
+import type { FileDiff, ProjectChanges } from '../../../core/index.ts';
 import { fileChangeSummary, projectChanges, unifiedDiff } from '../../../core/index.ts';
 import type { CompareSide } from '../../../state/slices/compareSlice.ts';
 import { Dialog } from '../../../ui/Dialog.tsx';
+import { DiffHunkTable } from '../../../ui/DiffHunk.tsx';
 import { downloadFile, fileStem } from '../../../ui/download.ts';
 
 const STATUS_WORDS: Record<FileDiff['status'], string> = {
@@ -110,37 +111,10 @@ function FileDiffDialog({
             <p className="simulate-faint">Only line endings or a final line break differ.</p>
           )}
           {d.hunks.map((h) => (
-            <Hunk key={`${h.beforeStart}-${h.afterStart}`} hunk={h} />
+            <DiffHunkTable key={`${h.beforeStart}-${h.afterStart}`} hunk={h} />
           ))}
         </section>
       ))}
     </Dialog>
-  );
-}
-
-const SIGNS = { same: ' ', removed: '−', added: '+' } as const;
-const SIGN_WORDS = { same: 'unchanged', removed: 'removed', added: 'added' } as const;
-
-/** One hunk: its lines, numbered in each version, removed and added lines marked. */
-function Hunk({ hunk }: { hunk: DiffHunk }) {
-  return (
-    <table className="file-diff-hunk">
-      <caption className="visually-hidden">
-        Lines {hunk.beforeStart} to {hunk.beforeStart + Math.max(0, hunk.beforeCount - 1)} before,{' '}
-        {hunk.afterStart} to {hunk.afterStart + Math.max(0, hunk.afterCount - 1)} after
-      </caption>
-      <tbody>
-        {hunk.lines.map((l, i) => (
-          <tr key={i} data-kind={l.kind}>
-            <td className="file-diff-number">{l.kind === 'added' ? '' : l.before}</td>
-            <td className="file-diff-number">{l.kind === 'removed' ? '' : l.after}</td>
-            <td className="file-diff-sign" aria-label={SIGN_WORDS[l.kind]}>
-              {SIGNS[l.kind]}
-            </td>
-            <td className="file-diff-text">{l.text}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
