@@ -181,10 +181,8 @@ describe('the extract slice', () => {
     const job = store.getState().extractJob;
     if (job?.status !== 'done') throw new Error('not done');
     expect(job.stopped).toBe(true);
-    // The call Stop cut is the only section not answered; the one after it was never sent.
-    expect(job.problems).toEqual([
-      'Section “Address changes” (line 6): the model call failed (The call was stopped.).',
-    ]);
+    // The call Stop cut is no failure of the model; the section after it was never sent.
+    expect(job.problems).toEqual([]);
     expect(job.proposals.map((p) => p.candidate.text)).toEqual([
       "Verify the customer's identity before anything else.",
       'Refund only orders delivered in the last 30 days.',

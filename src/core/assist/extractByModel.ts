@@ -1,5 +1,6 @@
 import type { CandidatePolicy } from '../extract.ts';
 import { slug } from '../extract.ts';
+import { ModelError } from '../models/errors.ts';
 import type { PromptTemplate } from '../sim/prompts.ts';
 import { renderPrompt } from '../sim/prompts.ts';
 import { words } from '../text.ts';
@@ -188,6 +189,11 @@ export async function extractByModel(
         answer: await ask(promptFor(template, section, known.tools, known.categories), section),
       });
     } catch (error) {
+      // Stop during a call ends the extraction; it is no failure of the model.
+      if (error instanceof ModelError && error.kind === 'aborted') {
+        stopped = true;
+        break;
+      }
       problems.push(
         `Section “${section.title}” (line ${section.line}): the model call failed (${error instanceof Error ? error.message : String(error)}).`,
       );
