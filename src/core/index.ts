@@ -74,14 +74,14 @@ export type {
   AssistEstimate,
   AssistPlanSize,
   AssistSpent,
-} from './assist/assistCall.ts';
+} from './assist/assistCost.ts';
 export {
   NOTHING_SPENT,
   withUsage,
   estimateAssist,
   meteredContext,
   tokensOf,
-} from './assist/assistCall.ts';
+} from './assist/assistCost.ts';
 export type { AssistAction, AssistTotals, AssistUsage } from './assist/assistLog.ts';
 export {
   ASSIST_ACTIONS,

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { instantRuntime, modelReply, queuedEngine } from '../../test/scriptedModels.ts';
 import { ModelError } from '../models/errors.ts';
 import type { SimEvent } from '../sim/events.ts';
-import { askJson, estimateAssist, meteredContext } from './assistCall.ts';
+import { askJson } from './assistCall.ts';
+import { estimateAssist, meteredContext } from './assistCost.ts';
 import {
   EXTRACT_ANSWER_SCHEMA,
   POLICY_CATEGORIES,

@@ -1,7 +1,7 @@
 import type { ModelRole } from '../models/chat.ts';
 import type { CallFailure, SimEvent } from '../sim/events.ts';
-import type { AssistSpent } from './assistCall.ts';
-import { NOTHING_SPENT } from './assistCall.ts';
+import type { AssistSpent } from './assistCost.ts';
+import { NOTHING_SPENT } from './assistCost.ts';
 
 // The project's Assist log: one entry per model call an Assist action made (failed calls too),
 // kept with the project's runs so money spent on proposals is data as a run's is. Entries are

@@ -11,7 +11,7 @@ import {
 } from '../../test/scriptedModels.ts';
 import { miniProject } from '../testing/miniProject.ts';
 import type { AttackDeps } from './attack.ts';
-import { estimateAssist } from './assistCall.ts';
+import { estimateAssist } from './assistCost.ts';
 import { generateAttacks, sizeAttacks } from './attack.ts';
 import { appendScenarios } from './attackYaml.ts';
 

@@ -4,7 +4,7 @@ import type { ScriptedAnswer } from '../../test/scriptedModels.ts';
 import { parseProject } from '../format/parseProject.ts';
 import { ModelError } from '../models/errors.ts';
 import type { SimEvent } from '../sim/events.ts';
-import { estimateAssist } from './assistCall.ts';
+import { estimateAssist } from './assistCost.ts';
 import { draftGuard, guardDraftPrompt, sizeGuardDraft } from './guardDraft.ts';
 import { lendingDesk } from './testdata/lendingDesk.ts';
 

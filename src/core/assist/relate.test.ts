@@ -5,7 +5,7 @@ import type { ChatEngine, ChatRequest } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
 import type { SimEvent } from '../sim/events.ts';
 import type { CallContext } from '../sim/modelCall.ts';
-import { estimateAssist } from './assistCall.ts';
+import { estimateAssist } from './assistCost.ts';
 import { RELATE_PROMPT } from './relatePrompt.ts';
 import { AIRLINE_POLICIES, AIRLINE_RATINGS } from '../testing/airlineRelations.ts';
 import type { RelateCache, RelatePolicy } from './relate.ts';

@@ -1,7 +1,7 @@
 import type { PromptTemplate } from '../sim/prompts.ts';
 import { renderPrompt } from '../sim/prompts.ts';
-import type { AssistPlanSize } from './assistCall.ts';
-import { tokensOf } from './assistCall.ts';
+import type { AssistPlanSize } from './assistCost.ts';
+import { tokensOf } from './assistCost.ts';
 import { RELATE_PROMPT } from './relatePrompt.ts';
 
 /** What the relation rater reads of a policy; its content key covers all of it. */

@@ -2,8 +2,8 @@ import type { ModelRole } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
 import type { CallContext, Player } from '../sim/modelCall.ts';
 import { loggedChat } from '../sim/modelCall.ts';
-import type { AssistSpent } from './assistCall.ts';
-import { meteredContext } from './assistCall.ts';
+import type { AssistSpent } from './assistCost.ts';
+import { meteredContext } from './assistCost.ts';
 import type { PromptTemplate } from '../sim/prompts.ts';
 import type { RelateCache, RelatePolicy, RelationRating, RelateBatch } from './relate.ts';
 import {

@@ -1,7 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { AssistEstimate, AssistSpent, CandidatePolicy } from '../../core/index.ts';
 import { estimateAssist, meteredContext, projectPrompts } from '../../core/index.ts';
-import { askJson } from '../../core/assist/assistCall.ts';
 import type { ExtractResult } from '../../core/assist/extractByModel.ts';
 import type { ReviewedProposal } from '../../core/assist/extractReview.ts';
 import type { AppState } from '../createAppStore.ts';
@@ -70,12 +69,13 @@ function knownOf(state: AppState, listed: readonly string[]) {
 
 /** The extraction code loads with the first use of the dialog's model part, not with the page. */
 const loadCore = async () => {
-  const [run, review, rules] = await Promise.all([
+  const [run, review, rules, call] = await Promise.all([
     import('../../core/assist/extractByModel.ts'),
     import('../../core/assist/extractReview.ts'),
     import('../../core/extract.ts'),
+    import('../../core/assist/assistCall.ts'),
   ]);
-  return { ...run, ...review, ...rules };
+  return { ...run, ...review, ...rules, ...call };
 };
 
 /** Builds the slice behind "Ask a model" in the Extract policies dialog. */
@@ -155,7 +155,7 @@ export function createExtractSlice(
         prompt,
         plan,
         known,
-        (text) => askJson(chosen.player, metered.context, text, schema, chosen.role),
+        (text) => core.askJson(chosen.player, metered.context, text, schema, chosen.role),
         {
           ...(known.template && { template: known.template }),
           stopped: () => own.signal.aborted,
