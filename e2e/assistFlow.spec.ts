@@ -113,7 +113,8 @@ test('Assist end to end: extract from a long prompt, accept some, rate, draft a 
     script: (request) => {
       const body = request.body as OpenAIRequestBody;
       const schema = JSON.stringify(body.response_format?.json_schema?.schema ?? '');
-      const system = String(body.messages?.[0]?.content ?? '');
+      const content = body.messages?.[0]?.content;
+      const system = typeof content === 'string' ? content : '';
       if (schema.includes('"quote"')) {
         calls.extract++;
         const title = /The section \("(.+?)"\)/.exec(system)?.[1] ?? '';

@@ -1,5 +1,4 @@
-import type { ModelRole } from '../models/chat.ts';
-import type { CallFailure, SimEvent } from '../sim/events.ts';
+import type { SimEvent } from '../sim/events.ts';
 import type { AssistSpent } from './assistCost.ts';
 import { NOTHING_SPENT } from './assistCost.ts';
 
@@ -19,20 +18,15 @@ export const ASSIST_ACTION_NAMES: Record<AssistAction, string> = {
   attack: 'Adversarial scenarios',
 };
 
-/** One model call of an Assist action, as the log keeps it. */
-export interface AssistUsage {
+/** One model call of an Assist action, as the log keeps it: the call's usage, when and for what. */
+export interface AssistUsage extends Omit<
+  Extract<SimEvent, { type: 'usage' }>,
+  'type' | 'at' | 'dialogue'
+> {
   readonly type: 'assist-usage';
   readonly action: AssistAction;
   /** When the call ended (ISO time). */
   readonly when: string;
-  readonly role: ModelRole;
-  readonly model: string;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Dollars; null when the model had no price. */
-  readonly cost: number | null;
-  readonly ms: number;
-  readonly failed?: CallFailure;
 }
 
 /** The id the project's Assist log is kept under in the run store (it is no run of its own). */

@@ -4,6 +4,7 @@ import { addPoliciesToYaml, extractPolicies, newCandidates } from '../../core/in
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TabList, tabPanelProps } from '../../ui/TabList.tsx';
+import { CandidateItem, withTick } from './CandidateItem.tsx';
 import { ModelExtract } from './ModelExtract.tsx';
 
 type Way = 'rules' | 'model';
@@ -80,26 +81,15 @@ function RuleCandidates({
       </p>
       <ul className="candidate-list">
         {candidates.map((c) => (
-          <li key={c.id}>
-            <label>
-              <input
-                type="checkbox"
-                checked={!skipped.has(c.id)}
-                onChange={(e) => {
-                  const next = new Set(skipped);
-                  if (e.currentTarget.checked) next.delete(c.id);
-                  else next.add(c.id);
-                  setSkipped(next);
-                }}
-              />
-              <span className="candidate-id">{c.id}</span>
-              <span className="candidate-meta">
-                {c.category} · challenge {c.challenge} · line {c.source.line}
-                {c.tools.length > 0 && ` · ${c.tools.join(', ')}`}
-              </span>
-              <span className="candidate-text">{c.text}</span>
-            </label>
-          </li>
+          <CandidateItem
+            key={c.id}
+            candidate={c}
+            where={`line ${c.source.line}`}
+            ticked={!skipped.has(c.id)}
+            onTick={(ticked) => {
+              setSkipped(withTick(skipped, c.id, ticked));
+            }}
+          />
         ))}
       </ul>
       <div className="dialog-actions">

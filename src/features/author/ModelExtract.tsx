@@ -4,6 +4,7 @@ import type { ExtractJob } from '../../state/slices/extractSlice.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { DiffHunkTable } from '../../ui/DiffHunk.tsx';
 import { AssistEstimateLine, AssistProgress, AssistSpentLine } from '../assist/AssistCost.tsx';
+import { CandidateItem, withTick } from './CandidateItem.tsx';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -128,34 +129,22 @@ function Proposals({
       ) : (
         <ul className="candidate-list" aria-label="Proposals">
           {job.proposals.map(({ candidate: c, ruleBased, existing }) => (
-            <li key={c.id}>
-              <label>
-                <input
-                  type="checkbox"
-                  checked={!skipped.has(c.id)}
-                  onChange={(e) => {
-                    const next = new Set(skipped);
-                    if (e.currentTarget.checked) next.delete(c.id);
-                    else next.add(c.id);
-                    setSkipped(next);
-                  }}
-                />
-                <span className="candidate-id">{c.id}</span>
-                <span className="candidate-meta">
-                  {c.category} · challenge {c.challenge} · {linesOf(c.source, c.placed)}
-                  {c.tools.length > 0 && ` · ${c.tools.join(', ')}`}
-                </span>
-                <span className="candidate-text">{c.text}</span>
-                <span className="candidate-notes">
-                  {c.flows.length > 0 &&
-                    `${c.flows.length === 1 ? 'Flow' : 'Flows'}: ${c.flows.join(', ')}. `}
-                  {ruleBased === null
-                    ? 'Not found by rules.'
-                    : `Also found by rules (${ruleBased}).`}
-                  {existing !== null && ` policies.yaml already has it (${existing}).`}
-                </span>
-              </label>
-            </li>
+            <CandidateItem
+              key={c.id}
+              candidate={c}
+              where={linesOf(c.source, c.placed)}
+              ticked={!skipped.has(c.id)}
+              onTick={(ticked) => {
+                setSkipped(withTick(skipped, c.id, ticked));
+              }}
+            >
+              <span className="candidate-notes">
+                {c.flows.length > 0 &&
+                  `${c.flows.length === 1 ? 'Flow' : 'Flows'}: ${c.flows.join(', ')}. `}
+                {ruleBased === null ? 'Not found by rules.' : `Also found by rules (${ruleBased}).`}
+                {existing !== null && ` policies.yaml already has it (${existing}).`}
+              </span>
+            </CandidateItem>
           ))}
         </ul>
       )}
