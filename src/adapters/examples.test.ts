@@ -41,4 +41,17 @@ describe('createExampleLibrary', () => {
       await expect(library.loadBundle(path), path).rejects.toThrow(/not a bundle this app serves/);
     }
   });
+
+  it('says a mistyped path has no bundle, when the server answers with its own page', async () => {
+    const page = () =>
+      Promise.resolve(
+        new Response('<!doctype html><html></html>', {
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+        }),
+      );
+    const library = createExampleLibrary('/', page);
+    await expect(library.loadBundle('/shraed/x.policylab.json')).rejects.toThrow(
+      'There is no bundle at this address (the server answered with a web page).',
+    );
+  });
 });

@@ -26,7 +26,10 @@ export function loadProject(
     const present = new Set(readdirSync(target));
     const found: Record<string, string> = {};
     for (const { name } of PROJECT_FILES) {
-      if (present.has(name)) found[name] = readFileSync(path.join(target, name), 'utf8');
+      if (!present.has(name)) continue;
+      const read = readText(path.join(target, name));
+      if ('error' in read) return read;
+      found[name] = read.text;
     }
     if (Object.keys(found).length === 0) {
       return {
@@ -36,7 +39,21 @@ export function loadProject(
     const loaded = projectFromFiles(path.basename(path.resolve(target)), found);
     return present.has(LAYOUT_FILE) ? withLayout(loaded, path.join(target, LAYOUT_FILE)) : loaded;
   }
-  return parseBundle(readFileSync(target, 'utf8'));
+  const read = readText(target);
+  return 'error' in read ? read : parseBundle(read.text);
+}
+
+/** A file's text, or why it cannot be read in words (a folder, no permission …), never a stack trace. */
+function readText(file: string): { text: string } | { error: string } {
+  try {
+    if (statSync(file).isDirectory()) return { error: `${file} is a folder, not a file.` };
+    return { text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      error: `${file} could not be read${typeof code === 'string' ? ` (${code})` : ''}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
 }
 
 /** The project with the hand-placed positions of a layout.json, noting what could not be read. */

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { readFileSync } from 'node:fs';
+import { safeIO } from './terminal.ts';
 import type { Diagnostic, PolicyGraph, ProjectModel } from '../core/index.ts';
 import {
   DEFAULT_LEVELS,
@@ -128,8 +129,10 @@ The IDE itself runs in the browser: npm run dev, then open the address it prints
 export function runCli(
   argv: readonly string[],
   version: string,
-  io: CliIO,
+  rawIO: CliIO,
 ): number | Promise<number> {
+  // Ids, texts and a model's words reach the terminal: their control codes are shown, not obeyed.
+  const io = safeIO(rawIO);
   if (argv[0] === 'models') return runModels(argv.slice(1), io);
   if (argv[0] === 'run') return runRun(argv.slice(1), io);
   if (argv[0] === 'import') return runImport(argv.slice(1), io);

@@ -38,9 +38,18 @@ export function projectFromFiles(
 export function parseBundle(
   text: string,
 ): { project: Project; notes: LoadNote[] } | { error: string } {
+  // A byte-order mark is no part of the JSON; editors on Windows write one.
+  const json = text.replace(/^\uFEFF/, '');
+  // A mistyped address served by a web server gives its page (or the app's own), not a bundle.
+  if (/^\s*</.test(json)) {
+    return {
+      error:
+        'No bundle here: the address answered with a web page, not a PolicyLab bundle (is the path right?).',
+    };
+  }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(json);
   } catch (error) {
     return {
       error: `This bundle is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,

@@ -52,6 +52,33 @@ describe('boot', () => {
     expect(hostile.getState().ready).toBe(true);
   });
 
+  it('opens the page as without a bundle that is not there, naming it, and makes no empty project', async () => {
+    const repository = createMemoryRepository();
+    const first = createAppStore(testServices({ repository }));
+    await first.getState().boot({ example: 'mini' });
+    const kept = first.getState().project;
+    const mistyped = createAppStore(
+      testServices({
+        repository,
+        examples: {
+          ...testExamples,
+          loadBundle: () =>
+            Promise.reject(
+              new Error(
+                'There is no bundle at this address (the server answered with a web page).',
+              ),
+            ),
+        },
+      }),
+    );
+    await mistyped.getState().boot({ bundle: '/shraed.policylab.json' });
+    expect(mistyped.getState().libraryError).toBe(
+      '/shraed.policylab.json: There is no bundle at this address (the server answered with a web page).',
+    );
+    expect(mistyped.getState().project).toEqual(kept);
+    expect((await repository.list()).map((p) => p.name)).toEqual([kept.name]);
+  });
+
   it('still opens a project, and says why, when the example cannot be loaded', async () => {
     const store = createAppStore(testServices());
     await store.getState().boot({ example: 'nope' });

@@ -127,6 +127,8 @@ export function createLibrarySlice(
       deleted: null,
 
       boot: async (request) => {
+        // Why a bundle asked for did not open, told once the page has opened without it.
+        let bundleError: string | undefined;
         try {
           if (request.example !== undefined) {
             await createAndOpen(await fromExample(request.example));
@@ -138,10 +140,19 @@ export function createLibrarySlice(
             if (get().ready) return;
           }
           if (request.bundle !== undefined) {
-            const loaded = parseBundle(await examples.loadBundle(request.bundle));
-            if ('error' in loaded) throw new Error(loaded.error);
-            await createAndOpen(loaded.project);
-            return;
+            // A bundle that cannot open says why; the page then opens as it would without it,
+            // and no empty project is made in its place.
+            const loaded = await examples.loadBundle(request.bundle).then(
+              (text) => parseBundle(text),
+              (error: unknown) => ({
+                error: error instanceof Error ? error.message : String(error),
+              }),
+            );
+            if (!('error' in loaded)) {
+              await createAndOpen(loaded.project);
+              return;
+            }
+            bundleError = `${request.bundle}: ${loaded.error}`;
           }
           if (request.fresh === true) {
             await createAndOpen(createProject('Untitled project'));
@@ -160,6 +171,8 @@ export function createLibrarySlice(
           // Storage or the network failed: still give the user a project to work in.
           fail(error);
           if (!get().ready) show(newId(), createProject('Untitled project'), false);
+        } finally {
+          if (bundleError !== undefined) set({ libraryError: bundleError });
         }
       },
 
