@@ -19,8 +19,8 @@ function capture(argv: string[]) {
 }
 
 const folder = () => mkdtempSync(path.join(tmpdir(), 'policylab-hostile-'));
-// eslint-disable-next-line no-control-regex
 const OBEYED =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|\r(?!\n)/;
 
 describe('the command line against hostile files', () => {

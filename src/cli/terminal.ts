@@ -28,5 +28,12 @@ export function terminalSafe(text: string): string {
 
 /** The same output and error streams, printing only what a terminal shows as text. */
 export function safeIO(io: CliIO): CliIO {
-  return { out: (text) => io.out(terminalSafe(text)), err: (text) => io.err(terminalSafe(text)) };
+  return {
+    out: (text) => {
+      io.out(terminalSafe(text));
+    },
+    err: (text) => {
+      io.err(terminalSafe(text));
+    },
+  };
 }

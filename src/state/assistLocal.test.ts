@@ -23,7 +23,10 @@ const rater: ChatEngine = {
 /** The mini project with the in-browser model loaded (and no endpoint, no role chosen). */
 async function withLocalModel() {
   const models: ModelServices = {
-    remote: () => ({ chat: rater.chat, listModels: () => Promise.resolve([]) }),
+    remote: () => ({
+      chat: (request, options) => rater.chat(request, options),
+      listModels: () => Promise.resolve([]),
+    }),
     local: { engine: rater } as unknown as LocalModels,
     runtime: waitingRuntime(0).runtime,
     clock: () => 0,
