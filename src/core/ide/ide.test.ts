@@ -190,8 +190,9 @@ describe('completionsAt', () => {
 
 describe('hoverText', () => {
   it('shows a policy, a tool with its parameters, and a table with its columns', () => {
+    // The file's words are escaped, so they read as written once rendered.
     expect(hoverText(parsed.model, { kind: 'policy', name: 'refund-window' })).toMatch(
-      /^\*\*refund-window\*\* · refunds · challenge 3\/5\n\nRefund only/,
+      /^\*\*refund\\-window\*\* · refunds · challenge 3\/5\n\nRefund only/,
     );
     expect(hoverText(parsed.model, { kind: 'tool', name: 'refund_order' })).toMatch(
       /- `order_id`: string\n- `amount`\?: number/,
@@ -204,7 +205,7 @@ describe('hoverText', () => {
   it('lists a tool’s preconditions with the error each answers', () => {
     const tickets = parseProject(ticketDesk()).model;
     expect(hoverText(tickets, { kind: 'tool', name: 'cancel_order' })).toContain(
-      '\n\nRequires:\n- `db.orders.exists(o, o.id == args.order_id)`, else: There is no such order.\n- ',
+      '\n\nRequires:\n- `db.orders.exists(o, o.id == args.order_id)`, else: There is no such order\\.\n- ',
     );
     expect(hoverText(tickets, { kind: 'tool', name: 'refund' })).not.toContain('Requires');
   });
