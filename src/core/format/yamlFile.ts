@@ -63,14 +63,74 @@ function quickValue(text: string): { value: unknown } | undefined {
   }
 }
 
+/**
+ * Lists and maps inside each other deeper than this are not read: the parsers recurse per level,
+ * and a file of thousands of `[` would end in "Maximum call stack size exceeded".
+ */
+export const MAX_YAML_DEPTH = 200;
+
+/** Said instead of the parser's stack overflow, in case nesting too deep slips past the scan. */
+const TOO_DEEP = `This file nests lists or maps too deeply to read (PolicyLab reads up to ${MAX_YAML_DEPTH} levels).`;
+
+/**
+ * Where flow lists and maps (`[`, `{`) first nest deeper than `MAX_YAML_DEPTH`, or -1: one pass
+ * over the text, skipping quoted strings and comments.
+ */
+export function tooDeepAt(text: string): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== '') {
+      if (c === quote) quote = '';
+      else if (c === '\\' && quote === '"') i++;
+      continue;
+    }
+    if ((c === '"' || c === "'") && startsScalar(text, i)) quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
+      const end = text.indexOf('\n', i);
+      i = end === -1 ? text.length : end;
+    } else if (c === '[' || c === '{') {
+      if (++depth > MAX_YAML_DEPTH) return i;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return -1;
+}
+
+/** Whether the character at `i` starts a scalar: after `:`, `-`, `,`, `[`, `{` or a line start. */
+function startsScalar(text: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && (text[j] === ' ' || text[j] === '\t')) j--;
+  return j < 0 || ':-,[{\n?'.includes(text[j] ?? '');
+}
+
 /** Parses one YAML file. Never throws: every problem becomes a diagnostic. */
 export function parseYamlFile(file: ProjectFileName, text: string): YamlFile {
   const index = new LineIndex(text);
+  // Nesting too deep is said at its place, and the file is read as empty rather than overflow.
+  const deep = tooDeepAt(text);
+  const readable = deep < 0 ? text : '';
   let parsedDoc: Document | undefined;
   const documentOf = () =>
-    (parsedDoc ??= parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true }));
-  const quick = quickValue(text);
-  const diagnostics: Diagnostic[] = [];
+    (parsedDoc ??= parseDocument(readable, {
+      uniqueKeys: true,
+      prettyErrors: false,
+      strict: true,
+    }));
+  const quick = deep < 0 ? quickValue(text) : { value: undefined };
+  const diagnostics: Diagnostic[] =
+    deep < 0
+      ? []
+      : [
+          diagnosticAt(
+            file,
+            index,
+            { start: deep, end: deep + 1 },
+            'error',
+            'yaml-syntax',
+            TOO_DEEP,
+          ),
+        ];
   const doc = quick ? undefined : documentOf();
 
   for (const error of doc?.errors ?? []) {
@@ -105,7 +165,9 @@ export function parseYamlFile(file: ProjectFileName, text: string): YamlFile {
           { start: 0, end: Math.min(text.length, 1) },
           'error',
           'yaml-syntax',
-          `This file cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+          error instanceof RangeError && /call stack/i.test(error.message)
+            ? TOO_DEEP
+            : `This file cannot be read: ${error instanceof Error ? error.message : String(error)}`,
         ),
       );
     }
@@ -178,6 +240,7 @@ function keyValue(pair: Pair): unknown {
 
 /** The yaml library's messages, minus its error codes and with a capital first letter. */
 function yamlMessage(message: string): string {
+  if (/maximum call stack/i.test(message)) return TOO_DEEP;
   const firstLine = message.split('\n')[0] ?? message;
   const text = firstLine.replace(/ at line \d+, column \d+:?$/, '').trim();
   return text.charAt(0).toUpperCase() + text.slice(1);
