@@ -4,6 +4,7 @@ import type { LoadNote, Project } from '../core/index.ts';
 import {
   LAYOUT_FILE,
   PROJECT_FILES,
+  droppedPositionsNote,
   parseBundle,
   projectFromFiles,
   readLayout,
@@ -73,7 +74,7 @@ function withLayout(
   if (dropped > 0)
     notes.push({
       file: 'bundle',
-      message: `${dropped} graph position${dropped === 1 ? ' was' : 's were'} in ${LAYOUT_FILE} not two numbers and ${dropped === 1 ? 'was' : 'were'} left out.`,
+      message: droppedPositionsNote(dropped, LAYOUT_FILE),
     });
   return { project: { ...loaded.project, layout }, notes };
 }

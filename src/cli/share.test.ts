@@ -97,7 +97,7 @@ describe('policylab share', () => {
       deskFolder('{"verify-identity": {"x": 1}, "a": {"x": 1, "y": 2}}'),
     ]);
     expect(dropped.err).toBe(
-      'note: 1 graph position was in layout.json not two numbers and was left out.\n',
+      'note: 1 graph position was in layout.json not two numbers within ±1,000,000 and was left out.\n',
     );
     const read = decodeShareLink(dropped.out.trim());
     expect(read.ok && read.project.layout).toEqual({ a: { x: 1, y: 2 } });

@@ -23,7 +23,7 @@ describe('bundles', () => {
       ['__proto__']: { x: 0, y: 0 },
     });
     expect('notes' in read && read.notes.map((n) => n.message)).toEqual([
-      '2 graph positions were not two numbers and were left out.',
+      '2 graph positions were not two numbers within ±1,000,000 and were left out.',
     ]);
     expect(toBundle(createProject('Plain'))).not.toContain('layout');
   });

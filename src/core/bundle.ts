@@ -1,5 +1,11 @@
 import type { Project, ProjectFileName } from './project.ts';
-import { PROJECT_FILES, isProjectFileName, normalizeProjectName, readLayout } from './project.ts';
+import {
+  PROJECT_FILES,
+  droppedPositionsNote,
+  isProjectFileName,
+  normalizeProjectName,
+  readLayout,
+} from './project.ts';
 
 /** The format tag of a bundle file (`*.policylab.json`). */
 export const BUNDLE_FORMAT = 'policylab/1';
@@ -84,7 +90,7 @@ export function parseBundle(
   if (dropped > 0) {
     notes.push({
       file: 'bundle',
-      message: `${dropped} graph position${dropped === 1 ? ' was' : 's were'} not two numbers and ${dropped === 1 ? 'was' : 'were'} left out.`,
+      message: droppedPositionsNote(dropped),
     });
   }
   return { project: { ...loaded.project, layout }, notes };

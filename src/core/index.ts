@@ -35,9 +35,11 @@ export type {
   ProjectFileName,
 } from './project.ts';
 export {
+  MAX_LAYOUT_COORDINATE,
   MAX_PROJECT_NAME_LENGTH,
   PROJECT_FILES,
   createProject,
+  droppedPositionsNote,
   isProjectFileName,
   normalizeProjectName,
   projectHash,

@@ -4,8 +4,10 @@ import {
   MAX_PROJECT_NAME_LENGTH,
   PROJECT_FILES,
   createProject,
+  droppedPositionsNote,
   isProjectFileName,
   normalizeProjectName,
+  readLayout,
 } from './project.ts';
 
 describe('PROJECT_FILES', () => {
@@ -69,5 +71,21 @@ describe('isProjectFileName', () => {
     for (const other of ['agent.MD', 'policies.yml', '', '../agent.md', 'notes.txt']) {
       expect(isProjectFileName(other)).toBe(false);
     }
+  });
+});
+
+describe('readLayout', () => {
+  it('drops positions too far out to draw (1e308 made every size Infinity), and counts them', () => {
+    const { layout, dropped } = readLayout({
+      far: { x: 1e308, y: 0 },
+      edge: { x: -1_000_000, y: 1_000_000 },
+      past: { x: 1_000_001, y: 0 },
+      near: { x: 12.5, y: -40 },
+    });
+    expect(layout).toEqual({ edge: { x: -1_000_000, y: 1_000_000 }, near: { x: 12.5, y: -40 } });
+    expect(dropped).toBe(2);
+    expect(droppedPositionsNote(dropped, 'layout.json')).toBe(
+      '2 graph positions were in layout.json not two numbers within ±1,000,000 and were left out.',
+    );
   });
 });

@@ -61,8 +61,20 @@ export type GraphLayout = Readonly<Record<string, { readonly x: number; readonly
 export const MAX_LAYOUT_ENTRIES = 20_000;
 
 /**
+ * The farthest from the origin a hand-placed position may be. A graph is a few thousand units
+ * across; positions like 1e308 made every size computed from them Infinity, and nothing was drawn.
+ */
+export const MAX_LAYOUT_COORDINATE = 1_000_000;
+
+/** What a person is told about positions `readLayout` left out (of `where`, when named). */
+export function droppedPositionsNote(dropped: number, where = ''): string {
+  const one = dropped === 1;
+  return `${dropped} graph position${one ? ' was' : 's were'}${where === '' ? '' : ` in ${where}`} not two numbers within ±${MAX_LAYOUT_COORDINATE.toLocaleString('en-US')} and ${one ? 'was' : 'were'} left out.`;
+}
+
+/**
  * Reads hand-placed positions from untrusted data (a bundle, storage): keeps entries whose
- * position is two finite numbers, and says how many it dropped.
+ * position is two numbers within `MAX_LAYOUT_COORDINATE`, and says how many it dropped.
  */
 export function readLayout(value: unknown): { layout: GraphLayout; dropped: number } {
   const layout: Record<string, { x: number; y: number }> = {};
@@ -76,8 +88,8 @@ export function readLayout(value: unknown): { layout: GraphLayout; dropped: numb
       Object.keys(layout).length < MAX_LAYOUT_ENTRIES &&
       typeof x === 'number' &&
       typeof y === 'number' &&
-      Number.isFinite(x) &&
-      Number.isFinite(y)
+      Math.abs(x) <= MAX_LAYOUT_COORDINATE &&
+      Math.abs(y) <= MAX_LAYOUT_COORDINATE
     ) {
       Object.defineProperty(layout, id, { value: { x, y }, enumerable: true, writable: true });
     } else {

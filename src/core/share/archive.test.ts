@@ -146,7 +146,10 @@ describe('zipProject and unzipProject', () => {
     });
     expect(withLayout('{"b": {"x": null}}').ok && withLayout('{"b": {"x": null}}')).toMatchObject({
       notes: expect.arrayContaining([
-        { file: 'bundle', message: '1 graph position was not two numbers and was left out.' },
+        {
+          file: 'bundle',
+          message: '1 graph position was not two numbers within ±1,000,000 and was left out.',
+        },
       ]) as unknown,
     });
     const broken = withLayout('{');

@@ -2,7 +2,7 @@ import { gzipSync, strFromU8, strToU8, zipSync } from 'fflate';
 import type { LoadNote } from '../bundle.ts';
 import { projectFromFiles } from '../bundle.ts';
 import type { Project, ProjectFileName } from '../project.ts';
-import { PROJECT_FILES, isProjectFileName, readLayout } from '../project.ts';
+import { PROJECT_FILES, droppedPositionsNote, isProjectFileName, readLayout } from '../project.ts';
 import type { SimEvent } from '../sim/events.ts';
 import { crc32, formatBytes, inflateBounded } from './inflate.ts';
 import type { ZipEntry } from './zipReader.ts';
@@ -130,7 +130,7 @@ export function unzipProject(bytes: Uint8Array, name?: string): UnzippedProject 
   if (dropped > 0)
     notes.push({
       file: 'bundle',
-      message: `${dropped} graph position${dropped === 1 ? ' was' : 's were'} not two numbers and ${dropped === 1 ? 'was' : 'were'} left out.`,
+      message: droppedPositionsNote(dropped),
     });
   return { ok: true, project: { ...loaded.project, layout }, notes };
 }

@@ -144,7 +144,9 @@ describe('a share link', () => {
     expect(read).toMatchObject({
       ok: true,
       project: { layout: { a: { x: 1, y: 2 } } },
-      notes: [{ message: '2 graph positions were not two numbers and were left out.' }],
+      notes: [
+        { message: '2 graph positions were not two numbers within ±1,000,000 and were left out.' },
+      ],
     });
   });
 

@@ -2,7 +2,7 @@ import { deflateSync, strFromU8, strToU8 } from 'fflate';
 import type { LoadNote } from '../bundle.ts';
 import { projectFromFiles } from '../bundle.ts';
 import type { Project } from '../project.ts';
-import { readLayout } from '../project.ts';
+import { droppedPositionsNote, readLayout } from '../project.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { formatBytes, inflateBounded } from './inflate.ts';
 import type { ShareView } from './view.ts';
@@ -206,7 +206,7 @@ function readPayload(
   if (dropped > 0)
     notes.push({
       file: 'bundle',
-      message: `${dropped} graph position${dropped === 1 ? ' was' : 's were'} not two numbers and ${dropped === 1 ? 'was' : 'were'} left out.`,
+      message: droppedPositionsNote(dropped),
     });
   return { project: { ...loaded.project, layout }, notes };
 }

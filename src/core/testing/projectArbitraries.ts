@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { GraphLayout, Project, ProjectFileName } from '../project.ts';
-import { PROJECT_FILES, normalizeProjectName } from '../project.ts';
+import { MAX_LAYOUT_COORDINATE, PROJECT_FILES, normalizeProjectName } from '../project.ts';
 
 /*
  * fast-check arbitraries for whole projects, for the properties of anything that stores or sends
@@ -28,7 +28,7 @@ const fileText = fc.oneof(
 );
 
 const coordinate = fc
-  .double({ noNaN: true, noDefaultInfinity: true })
+  .double({ noNaN: true, min: -MAX_LAYOUT_COORDINATE, max: MAX_LAYOUT_COORDINATE })
   .map((n) => (n === 0 ? 0 : n));
 
 const layout: fc.Arbitrary<GraphLayout> = fc.dictionary(
