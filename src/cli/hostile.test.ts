@@ -71,6 +71,19 @@ describe('the command line against hostile files', () => {
     expect(out + err).not.toMatch(/\n\s+at /);
   });
 
+  it('reads a folder’s misnamed files as the files they mean, and says so', () => {
+    const dir = folder();
+    for (const [name, text] of Object.entries(MINI_FILES))
+      writeFileSync(
+        path.join(dir, name === 'agent.md' ? 'Agent.md' : name.replace('.yaml', '.yml')),
+        text,
+      );
+    const { code, err } = capture(['check', dir]);
+    expect(code).toBe(EXIT.ok);
+    expect(err).toContain('"Agent.md" was read as agent.md.');
+    expect(err).toContain('"policies.yml" was read as policies.yaml.');
+  });
+
   it('reads a bundle written with a byte-order mark', () => {
     const dir = folder();
     const file = path.join(dir, 'bom.policylab.json');

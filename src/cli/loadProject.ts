@@ -6,6 +6,7 @@ import {
   PROJECT_FILES,
   droppedPositionsNote,
   parseBundle,
+  projectFileNamed,
   projectFromFiles,
   readLayout,
 } from '../core/index.ts';
@@ -26,8 +27,8 @@ export function loadProject(
   if (stat.isDirectory()) {
     const present = new Set(readdirSync(target));
     const found: Record<string, string> = {};
-    for (const { name } of PROJECT_FILES) {
-      if (!present.has(name)) continue;
+    // The project files, and files named like them another way (Agent.md, policies.yml).
+    for (const name of [...present].filter((n) => projectFileNamed(n) !== undefined).sort()) {
       const read = readText(path.join(target, name));
       if ('error' in read) return read;
       found[name] = read.text;

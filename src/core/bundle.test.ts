@@ -52,6 +52,25 @@ describe('bundles', () => {
     );
   });
 
+  it('reads files named another way as the files they mean, and says so', () => {
+    const { project, notes } = projectFromFiles('x', {
+      'Agent.md': '# Hi',
+      'policies.yml': 'policies: []',
+      'tools.yaml': 'tools: []',
+      'TOOLS.YML': 'tools: [ignored]',
+    });
+    expect(project.files['agent.md']).toBe('# Hi');
+    expect(project.files['policies.yaml']).toBe('policies: []');
+    expect(project.files['tools.yaml']).toBe('tools: []');
+    expect(notes.map((n) => n.message)).toEqual(
+      expect.arrayContaining([
+        '"Agent.md" was read as agent.md.',
+        '"policies.yml" was read as policies.yaml.',
+        '"TOOLS.YML" was left out: tools.yaml is here too.',
+      ]),
+    );
+  });
+
   it('never throws on hostile input', () => {
     fc.assert(
       fc.property(

@@ -4,6 +4,7 @@ import {
   droppedPositionsNote,
   isProjectFileName,
   normalizeProjectName,
+  projectFileNamed,
   readLayout,
 } from './project.ts';
 
@@ -25,17 +26,29 @@ export function projectFromFiles(
   found: Readonly<Record<string, string>>,
 ): { project: Project; notes: LoadNote[] } {
   const notes: LoadNote[] = [];
+  // A file named another way (Agent.md, policies.yml) is read as the file it means, and said so,
+  // unless the project file itself is there too.
+  const texts = new Map<ProjectFileName, string>();
+  for (const [file, text] of Object.entries(found))
+    if (isProjectFileName(file)) texts.set(file, text);
+  for (const [file, text] of Object.entries(found)) {
+    if (isProjectFileName(file)) continue;
+    const meant = projectFileNamed(file);
+    if (meant === undefined) {
+      notes.push({ file: 'bundle', message: `"${file}" is not a project file and was left out.` });
+    } else if (texts.has(meant)) {
+      notes.push({ file: meant, message: `"${file}" was left out: ${meant} is here too.` });
+    } else {
+      texts.set(meant, text);
+      notes.push({ file: meant, message: `"${file}" was read as ${meant}.` });
+    }
+  }
   const files = {} as Record<ProjectFileName, string>;
   for (const { name: file } of PROJECT_FILES) {
-    const text = found[file];
+    const text = texts.get(file);
     if (text === undefined)
       notes.push({ file, message: `${file} is missing; it is treated as empty.` });
     files[file] = text ?? '';
-  }
-  for (const file of Object.keys(found)) {
-    if (!isProjectFileName(file)) {
-      notes.push({ file: 'bundle', message: `"${file}" is not a project file and was left out.` });
-    }
   }
   return { project: { name: normalizeProjectName(name) ?? 'Untitled project', files }, notes };
 }

@@ -42,6 +42,7 @@ export {
   droppedPositionsNote,
   isProjectFileName,
   normalizeProjectName,
+  projectFileNamed,
   projectHash,
   readLayout,
 } from './project.ts';

@@ -141,6 +141,15 @@ export function isProjectFileName(value: string): value is ProjectFileName {
 }
 
 /**
+ * The project file a name means when it is written another way: `Agent.md`, `POLICIES.YAML`,
+ * `policies.yml`. Undefined for any other name.
+ */
+export function projectFileNamed(name: string): ProjectFileName | undefined {
+  const canonical = name.toLowerCase().replace(/\.yml$/, '.yaml');
+  return isProjectFileName(canonical) ? canonical : undefined;
+}
+
+/**
  * A short hash of a project's files (32-bit FNV-1a over names and texts, in name order): a run
  * records it, so its report says which version of the text it judged.
  */

@@ -98,6 +98,22 @@ describe('what comes in through sharing', () => {
     );
     expect(store.getState().project).toMatchObject({ name: 'desk3', files: third });
 
+    // Files named another way are read as the files they mean; the page says so.
+    await store.getState().importFiles([
+      { name: 'desk4/Agent.md', bytes: bytes('# A fourth desk.\n') },
+      { name: 'desk4/policies.yml', bytes: bytes(shared.files['policies.yaml']) },
+      { name: 'desk4/photo.png', bytes: new Uint8Array([0x89, 0x50]) },
+    ]);
+    expect(store.getState().project.files['agent.md']).toBe('# A fourth desk.\n');
+    expect(store.getState().project.files['policies.yaml']).toBe(shared.files['policies.yaml']);
+    expect(store.getState().arrival?.notes.map((n) => n.message)).toEqual(
+      expect.arrayContaining([
+        '"Agent.md" was read as agent.md.',
+        '"policies.yml" was read as policies.yaml.',
+        '"photo.png" is not a project file and was left out.',
+      ]),
+    );
+
     const { events } = await simulateRefunds();
     await store.getState().importFiles([{ name: 'refunds.json.gz', bytes: gzipLog(events) }]);
     const id = store.getState().replayRunId ?? '';

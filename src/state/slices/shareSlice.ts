@@ -6,7 +6,7 @@ import type {
   ProjectRepository,
   ShareView,
 } from '../../core/index.ts';
-import { isProjectFileName, parseBundle, projectFromFiles, projectHash } from '../../core/index.ts';
+import { parseBundle, projectFileNamed, projectFromFiles, projectHash } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { DomainImporter } from '../../workers/importClient.ts';
 
@@ -184,7 +184,8 @@ export function createShareSlice(
             return;
           }
         }
-        const loose = files.filter((f) => isProjectFileName(baseName(f.name)));
+        // Project files, and files named like them another way (Agent.md, policies.yml).
+        const loose = files.filter((f) => projectFileNamed(baseName(f.name)) !== undefined);
         if (files.length > 1 || (files.length === 1 && loose.length === 1)) {
           if (loose.length === 0) {
             refuse(
@@ -192,8 +193,9 @@ export function createShareSlice(
             );
             return;
           }
+          // The rest are named in the notes as left out, never read.
           const texts = Object.fromEntries(
-            loose.map((f) => [baseName(f.name), decoder.decode(f.bytes)]),
+            files.map((f) => [baseName(f.name), loose.includes(f) ? decoder.decode(f.bytes) : '']),
           );
           const folder = folderName(loose[0]?.name ?? '') ?? 'Dropped project';
           const { project, notes } = projectFromFiles(folder, texts);
