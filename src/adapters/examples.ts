@@ -61,7 +61,9 @@ export function createExampleLibrary(
       if (!response.ok) throw new Error(`The project bundle is missing (HTTP ${response.status}).`);
       // A path the server does not have answers with the app's own page: say it is not there.
       if (response.headers.get('content-type')?.includes('text/html') === true)
-        throw new Error('There is no bundle at this address (the server answered with a web page).');
+        throw new Error(
+          'There is no bundle at this address (the server answered with a web page).',
+        );
       return response.text();
     },
   };
