@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { oversizeFile } from './sizeLimit.ts';
 import type { LoadNote, Project } from '../core/index.ts';
 import {
   LAYOUT_FILE,
@@ -25,6 +26,8 @@ export function loadProject(
   if (stat.isDirectory()) {
     const present = new Set(readdirSync(target));
     const found: Record<string, string> = {};
+    const tooLarge = oversizeFile(target, present);
+    if (tooLarge !== undefined) return { error: tooLarge };
     for (const { name } of PROJECT_FILES) {
       if (present.has(name)) found[name] = readFileSync(path.join(target, name), 'utf8');
     }
