@@ -4,12 +4,15 @@ import type { Span } from '../diagnostics.ts';
 import type { YamlPath } from './yamlFile.ts';
 
 /** One node as js-yaml read it: where it opened and closed, and its children in order. */
-interface Frame {
+class Frame {
+  end = -1;
+  kind: string | null = null;
+  result: unknown = undefined;
+  readonly children: Frame[] = [];
   readonly start: number;
-  end: number;
-  kind: string | null;
-  result: unknown;
-  readonly children: Frame[];
+  constructor(start: number) {
+    this.start = start;
+  }
 }
 
 /** Where the scalars of a YAML text are written, read by js-yaml's parse events. */
@@ -28,15 +31,14 @@ export interface QuickSpans {
  * is left to the document. Undefined when the text does not read.
  */
 export function quickSpans(text: string): QuickSpans | undefined {
-  const root: Frame = { start: 0, end: text.length, kind: null, result: undefined, children: [] };
+  const root = new Frame(0);
   const stack: Frame[] = [root];
   try {
     load(text, {
       schema: CORE_SCHEMA,
       listener: (event: 'open' | 'close', state: State) => {
         if (event === 'open') {
-          const frame = { start: state.position, end: -1, kind: null, result: undefined };
-          stack.push({ ...frame, children: [] });
+          stack.push(new Frame(state.position));
           return;
         }
         const frame = stack.pop();
