@@ -20,16 +20,20 @@ function timeCheck(
   project: Project,
   runs: number,
   expect: (analysis: ProjectAnalysis) => string | undefined,
-): number {
+): { wall: number; cpu: number } {
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let run = 0; run < runs; run++) {
     const start = performance.now();
+    const used = process.cpuUsage();
     const analysis = analyzeProject(touched(project, run));
     times.push(performance.now() - start);
+    const { user, system } = process.cpuUsage(used);
+    cpu.push((user + system) / 1000);
     const wrong = expect(analysis);
     if (wrong !== undefined) throw new Error(`checkFigures: ${wrong}`);
   }
-  return median(times);
+  return { wall: median(times), cpu: median(cpu) };
 }
 
 const count = (analysis: ProjectAnalysis, code: string) =>
@@ -45,7 +49,7 @@ export function checkFigures(): Record<string, number> {
   const many = manyPolicies(60_000);
   // One untimed run each, so the figures are of checking and not of loading the code.
   analyzeProject(touched(bomb, -1));
-  const figures = {
+  const measured = {
     check_ms_refbomb: timeCheck(bomb, 5, (a) =>
       count(a, 'unknown-policy') === 500
         ? undefined
@@ -57,11 +61,15 @@ export function checkFigures(): Record<string, number> {
         : `the 60,000-policy project was not read in full (${count(a, 'untestable-policy')} policies reported)`,
     ),
   };
+  const figures = {
+    check_ms_refbomb: measured.check_ms_refbomb.wall,
+    check_ms_60k: measured.check_ms_60k.wall,
+  };
   for (const [name, target] of Object.entries(TARGET_MS)) {
-    const figure = figures[name as keyof typeof figures];
-    if (figure >= target) {
+    const { wall, cpu } = measured[name as keyof typeof measured];
+    if (wall >= target) {
       console.error(
-        `checkFigures: ${name} is ${figure} ms, over its target of ${target} ms (median of the runs; a busy machine adds to it).`,
+        `checkFigures: ${name} is ${wall} ms, over its target of ${target} ms (median of the runs, of which ${cpu} ms on the processor: other work on the machine makes up the rest).`,
       );
       process.exitCode = 1;
     }
