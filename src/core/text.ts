@@ -121,7 +121,9 @@ function shortlist(index: SuggestionIndex, word: string, limit: number): number[
  * The candidate closest to `word`, if it is close enough to be a likely typo (at most a third of
  * the word's length away, and at least one letter). Bounded however many candidates there are:
  * a large set is indexed once by letter pairs, only a short list of it is compared in full, and
- * one set gives at most `MAX_SUGGESTIONS` suggestions.
+ * one set gives at most `MAX_SUGGESTIONS` suggestions. A Set or array is remembered by identity,
+ * so pass one made for the check at hand (as the reference checkers do): a set kept for the life
+ * of the page would stop suggesting once it had given that many.
  */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   const index = indexOf(candidates);
