@@ -7,6 +7,7 @@ import { chromium } from '@playwright/test';
 import { analyzeProject, toBundle } from '../src/core/index.ts';
 import type { Project } from '../src/core/index.ts';
 import { generateProject } from '../src/core/testing/generateProject.ts';
+import { checkFigures } from './bench/checkFigures.ts';
 import { editorFigures } from './bench/editorFigures.ts';
 import { compareFigures } from './bench/compareFigures.ts';
 import { graphFigures } from './bench/graphFigures.ts';
@@ -171,6 +172,7 @@ console.log(
       editor_chunk_gzip_kb: round((build.lazyGzipBytes.editor ?? 0) / 1024),
       graph_chunk_gzip_kb: round((build.lazyGzipBytes.graph ?? 0) / 1024),
       ...parseLintFigures(project),
+      ...checkFigures(),
       ...graphFigures(),
       ...(await relateFigures()),
       ...compareFigures(),

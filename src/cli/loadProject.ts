@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { oversizeFile } from './sizeLimit.ts';
 import type { LoadNote, Project } from '../core/index.ts';
 import {
   LAYOUT_FILE,
@@ -27,6 +28,8 @@ export function loadProject(
   if (stat.isDirectory()) {
     const present = new Set(readdirSync(target));
     const found: Record<string, string> = {};
+    const tooLarge = oversizeFile(target, present);
+    if (tooLarge !== undefined) return { error: tooLarge };
     // The project files, and files named like them another way (Agent.md, policies.yml).
     for (const name of [...present].filter((n) => projectFileNamed(n) !== undefined).sort()) {
       const read = readText(path.join(target, name));

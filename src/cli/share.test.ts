@@ -105,9 +105,11 @@ describe('policylab share', () => {
 
   it('refuses a project too big to open as a link', () => {
     const dir = deskFolder();
-    // 17.5 MB of text: a short link, but more than a link may unpack to.
-    const noise = 'refund '.repeat(2_500_000);
+    // 17.5 MB of text in two files (each under the 12 MB a file may be): a short link, but more
+    // than a link may unpack to.
+    const noise = 'refund '.repeat(1_250_000);
     writeFileSync(path.join(dir, 'agent.md'), noise);
+    writeFileSync(path.join(dir, 'database.yaml'), `# ${noise}\n`);
     const { code, out, err } = capture(['share', dir]);
     expect({ code, out }).toEqual({ code: EXIT.usage, out: '' });
     expect(err).toMatch(

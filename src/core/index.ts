@@ -13,6 +13,7 @@ export { addPoliciesToYaml, extractPolicies, newCandidates, policyEntry } from '
 export type * from './format/model.ts';
 export type { ParsedProject } from './format/parseProject.ts';
 export { parseProject } from './format/parseProject.ts';
+export { MAX_FILE_BYTES, MAX_PROJECT_BYTES, TOO_LARGE, fileTooLarge } from './format/limits.ts';
 export { lintProject } from './lint/lint.ts';
 export type { PolicyCoverage } from './lint/coverage.ts';
 export { judgeOnlyPolicies, policyCoverage } from './lint/coverage.ts';

@@ -78,18 +78,33 @@ describe('createWorkerAnalyzer', () => {
     expect(workers[0]?.terminated).toBe(false);
   });
 
-  it('answers only the newest request: an older one is superseded and its late answer dropped', async () => {
+  it('a new request ends the worker still busy with the old one instead of queueing behind it', async () => {
     const { analyze, workers } = setup();
+    // The worker holds the first request: it is still working on v1 when v2 comes.
     const older = analyze(v1);
-    const newer = analyze(v2);
     const olderRejected = expect(older).rejects.toBeInstanceOf(Superseded);
-    const [oldId, newId] = workers[0]?.requests.map((r) => r.id) ?? [];
-    expect(oldId).not.toBe(newId);
-    // The worker still answers the older version first; that answer goes nowhere.
-    workers[0]?.answer(0);
-    workers[0]?.answer(1);
-    expect(await newer).toEqual(analysisOf(v2));
+    const newer = analyze(v2);
+    expect(workers[0]?.terminated).toBe(true);
+    expect(workers).toHaveLength(2);
+    expect(workers[1]?.requests.map((r) => r.project)).toEqual([v2]);
     await olderRejected;
+    // An answer the old worker had already sent goes nowhere; the new worker's is the one.
+    workers[0]?.answer(0);
+    workers[1]?.answer();
+    expect(await newer).toEqual(analysisOf(v2));
+    expect(workers[1]?.terminated).toBe(false);
+  });
+
+  it('keeps a worker that answered before the next request came', async () => {
+    const { analyze, workers } = setup();
+    const first = analyze(v1);
+    workers[0]?.answer();
+    await first;
+    const second = analyze(v2);
+    workers[0]?.answer();
+    expect(await second).toEqual(analysisOf(v2));
+    expect(workers).toHaveLength(1);
+    expect(workers[0]?.terminated).toBe(false);
   });
 
   it('does not take an answer meant for another request', async () => {

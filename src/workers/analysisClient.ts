@@ -19,8 +19,10 @@ export class Superseded extends Error {
 }
 
 /**
- * Runs analysis in a Web Worker. Only the latest request is answered; a worker that crashes is
- * replaced on the next request, and analysis falls back to the main thread if workers fail.
+ * Runs analysis in a Web Worker. Only the latest request is answered: a request that comes while
+ * another is still being worked on ends that worker and starts a fresh one, so a slow analysis of
+ * an old text never holds up the new one. A worker that crashes is replaced on the next request,
+ * and analysis falls back to the main thread if workers fail.
  */
 export function createWorkerAnalyzer(makeWorker: () => Worker): Analyzer {
   let worker: Worker | undefined;
@@ -50,6 +52,12 @@ export function createWorkerAnalyzer(makeWorker: () => Worker): Analyzer {
 
   return (project) => {
     const id = ++latest;
+    // A worker busy with an older text cannot be interrupted between files (it never reads its
+    // messages until done), so it is ended; the fresh one starts on the new text at once.
+    if (pending.size > 0) {
+      worker?.terminate();
+      worker = undefined;
+    }
     for (const [oldId, waiting] of pending) {
       waiting.reject(new Superseded());
       pending.delete(oldId);

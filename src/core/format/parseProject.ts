@@ -13,6 +13,7 @@ import {
 import { buildClock } from './clock.ts';
 import type { ProjectModel } from './model.ts';
 import type { YamlFiles } from './references.ts';
+import { sizeProblems } from './limits.ts';
 import { checkPrompts } from './promptChecks.ts';
 import { checkReferences } from './references.ts';
 import {
@@ -46,6 +47,8 @@ const SCHEMAS = {
  * references all come back as diagnostics, and whatever could be read is in the model.
  */
 export function parseProject(project: Project): ParsedProject {
+  const tooLarge = sizeProblems(project.files);
+  if (tooLarge.length > 0) return { ...parseProject(blank(project)), diagnostics: tooLarge };
   const diagnostics: Diagnostic[] = [];
   const parse = (name: keyof typeof SCHEMAS) => {
     const { file, schemaDiagnostics } = parseFileCached(name, project.files[name]);
@@ -87,6 +90,12 @@ export function parseProject(project: Project): ParsedProject {
       PROJECT_FILES.map((f) => f.name),
     ),
   };
+}
+
+/** The project with every file empty: what is read of one past the size limits. */
+function blank(project: Project): Project {
+  const files = Object.fromEntries(PROJECT_FILES.map((f) => [f.name, ''])) as Project['files'];
+  return { ...project, files };
 }
 
 /**

@@ -4,6 +4,8 @@ import { isMap, isNode, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Diagnostic, Span } from '../diagnostics.ts';
 import { LineIndex, diagnosticAt } from '../diagnostics.ts';
 import type { ProjectFileName } from '../project.ts';
+import type { QuickSpans } from './quickSpans.ts';
+import { quickSpans } from './quickSpans.ts';
 
 /** A path into a YAML value: map keys and sequence indexes. */
 export type YamlPath = readonly (string | number)[];
@@ -204,13 +206,22 @@ export function parseYamlFile(file: ProjectFileName, text: string): YamlFile {
     return { node, pair, depth };
   }
 
+  // Positions of scalars from js-yaml's parse events, while the document is not built: a large
+  // file with a diagnostic on every entry then never pays for the document.
+  let spans: QuickSpans | null | undefined;
+  const quickly = () => (parsedDoc || !quick ? null : (spans ??= quickSpans(text) ?? null));
+
   function spanOf(path: YamlPath): Span {
+    const fast = quickly()?.valueSpan(path);
+    if (fast) return fast;
     const { node, pair, depth } = nodeAt(path);
     if (depth < path.length && pair) return spanOfNode(pair.key) ?? whole;
     return spanOfNode(node) ?? (pair ? spanOfNode(pair.key) : undefined) ?? whole;
   }
 
   function keySpanOf(path: YamlPath): Span {
+    const fast = quickly()?.keySpan(path);
+    if (fast) return fast;
     const { pair, depth } = nodeAt(path);
     if (depth === path.length && pair) return spanOfNode(pair.key) ?? spanOf(path);
     return spanOf(path);

@@ -61,3 +61,13 @@ describe('similarPairs', () => {
     );
   });
 });
+
+describe('similarPairs on templated text', () => {
+  it('pairs every copy of a template with the first, and only truly similar pairs', () => {
+    const template = 'refund an order only to the payment method it was paid with case';
+    const sets = Array.from({ length: 3000 }, (_, i) => [...template.split(' '), `n${i}`]);
+    const pairs = similarPairs(sets, 0.75, 4);
+    expect(pairs).toHaveLength(2999);
+    expect(pairs.every(([later, earlier]) => earlier === 0 && later > 0)).toBe(true);
+  });
+});

@@ -5,6 +5,11 @@
  * rarest first; two sets can only reach the threshold if they share a word among the first few
  * of each (the prefix), and the positions where they first meet bound how many more words they
  * can share, so most candidates are dropped before their sets are ever compared.
+ *
+ * A word in the prefix of very many sets (thousands of policies written from one template) would
+ * make the join quadratic, so only the first `MAX_CANDIDATES_PER_WORD` sets that put a word in
+ * their prefix are candidates through it: the earliest ones, which are the ones reported. This
+ * may miss a pair that only such a word joins; it never reports a pair that is not similar.
  */
 export function similarPairs(
   sets: readonly (readonly string[])[],
@@ -22,7 +27,9 @@ export function similarPairs(
     if (x.length < minSize) return;
     const prefix = x.length - Math.ceil(threshold * x.length) + 1;
     for (let p = 0; p < prefix; p++) {
-      for (const { set: i, position: q } of index.get(x[p] ?? -1) ?? []) {
+      const list = index.get(x[p] ?? -1) ?? [];
+      for (let e = 0; e < Math.min(list.length, MAX_CANDIDATES_PER_WORD); e++) {
+        const { set: i, position: q } = list[e] ?? { set: 0, position: 0 };
         if (overlap[i] === -1) continue;
         const y = ranked[i] ?? [];
         if (y.length < threshold * x.length || x.length < threshold * y.length) continue;
@@ -51,6 +58,9 @@ export function similarPairs(
   });
   return pairs;
 }
+
+/** Earlier sets looked at through one prefix word; keeps the join near-linear on templated text. */
+export const MAX_CANDIDATES_PER_WORD = 64;
 
 /** The fewest shared words that give two sets of these sizes a Jaccard of at least `t`. */
 function requiredOverlap(a: number, b: number, t: number): number {

@@ -1,11 +1,16 @@
 import { useState } from 'react';
 import type { Diagnostic } from '../../core/index.ts';
 import { countBySeverity } from '../../core/index.ts';
+import type { AppState } from '../../state/createAppStore.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 import { Icon } from '../../ui/Icon.tsx';
 
 const NO_DIAGNOSTICS: readonly Diagnostic[] = [];
 const SEVERITY_ICON = { error: 'alert', warning: 'alert', info: 'info' } as const;
+
+/** Whether the analysis shown is of the text as it is now (none has run yet on opening). */
+const analysisIsCurrent = (s: AppState) =>
+  s.analysis !== null && s.analysis.files === s.project.files;
 
 /**
  * Every diagnostic of the project, in file and line order; clicking one shows it in the editor.
@@ -15,6 +20,7 @@ const SEVERITY_ICON = { error: 'alert', warning: 'alert', info: 'info' } as cons
 export function ProblemsPanel() {
   const diagnostics = useAppStore((s) => s.analysis?.diagnostics ?? NO_DIAGNOSTICS);
   const analysisError = useAppStore((s) => s.analysisError);
+  const current = useAppStore(analysisIsCurrent);
   const revealAt = useAppStore((s) => s.revealAt);
   const [open, setOpen] = useState(true);
   const [notesOpen, setNotesOpen] = useState(false);
@@ -43,7 +49,7 @@ export function ProblemsPanel() {
   );
 
   return (
-    <section className="problems" aria-label="Problems" data-open={open}>
+    <section className="problems" aria-label="Problems" aria-busy={!current} data-open={open}>
       <button
         type="button"
         className="problems-header"
@@ -71,7 +77,9 @@ export function ProblemsPanel() {
             </li>
           )}
           {problems.length === 0 && analysisError === null && (
-            <li className="problems-empty">No problems in this project.</li>
+            <li className="problems-empty">
+              {current ? 'No problems in this project.' : 'Checking…'}
+            </li>
           )}
           {problems.map(row)}
           {notes.length > 0 && (
