@@ -15,6 +15,8 @@ import {
   createMemoryRepository,
   indexedDbAvailable,
 } from '../adapters/storage/projectRepository.ts';
+import { createWebStorageJournal } from '../adapters/storage/unsavedJournal.ts';
+import { createBroadcastTabChannel } from '../adapters/tabChannel.ts';
 import {
   createIndexedDbRunRepository,
   createMemoryRunRepository,
@@ -49,6 +51,9 @@ const layoutClient = createLayoutClient();
 const store = createAppStore({
   preferences,
   repository,
+  // Unsaved edits go to localStorage at once (IndexedDB writes do not outlive a closing page).
+  journal: createWebStorageJournal(browserLocalStorage()),
+  tabs: createBroadcastTabChannel(),
   examples,
   analyze,
   layout: (input, options) => layoutClient.layout(input, options),
@@ -117,8 +122,13 @@ for (const key of ['example', 'bundle', 'new']) url.searchParams.delete(key);
 if (shared !== null) url.hash = '';
 if (url.href !== window.location.href) window.history.replaceState(null, '', url.href);
 
-// Leaving or hiding the tab writes pending edits at once.
-window.addEventListener('pagehide', () => void store.getState().saveNow());
+// Leaving or hiding the tab writes pending edits at once: to the journal synchronously (a page that
+// is going away does not wait for IndexedDB), then to the project store.
+const keepAll = () => {
+  store.getState().keepUnsaved();
+  void store.getState().saveNow();
+};
+window.addEventListener('pagehide', keepAll);
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'hidden') void store.getState().saveNow();
+  if (document.visibilityState === 'hidden') keepAll();
 });
