@@ -32,6 +32,17 @@ import './theme.css';
 import '../ui/ui.css';
 import './app.css';
 
+const OPEN_PROJECT_KEY = 'policylab.openProject';
+
+/** Returns `window.sessionStorage` (this tab's own), or `undefined` where touching it throws. */
+function browserSessionStorage(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 // Problems met while the store is being created are held until it can show them.
 const early: StorageProblem[] = [];
 let reportProblem = (problem: StorageProblem) => {
@@ -104,6 +115,15 @@ const bundle = url.searchParams.get('bundle');
 const place = readReplayPlace(url.search);
 // A share link carries the project in the fragment (never sent to any server).
 const shared = url.hash.startsWith('#p=') ? url.hash : null;
+// Each tab remembers the project it has open, so that reloading it reopens that one (another tab
+// may have saved a different project since).
+const thisTab = createWebStorageStore(browserSessionStorage());
+const lastOpen = thisTab.getItem(OPEN_PROJECT_KEY);
+store.subscribe((state, previous) => {
+  if (state.projectId !== previous.projectId && state.projectId !== '') {
+    thisTab.setItem(OPEN_PROJECT_KEY, state.projectId);
+  }
+});
 void store
   .getState()
   .boot({
@@ -111,6 +131,7 @@ void store
     ...(bundle === null ? {} : { bundle }),
     ...(shared === null ? {} : { link: shared }),
     fresh: url.searchParams.has('new'),
+    ...(lastOpen === null ? {} : { projectId: lastOpen }),
   })
   .then(async () => {
     if (!place) return;

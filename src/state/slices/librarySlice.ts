@@ -207,10 +207,13 @@ export function createLibrarySlice(
             await createAndOpen(createProject('Untitled project'));
             return;
           }
-          // A reload reopens the project whose edits were kept unsaved, not only the newest one.
-          const wantedId = request.projectId ?? get().newestUnsaved();
-          const wanted = wantedId === undefined ? undefined : await repository.get(wantedId);
-          const latest = wanted ?? (await firstStored(repository));
+          // The project asked for (this tab's, on a reload), else the one whose edits were kept
+          // unsaved (after a crash), else the newest.
+          let latest: StoredProject | undefined;
+          for (const id of [request.projectId, get().newestUnsaved()]) {
+            latest ??= id === undefined ? undefined : await repository.get(id);
+          }
+          latest ??= await firstStored(repository);
           if (latest) {
             await showStored(latest);
             await get().refreshProjects();
