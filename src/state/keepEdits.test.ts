@@ -207,4 +207,14 @@ describe('a full disk', () => {
     // What was typed is still in the journal for the next load.
     expect(here.journal.list()).toMatchObject([{ files: { 'agent.md': '# Lots\n' } }]);
   });
+
+  it('a journal that cannot be written says what is at risk and how to export', async () => {
+    const here = device();
+    const full: UnsavedJournal = { ...here.journal, write: () => false };
+    const { store } = await page({ ...here, journal: full }, 'A');
+    store.getState().setFileText('agent.md', '# Lots\n');
+    store.getState().keepUnsaved();
+    expect(store.getState().storageWarning).toContain('could lose the last edits');
+    expect(store.getState().storageWarning).toContain('Share → Download bundle (.policylab.json)');
+  });
 });

@@ -48,6 +48,10 @@ export interface UnsavedSlice {
   dismissUnsavedNotice: () => void;
 }
 
+/** What the status bar says when the journal cannot be written. */
+export const JOURNAL_FULL =
+  'Browser storage is full: a reload or a crash right after typing could lose the last edits. Export the project to keep a copy: Share → Download bundle (.policylab.json).';
+
 /** The name of a copy kept because two tabs changed the same files. */
 export const conflictCopyName = (name: string) => `${name} (conflicted copy)`;
 
@@ -79,7 +83,7 @@ export function createUnsavedSlice(
         if (!edits) journal.remove(projectId, tab);
         else if (!journal.write(edits)) {
           // Not fatal: the store still saves them in a moment; a reload just then could lose them.
-          get().reportStorageProblem('full');
+          set({ storageWarning: JOURNAL_FULL });
         }
       },
 
