@@ -131,7 +131,7 @@ export function createAppStore(
 ) {
   const newId = services.newId ?? (() => crypto.randomUUID());
   const now = services.now ?? (() => new Date().toISOString());
-  const tab = services.tab ?? crypto.randomUUID();
+  const tab = services.tab ?? newTabId();
   const store = createStore<AppState>()((...args) => ({
     ...createUiSlice(services.preferences, initial.readOnly)(...args),
     ...createProjectSlice(initial.project)(...args),
@@ -233,4 +233,13 @@ function analyzeOnChange(
     timer = scheduler.setTimeout(run, delayMs);
   });
   run();
+}
+
+/** A random id for this page among the tabs (`crypto.randomUUID` exists in secure contexts only). */
+function newTabId(): string {
+  try {
+    return crypto.randomUUID();
+  } catch {
+    return `tab-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  }
 }

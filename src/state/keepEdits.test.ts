@@ -148,6 +148,24 @@ describe('two tabs on one project', () => {
     expect(agentText(reloaded.store)).toBe(`${MINI_FILES['agent.md']}From A\nFrom B\n`);
   });
 
+  it('a tab with unsaved typing keeps it when the other tab saves; its own save then keeps both', async () => {
+    const here = device();
+    const [toA, toB] = memoryTabPair();
+    const a = await page(here, 'A', { tabs: toA });
+    const b = await page(here, 'B', { tabs: toB });
+    b.store.getState().setFileText('agent.md', '# From B\n');
+    a.store.getState().setFileText('agent.md', '# From A\n');
+    a.clock.advance(DELAY);
+    await settle();
+    expect(agentText(b.store)).toBe('# From B\n');
+    b.clock.advance(DELAY);
+    await settle();
+    expect((await here.repository.get('p1'))?.files['agent.md']).toBe('# From A\n');
+    const { projectId, unsavedNotice } = b.store.getState();
+    expect((await here.repository.get(projectId))?.files['agent.md']).toBe('# From B\n');
+    expect(unsavedNotice?.kind).toBe('conflict');
+  });
+
   it('edits to different files from two tabs are merged, and the tab that merged says so', async () => {
     const here = device();
     const a = await page(here, 'A');
