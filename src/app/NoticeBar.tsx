@@ -15,9 +15,19 @@ export function NoticeBar() {
   const shareNotice = useAppStore((s) => s.shareNotice);
   const dismissShareNotice = useAppStore((s) => s.dismissShareNotice);
   const openProject = useAppStore((s) => s.openProject);
+  const unsaved = useAppStore((s) => s.unsavedNotice);
+  const dismissUnsaved = useAppStore((s) => s.dismissUnsavedNotice);
   const hasImportReport = useAppStore((s) => s.importReport !== null);
   const showImportReport = useAppStore((s) => s.showImportReport);
-  if (error === null && deleted === null && arrival === null && shareNotice === null) return null;
+  if (
+    error === null &&
+    deleted === null &&
+    arrival === null &&
+    shareNotice === null &&
+    unsaved === null
+  ) {
+    return null;
+  }
   return (
     <div className="notices">
       {error !== null && (
@@ -25,6 +35,27 @@ export function NoticeBar() {
           <Icon name="alert" size={14} />
           <span>{error}</span>
           <IconButton icon="close" label="Dismiss" onClick={dismissError} />
+        </div>
+      )}
+      {unsaved !== null && (
+        <div
+          className="notice"
+          data-kind={unsaved.kind === 'conflict' ? 'error' : undefined}
+          role={unsaved.kind === 'conflict' ? 'alert' : 'status'}
+          data-testid="unsaved-notice"
+        >
+          {unsaved.kind === 'conflict' && <Icon name="alert" size={14} />}
+          <span>{unsaved.message}</span>
+          {unsaved.open !== undefined && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => void openProject(unsaved.open?.id ?? '')}
+            >
+              Open “{unsaved.open.name}”
+            </button>
+          )}
+          <IconButton icon="close" label="Dismiss" onClick={dismissUnsaved} />
         </div>
       )}
       {shareNotice !== null && (

@@ -15,6 +15,8 @@ import {
   createMemoryRepository,
   indexedDbAvailable,
 } from '../adapters/storage/projectRepository.ts';
+import { createWebStorageJournal } from '../adapters/storage/unsavedJournal.ts';
+import { createBroadcastTabChannel } from '../adapters/tabChannel.ts';
 import {
   createIndexedDbRunRepository,
   createMemoryRunRepository,
@@ -29,6 +31,17 @@ import { App } from './App.tsx';
 import './theme.css';
 import '../ui/ui.css';
 import './app.css';
+
+const OPEN_PROJECT_KEY = 'policylab.openProject';
+
+/** Returns `window.sessionStorage` (this tab's own), or `undefined` where touching it throws. */
+function browserSessionStorage(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
 
 // Problems met while the store is being created are held until it can show them.
 const early: StorageProblem[] = [];
@@ -49,6 +62,9 @@ const layoutClient = createLayoutClient();
 const store = createAppStore({
   preferences,
   repository,
+  // Unsaved edits go to localStorage at once (IndexedDB writes do not outlive a closing page).
+  journal: createWebStorageJournal(browserLocalStorage()),
+  tabs: createBroadcastTabChannel(),
   examples,
   analyze,
   layout: (input, options) => layoutClient.layout(input, options),
@@ -99,6 +115,15 @@ const bundle = url.searchParams.get('bundle');
 const place = readReplayPlace(url.search);
 // A share link carries the project in the fragment (never sent to any server).
 const shared = url.hash.startsWith('#p=') ? url.hash : null;
+// Each tab remembers the project it has open, so that reloading it reopens that one (another tab
+// may have saved a different project since).
+const thisTab = createWebStorageStore(browserSessionStorage());
+const lastOpen = thisTab.getItem(OPEN_PROJECT_KEY);
+store.subscribe((state, previous) => {
+  if (state.projectId !== previous.projectId && state.projectId !== '') {
+    thisTab.setItem(OPEN_PROJECT_KEY, state.projectId);
+  }
+});
 void store
   .getState()
   .boot({
@@ -106,6 +131,7 @@ void store
     ...(bundle === null ? {} : { bundle }),
     ...(shared === null ? {} : { link: shared }),
     fresh: url.searchParams.has('new'),
+    ...(lastOpen === null ? {} : { projectId: lastOpen }),
   })
   .then(async () => {
     if (!place) return;
@@ -117,8 +143,13 @@ for (const key of ['example', 'bundle', 'new']) url.searchParams.delete(key);
 if (shared !== null) url.hash = '';
 if (url.href !== window.location.href) window.history.replaceState(null, '', url.href);
 
-// Leaving or hiding the tab writes pending edits at once.
-window.addEventListener('pagehide', () => void store.getState().saveNow());
+// Leaving or hiding the tab writes pending edits at once: to the journal synchronously (a page that
+// is going away does not wait for IndexedDB), then to the project store.
+const keepAll = () => {
+  store.getState().keepUnsaved();
+  void store.getState().saveNow();
+};
+window.addEventListener('pagehide', keepAll);
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'hidden') void store.getState().saveNow();
+  if (document.visibilityState === 'hidden') keepAll();
 });

@@ -47,6 +47,22 @@ export {
   projectHash,
   readLayout,
 } from './project.ts';
+export type {
+  FileMerge,
+  Recovery,
+  TabChannel,
+  TabMessage,
+  UnsavedEdits,
+  UnsavedJournal,
+} from './unsaved.ts';
+export {
+  fingerprint,
+  mergeFiles,
+  readTabMessage,
+  readUnsavedEdits,
+  recoverEdits,
+  unsavedEdits,
+} from './unsaved.ts';
 export type { GuardContext, GuardDecision, PastCall, RuleTrace, ToolCall } from './rules/guards.ts';
 export { decideToolCall } from './rules/guards.ts';
 export type { CompletionItem } from './ide/completion.ts';

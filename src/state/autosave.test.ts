@@ -8,6 +8,7 @@ import type { AppStore } from './createAppStore.ts';
 import { createAppStore } from './createAppStore.ts';
 
 const DELAY = 250;
+const MAX_WAIT = 400;
 
 /** A write the store asked of the repository, held until the test releases it. */
 interface Write {
@@ -19,7 +20,7 @@ interface Write {
  * A store with a project already on this device (opening it writes nothing), a repository that
  * holds each write until the test releases it, and timers that move only when the test says.
  */
-async function setup() {
+async function setup(maxWaitMs = 100 * DELAY) {
   const memory = createMemoryRepository([
     {
       id: 'p1',
@@ -42,7 +43,12 @@ async function setup() {
   };
   const clock = manualScheduler();
   const store = createAppStore(
-    testServices({ repository, scheduler: clock, autosaveDelayMs: DELAY }),
+    testServices({
+      repository,
+      scheduler: clock,
+      autosaveDelayMs: DELAY,
+      autosaveMaxWaitMs: maxWaitMs,
+    }),
   );
   await store.getState().boot({});
   expect(store.getState()).toMatchObject({ projectId: 'p1', saveStatus: 'idle' });
@@ -137,4 +143,50 @@ describe('autosave', () => {
     await finish(store, second);
     expect((await memory.get('p1'))?.files['agent.md']).toBe('# AB\n');
   });
+
+  it('a save asked for during a write waits for it, so an older text never lands last', async () => {
+    const { store, clock, memory, writes, nextWrite } = await setup();
+    type(store, '# A\n');
+    const writing = nextWrite();
+    clock.advance(DELAY);
+    const first = await writing;
+    type(store, '# AB\n');
+    const again = nextWrite();
+    const hidden = store.getState().saveNow(); // the page hides during the write
+    await settle();
+    expect(writes).toHaveLength(1);
+    await finish(store, first);
+    const second = await again;
+    expect(second.project.files['agent.md']).toBe('# AB\n');
+    second.release();
+    await hidden;
+    expect((await memory.get('p1'))?.files['agent.md']).toBe('# AB\n');
+    expect(store.getState().projectId).toBe('p1');
+  });
+
+  it('saves steady typing at the latest MAX_WAIT after the first unsaved key: a crash loses less than 500 ms', async () => {
+    const { store, clock, memory, writes } = await setup(MAX_WAIT);
+    const stored = async () => (await memory.get('p1'))?.files['agent.md'] ?? '';
+    // One key every 170 ms for 8 s; each write finishes as soon as it is asked for.
+    const typed: { at: number; text: string }[] = [];
+    for (let at = 0; at <= 8000; at += 10) {
+      if (at % 170 === 0) {
+        const text = `# ${'x'.repeat(typed.length + 1)}\n`;
+        type(store, text);
+        typed.push({ at, text });
+      }
+      clock.advance(10);
+      await settle();
+      for (const write of writes.splice(0)) await finish(store, write);
+      // The renderer dies now: the store holds all that was typed 500 ms ago.
+      const due = typed.filter((key) => key.at <= at + 10 - 500).at(-1);
+      if (due) expect((await stored()).length).toBeGreaterThanOrEqual(due.text.length);
+    }
+    expect(await stored()).toMatch(/^# x+\n$/);
+  });
 });
+
+/** Lets the store's pending promise steps run (no timer moves). */
+async function settle() {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}

@@ -6,7 +6,11 @@ import type {
   Project,
   ProjectRepository,
   RunRepository,
+  TabChannel,
+  UnsavedJournal,
 } from '../core/index.ts';
+import { createMemoryJournal } from '../adapters/storage/unsavedJournal.ts';
+import { silentTabChannel } from '../adapters/tabChannel.ts';
 import type { Analyzer } from '../workers/analysisClient.ts';
 import { Superseded } from '../workers/analysisClient.ts';
 import { layoutInThread } from '../workers/layoutClient.ts';
@@ -52,6 +56,9 @@ import { createProjectSlice } from './slices/projectSlice.ts';
 import type { Scheduler } from './scheduler.ts';
 import { platformScheduler } from './scheduler.ts';
 import type { UiSlice } from './slices/uiSlice.ts';
+import type { UnsavedSlice } from './slices/unsavedSlice.ts';
+import { createUnsavedSlice } from './slices/unsavedSlice.ts';
+import { autosave, joinTabs } from './keepEdits.ts';
 import { createUiSlice } from './slices/uiSlice.ts';
 
 /** The outside world the store talks to, passed in by the app (or by a test). */
@@ -63,6 +70,14 @@ export interface AppServices {
   readonly now?: () => string;
   /** How long edits settle before they are saved, in milliseconds. */
   readonly autosaveDelayMs?: number;
+  /** How long steady typing goes unsaved at most, in milliseconds (a crash loses no more). */
+  readonly autosaveMaxWaitMs?: number;
+  /** Where unsaved edits are written at once, to survive a reload or a crash; memory when absent. */
+  readonly journal?: UnsavedJournal;
+  /** The other tabs of this app; none when absent. */
+  readonly tabs?: TabChannel;
+  /** This page's id among the tabs; a random one when absent. */
+  readonly tab?: string;
   /** How long edits settle before they are analysed again, in milliseconds. */
   readonly analysisDelayMs?: number;
   /** The timers for those waits; the platform's when absent. */
@@ -102,7 +117,8 @@ export type AppState = UiSlice &
   AttackSlice &
   GuardDraftSlice &
   ExtractSlice &
-  AssistLogSlice;
+  AssistLogSlice &
+  UnsavedSlice;
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /**
@@ -115,6 +131,7 @@ export function createAppStore(
 ) {
   const newId = services.newId ?? (() => crypto.randomUUID());
   const now = services.now ?? (() => new Date().toISOString());
+  const tab = services.tab ?? newTabId();
   const store = createStore<AppState>()((...args) => ({
     ...createUiSlice(services.preferences, initial.readOnly)(...args),
     ...createProjectSlice(initial.project)(...args),
@@ -158,9 +175,22 @@ export function createAppStore(
     ...createGuardDraftSlice(services.models)(...args),
     ...createExtractSlice(services.models)(...args),
     ...createAssistLogSlice(services.runs, now)(...args),
+    ...createUnsavedSlice({
+      journal: services.journal ?? createMemoryJournal(),
+      repository: services.repository,
+      tab,
+      newId,
+      now,
+    })(...args),
   }));
   const scheduler = services.scheduler ?? platformScheduler;
-  autosave(store, scheduler, services.autosaveDelayMs ?? 250);
+  const delayMs = services.autosaveDelayMs ?? 250;
+  // A crash during steady typing loses at most the last 400 ms (the write itself takes a moment).
+  autosave(store, scheduler, {
+    delayMs,
+    maxWaitMs: services.autosaveMaxWaitMs ?? Math.max(delayMs, 400),
+  });
+  joinTabs(store, services.tabs ?? silentTabChannel, tab);
   analyzeOnChange(store, scheduler, services.analyze, services.analysisDelayMs ?? 120);
   // Each project has its own Assist log, read when the project opens.
   store.subscribe((state, previous) => {
@@ -205,12 +235,11 @@ function analyzeOnChange(
   run();
 }
 
-/** Saves the open project a moment after each change settles. */
-function autosave(store: StoreApi<AppState>, scheduler: Scheduler, delayMs: number) {
-  let timer: unknown;
-  store.subscribe((state, previous) => {
-    if (state.project === previous.project || state.projectId !== previous.projectId) return;
-    scheduler.clearTimeout(timer);
-    timer = scheduler.setTimeout(() => void store.getState().saveNow(), delayMs);
-  });
+/** A random id for this page among the tabs (`crypto.randomUUID` exists in secure contexts only). */
+function newTabId(): string {
+  try {
+    return crypto.randomUUID();
+  } catch {
+    return `tab-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  }
 }

@@ -8,7 +8,9 @@ import type {
   StoredProject,
 } from '../../core/index.ts';
 import {
+  PROJECT_FILES,
   createProject,
+  mergeFiles,
   normalizeProjectName,
   parseBundle,
   projectFromFiles,
@@ -102,6 +104,64 @@ export function createLibrarySlice(
       });
     };
 
+    /** Shows a stored project with the edits this device kept unsaved put back, and saves them. */
+    const showStored = async (found: StoredProject) => {
+      const project = await get().recoverUnsaved(found);
+      show(found.id, project, true);
+      if (project.files === found.files) return;
+      set({ savedFiles: found.files });
+      get().keepUnsaved();
+      await get().saveNow();
+    };
+
+    // One save at a time: a save compares the stored text with the last one this tab wrote.
+    let inFlight: Promise<void> | undefined;
+
+    const saveOnce = async () => {
+      const { projectId, project, savedFiles, ready, projects } = get();
+      if (!ready || projectId === '') return;
+      const summary = projects.find((p) => p.id === projectId);
+      const unchanged = savedFiles === project.files && summary?.name === project.name;
+      if (unchanged) return;
+      set({ saveStatus: 'saving' });
+      try {
+        const existing = await repository.get(projectId);
+        // Another tab may have written since this one last did: what it changed is merged in,
+        // file by file; a file both changed keeps both texts (this tab's as a copy).
+        const merge = existing && mergeFiles(savedFiles, project.files, existing.files);
+        if (existing && merge && merge.conflicts.length > 0) {
+          await get().keepConflictCopy(project, existing);
+          return;
+        }
+        const files = merge?.files ?? project.files;
+        await repository.put(stored({ ...project, files }, projectId, existing?.createdAt));
+        const taken = PROJECT_FILE_NAMES.filter((name) => files[name] !== project.files[name]);
+        // Only mark as saved what was written; typing during the write stays unsaved.
+        set((state) => ({
+          project: taken.length === 0 ? state.project : withTaken(state.project, project, files),
+          savedFiles: taken.length === 0 ? project.files : files,
+          saveStatus: 'saved',
+          libraryError: null,
+          ...(taken.length > 0 && {
+            unsavedNotice: {
+              kind: 'info' as const,
+              message: `“${project.name}” was also changed in another tab; its changes to ${taken.join(', ')} are merged in here.`,
+            },
+          }),
+        }));
+        if (summary?.name !== project.name) await get().refreshProjects();
+      } catch (error) {
+        set({ saveStatus: 'error' });
+        // Kept on this device another way, for the next load to put back.
+        get().keepUnsaved();
+        fail(
+          new Error(
+            `Your last changes could not be saved on this device (${error instanceof Error ? error.message : String(error)}). They are still open here; free some space, or export the project: Share → Download bundle (.policylab.json).`,
+          ),
+        );
+      }
+    };
+
     const fail = (error: unknown) => {
       set({ libraryError: error instanceof Error ? error.message : String(error) });
     };
@@ -158,11 +218,15 @@ export function createLibrarySlice(
             await createAndOpen(createProject('Untitled project'));
             return;
           }
-          const wanted =
-            request.projectId === undefined ? undefined : await repository.get(request.projectId);
-          const latest = wanted ?? (await firstStored(repository));
+          // The project asked for (this tab's, on a reload), else the one whose edits were kept
+          // unsaved (after a crash), else the newest.
+          let latest: StoredProject | undefined;
+          for (const id of [request.projectId, get().newestUnsaved()]) {
+            latest ??= id === undefined ? undefined : await repository.get(id);
+          }
+          latest ??= await firstStored(repository);
           if (latest) {
-            show(latest.id, projectOf(latest), true);
+            await showStored(latest);
             await get().refreshProjects();
             return;
           }
@@ -187,8 +251,7 @@ export function createLibrarySlice(
       openProject: async (id) => {
         await get().saveNow();
         try {
-          const found = await storedOrGone(repository, id);
-          show(found.id, projectOf(found), true);
+          await showStored(await storedOrGone(repository, id));
         } catch (error) {
           fail(error);
         }
@@ -232,7 +295,7 @@ export function createLibrarySlice(
           await get().refreshProjects();
           if (get().projectId === id) {
             const next = await firstStored(repository);
-            if (next) show(next.id, projectOf(next), true);
+            if (next) await showStored(next);
             else await createAndOpen(createProject('Untitled project'));
           }
         } catch (error) {
@@ -269,27 +332,13 @@ export function createLibrarySlice(
         }
       },
 
-      saveNow: async () => {
-        const { projectId, project, savedFiles, ready, projects } = get();
-        if (!ready || projectId === '') return;
-        const summary = projects.find((p) => p.id === projectId);
-        const unchanged = savedFiles === project.files && summary?.name === project.name;
-        if (unchanged) return;
-        set({ saveStatus: 'saving' });
-        try {
-          const existing = await repository.get(projectId);
-          await repository.put(stored(project, projectId, existing?.createdAt));
-          // Only mark as saved what was written; typing during the write stays unsaved.
-          set({ savedFiles: project.files, saveStatus: 'saved', libraryError: null });
-          if (summary?.name !== project.name) await get().refreshProjects();
-        } catch (error) {
-          set({ saveStatus: 'error' });
-          fail(
-            new Error(
-              `Your last changes could not be saved on this device (${error instanceof Error ? error.message : String(error)}). They are still open here; free some space or export the project.`,
-            ),
-          );
-        }
+      saveNow: () => {
+        const next = inFlight ? inFlight.then(saveOnce) : saveOnce();
+        inFlight = next;
+        void next.finally(() => {
+          if (inFlight === next) inFlight = undefined;
+        });
+        return next;
       },
 
       dismissLibraryError: () => {
@@ -302,6 +351,20 @@ export function createLibrarySlice(
     };
   };
 }
+
+/** The open project with the files another tab changed (and this one had not) taken in. */
+function withTaken(current: Project, sent: Project, merged: Project['files']): Project {
+  const files = { ...current.files };
+  for (const name of PROJECT_FILE_NAMES) {
+    // Typed over since the save began: what is typed wins, and is saved next.
+    if (merged[name] !== sent.files[name] && current.files[name] === sent.files[name]) {
+      files[name] = merged[name];
+    }
+  }
+  return { ...current, files };
+}
+
+const PROJECT_FILE_NAMES = PROJECT_FILES.map((file) => file.name);
 
 async function firstStored(repository: ProjectRepository): Promise<StoredProject | undefined> {
   const [latest] = await repository.list();
