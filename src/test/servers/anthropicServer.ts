@@ -172,7 +172,10 @@ function answer(
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: usage ? inputTokens : 0, output_tokens: usage ? 1 : 0 },
+        usage: reply.usage ?? {
+          input_tokens: usage ? inputTokens : 0,
+          output_tokens: usage ? 1 : 0,
+        },
       },
     }),
     event('ping', {}),
@@ -201,7 +204,7 @@ function answer(
   chunks.push(
     event('message_delta', {
       delta: { stop_reason: stopReason, stop_sequence: null },
-      usage: { output_tokens: usage ? outputTokens : 0 },
+      usage: reply.usage ?? { output_tokens: usage ? outputTokens : 0 },
     }),
     event('message_stop', {}),
   );
