@@ -1,4 +1,5 @@
 import type { TestServer } from '../src/test/servers/http.ts';
+import { ENDLESS_STREAM } from '../src/test/hostile/providers.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
 import { useEndpoint } from './endpoints.ts';
 import { expect, test } from './fixtures.ts';
@@ -13,7 +14,7 @@ test.describe('play against an endless stream', () => {
   let server: TestServer;
   test.beforeAll(async () => {
     server = await startOpenAIServer({
-      script: () => ({ text: '', forever: 'endless words '.repeat(73), chunkDelayMs: 5 }),
+      script: () => ENDLESS_STREAM,
     });
   });
   test.afterAll(async () => {

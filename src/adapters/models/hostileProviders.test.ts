@@ -4,6 +4,7 @@ import { DEFAULT_RETRY, checkedChat, isTokenCount } from '../../core/index.ts';
 import type { ServerOptions, TestServer } from '../../test/servers/http.ts';
 import { startAnthropicServer } from '../../test/servers/anthropicServer.ts';
 import { startOpenAIServer } from '../../test/servers/openaiServer.ts';
+import { ANTHROPIC_USAGE, ENDLESS_STREAM, OPENAI_USAGE } from '../../test/hostile/providers.ts';
 import { createAnthropicEngine } from './anthropicEngine.ts';
 import { MAX_ANSWER_CHARS } from './answerCap.ts';
 import { createOpenAIEngine } from './openaiEngine.ts';
@@ -49,21 +50,8 @@ const call = async (engine: Awaited<ReturnType<typeof ENGINES.openai>>) =>
     })
   ).usage;
 
-/** The hostile usage each protocol is sent, by what it attacks. */
-const HOSTILE = {
-  openai: {
-    'only a total': { total_tokens: 1234 },
-    'negative counts': { prompt_tokens: -400_000, completion_tokens: -99_990_000 },
-    'ten million tokens': { prompt_tokens: 20, completion_tokens: 10_000_000 },
-    'counts as text': { prompt_tokens: '12', completion_tokens: '3' },
-  },
-  anthropic: {
-    'only a total': { total_tokens: 1234 },
-    'negative counts': { input_tokens: -400_000, output_tokens: -99_990_000 },
-    'ten million tokens': { input_tokens: 20, output_tokens: 10_000_000 },
-    'counts as text': { input_tokens: '12', output_tokens: '3' },
-  },
-} as const;
+/** The hostile usage each protocol is sent, by what it attacks (see src/test/hostile). */
+const HOSTILE = { openai: OPENAI_USAGE, anthropic: ANTHROPIC_USAGE } as const;
 
 describe.each(['openai', 'anthropic'] as const)('a hostile %s provider', (protocol) => {
   it.each(Object.keys(HOSTILE[protocol]))(
@@ -99,7 +87,7 @@ describe.each(['openai', 'anthropic'] as const)('a hostile %s provider', (protoc
 describe('an endless stream', () => {
   it('is cut at the answer cap with a clear, unretried provider error and estimated tokens', async () => {
     const engine = await ENGINES.openai({
-      script: [{ text: '', forever: 'x'.repeat(1024), chunkDelayMs: 0 }],
+      script: [{ ...ENDLESS_STREAM, chunkDelayMs: 0 }],
     });
     const error = await engine.chat(ASK).then(
       () => expect.fail('an endless answer must not end well'),
