@@ -26,6 +26,8 @@ describe('play streaming', () => {
           // A frame passes every thousand pieces.
           if (i % 1000 === 999) scheduler.advance(50);
         }
+        // Pieces still due to be shown when the answer ends.
+        options?.onDelta?.({ kind: 'text', text: 'late' });
         flooded();
         await held;
         return modelReply(`Refund o2 please. ${USER_STOP}`);
@@ -44,6 +46,7 @@ describe('play streaming', () => {
     // The first piece at once, then once per frame: never once per piece.
     expect(shown.length).toBeLessThanOrEqual(12);
     expect(shown.at(-1)).toHaveLength(10_000);
+    expect(shown.at(-1)).not.toContain('late');
     release();
     store.getState().stopPlay();
     await playing;

@@ -9,6 +9,7 @@ import {
   refundAgent,
   simulateRefunds as simulate,
 } from '../../test/refundDesk.ts';
+import { usageEvent } from './events.ts';
 import { reportOf } from './report.ts';
 import { reportMarkdown } from './reportText.ts';
 
@@ -37,6 +38,21 @@ function expectSane(ledger: Omit<UsageLedger, 'byRole'>) {
 }
 
 describe('a run against a hostile provider', () => {
+  it('never logs counts that cannot be true, even from an engine no check saw', () => {
+    const event = usageEvent(
+      {
+        role: 'agent',
+        model: 'm',
+        usage: { inputTokens: NaN, outputTokens: -5 },
+        start: 0,
+        end: 1,
+      },
+      { m: PRICED },
+    );
+    expect(event).toMatchObject({ inputTokens: 0, outputTokens: 0, cost: 0 });
+    expect(event.estimated).toMatch(/cannot be true/);
+  });
+
   it.each<[string, Usage]>([
     ['no counts', { inputTokens: NaN, outputTokens: NaN }],
     ['negative counts', { inputTokens: -400_000, outputTokens: -99_990_000 }],
