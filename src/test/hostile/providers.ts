@@ -11,6 +11,7 @@ export const OPENAI_USAGE = {
   'negative-counts': { prompt_tokens: -400_000, completion_tokens: -99_990_000 },
   'ten-million-tokens': { prompt_tokens: 20, completion_tokens: 10_000_000 },
   'counts-as-text': { prompt_tokens: '12', completion_tokens: '3' },
+  'no-input-count': { completion_tokens: 3 },
 } as const;
 
 /** The same attacks in the Anthropic messages shape. */
@@ -19,6 +20,7 @@ export const ANTHROPIC_USAGE = {
   'negative-counts': { input_tokens: -400_000, output_tokens: -99_990_000 },
   'ten-million-tokens': { input_tokens: 20, output_tokens: 10_000_000 },
   'counts-as-text': { input_tokens: '12', output_tokens: '3' },
+  'no-input-count': { output_tokens: 3 },
 } as const;
 
 /** A stream that never ends: 1 KB of text every 5 ms for as long as the client listens. */
