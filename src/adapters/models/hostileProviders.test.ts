@@ -72,7 +72,7 @@ describe.each(['openai', 'anthropic'] as const)('a hostile %s provider', (protoc
     const engine = await ENGINES[protocol]({ script: [{ text: 'Hi there.', noUsage: true }] });
     const counted = await call(engine);
     expect(counted.outputTokens).toBe(3);
-    expect(counted.estimated).toMatch(/^The provider reported (no|zero) tokens?/);
+    expect(counted.estimated).toMatch(/^The provider reported no token counts/);
     expect(counted.inputTokens).toBeGreaterThan(0);
   });
 

@@ -39,8 +39,8 @@ export function isTokenCount(value: unknown): value is number {
 
 /**
  * The tokens to count for one turn. The provider's counts when both are whole numbers of at least
- * zero, not both zero for a turn that answered, and the output is within the `maxTokens` the
- * request allowed; otherwise an estimate from
+ * zero (a person's seat or a free engine may truly spend none) and the output is within the
+ * `maxTokens` the request allowed; otherwise an estimate from
  * the characters of the request and of `answer` (none for a turn that gave no answer), with
  * `estimated` saying what the provider reported. Counts already estimated pass unchanged.
  */
@@ -54,8 +54,7 @@ export function countedUsage(
     isTokenCount(reported.inputTokens) &&
     isTokenCount(reported.outputTokens);
   if (already) return reported;
-  const answered = answer !== undefined && messageChars(answer) > 0;
-  const why = refusal(reported, request.maxTokens, answered);
+  const why = refusal(reported, request.maxTokens);
   if (why === undefined && reported) return reported;
   return {
     inputTokens: requestTokens(request),
@@ -65,19 +64,13 @@ export function countedUsage(
 }
 
 /** Why reported counts cannot be used, in words, or nothing when they can. */
-function refusal(
-  reported: Usage | undefined,
-  maxTokens: number | undefined,
-  answered: boolean,
-): string | undefined {
+function refusal(reported: Usage | undefined, maxTokens: number | undefined): string | undefined {
   const input: unknown = reported?.inputTokens;
   const output: unknown = reported?.outputTokens;
   if (reported === undefined || (missing(input) && missing(output)))
     return 'The provider reported no token counts.';
   if (!isTokenCount(input) || !isTokenCount(output))
     return `The provider reported token counts that cannot be true (${shown(input)} in, ${shown(output)} out).`;
-  if (answered && input === 0 && output === 0)
-    return 'The provider reported zero tokens for a call that sent and received text.';
   if (maxTokens !== undefined && output > maxTokens)
     return `The provider reported ${output.toLocaleString('en-US')} output tokens, more than the ${maxTokens.toLocaleString('en-US')} the call allowed.`;
   return undefined;

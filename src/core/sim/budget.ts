@@ -90,8 +90,12 @@ export function createBudget(
   }
   const share = Math.max(1, lanes);
   let over = false;
+  // The first call may always go (capped), so a run is never refused by a rate alone.
   const check = () => {
-    over ||= meters.some((m) => m.limit - m.spent - m.held < Math.max(m.smallest, 1e-12));
+    over ||= meters.some((m) => {
+      const left = m.limit - m.spent - m.held;
+      return m.spent + m.held > 0 ? left < Math.max(m.smallest, 1e-12) : left <= 0;
+    });
     return over;
   };
 
