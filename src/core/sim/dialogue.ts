@@ -213,6 +213,9 @@ export async function runDialogue(
       deps,
       { dialogue, signal: stop.signal, ...(onDelta && { onDelta }) },
     ).catch((failure: unknown) => {
+      // An answer broken once the budget is spent was cut short by its cap: the budget's doing.
+      if (failure instanceof ModelError && failure.modelFault && deps.overBudget?.())
+        throw new Ending('budget', 'The run’s budget was spent.');
       throw new FailedCall(role, failure);
     });
   };

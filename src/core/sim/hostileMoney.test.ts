@@ -114,6 +114,40 @@ describe('a run against a hostile provider', () => {
     expect(Math.min(...caps)).toBeLessThan(600);
   });
 
+  it('does not blame the agent for an answer its budget cap cut short', async () => {
+    // Below its own cap, the agent's tool call is cut mid-way: its JSON does not parse.
+    const cut: ChatEngine = {
+      chat: async (request, options) => {
+        const answer = await refundAgent.chat(request, options);
+        const capped = (request.maxTokens ?? 600) < 600;
+        const calls = answer.message.toolCalls ?? [];
+        return capped && calls.length > 0
+          ? {
+              ...answer,
+              message: {
+                ...answer.message,
+                toolCalls: calls.map((c) => ({ ...c, arguments: '{"order' })),
+              },
+            }
+          : answer;
+      },
+    };
+    const { events } = await simulate({
+      ...PLAN,
+      trials: 20,
+      concurrency: 2,
+      agent: { engine: cut, model: 'agent-model' },
+      prices: {
+        'agent-model': { inputPerMillion: 200, outputPerMillion: 800 },
+        'user-model': PRICED,
+      },
+      budget: { dollars: 0.05 },
+    });
+    const endings = events.flatMap((e) => (e.type === 'dialogue-ended' ? [e.reason] : []));
+    expect(endings).toContain('budget');
+    expect(endings).not.toContain('agent-error');
+  });
+
   it('with a model the price table does not know, stops at the token budget', async () => {
     const { reason, events } = await simulate({
       ...PLAN,
