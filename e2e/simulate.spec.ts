@@ -99,11 +99,16 @@ test.describe('a simulation run', () => {
       await useEndpoint(page, desk.url);
       const form = pane.getByRole('form', { name: 'Run settings' });
       await form.getByLabel('Trials').fill('2');
+      // The form says so before the run.
+      await expect(form.getByTestId('budget-notice')).toContainText(
+        '“sim-model” has no price: the $1 budget cannot count its calls.',
+      );
       await form.getByRole('button', { name: 'Run scenarios' }).click();
       await expect(pane.getByRole('alert')).toContainText(
         'A dollar budget needs the price of every model it pays for, and "sim-model" has none.',
       );
       await priceModel(page, '0.5', '1.5');
+      await expect(form.getByTestId('budget-notice')).toHaveCount(0);
       // A judge model gives its opinion per policy, shown apart as opinion.
       await assignRole(page, 'Judge');
       await form.getByRole('button', { name: 'Run scenarios' }).click();

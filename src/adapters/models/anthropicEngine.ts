@@ -13,6 +13,7 @@ import type {
   FinishReason,
 } from '../../core/index.ts';
 import { ModelError } from '../../core/index.ts';
+import { MAX_ANSWER_CHARS, answerCut, reportedCount } from './answerCap.ts';
 import type { SchemaTool } from './anthropicWire.ts';
 import { toParams } from './anthropicWire.ts';
 import type { RemoteEngine, RemoteEngineConfig } from './remote.ts';
@@ -71,7 +72,7 @@ export function createAnthropicEngine(config: RemoteEngineConfig): RemoteEngine 
         } catch (error) {
           throw fail(error, 'request', options.signal, request.model);
         }
-        const answer = new Answer(request.model, schemaTool, options.onDelta);
+        const answer = new Answer(request, schemaTool, options.onDelta);
         try {
           for await (const event of stream) answer.add(event);
         } catch (error) {
@@ -119,25 +120,42 @@ class Answer {
   private calls = 0;
   private schemaJson: string | undefined;
   private stopReason: string | undefined;
-  private inputTokens = 0;
-  private outputTokens = 0;
+  // None reported until the stream says (core estimates what never comes).
+  private inputTokens = Number.NaN;
+  private outputTokens = Number.NaN;
   private model: string;
+  private chars = 0;
+  private readonly request: ChatRequest;
   private readonly schemaTool: SchemaTool | undefined;
   private readonly onDelta: ChatOptions['onDelta'];
 
-  constructor(model: string, schemaTool: SchemaTool | undefined, onDelta: ChatOptions['onDelta']) {
-    this.model = model;
+  constructor(
+    request: ChatRequest,
+    schemaTool: SchemaTool | undefined,
+    onDelta: ChatOptions['onDelta'],
+  ) {
+    this.request = request;
+    this.model = request.model;
     this.schemaTool = schemaTool;
     this.onDelta = onDelta;
   }
 
+  /** Takes one event; throws a `too-long` ModelError once the answer passes its cap. */
   add(event: RawMessageStreamEvent): void {
+    this.read(event);
+    if (this.chars > MAX_ANSWER_CHARS) throw answerCut(this.request, this.chars);
+  }
+
+  private read(event: RawMessageStreamEvent): void {
     switch (event.type) {
       case 'message_start': {
-        const usage = event.message.usage;
+        // Hostile servers leave out what the SDK's types promise.
+        const usage = event.message.usage as typeof event.message.usage | undefined;
         this.model = event.message.model;
-        this.inputTokens = inputOf(usage);
-        this.outputTokens = usage.output_tokens;
+        if (usage) {
+          this.inputTokens = inputOf(usage);
+          this.outputTokens = reportedCount(usage.output_tokens);
+        }
         break;
       }
       case 'content_block_start': {
@@ -160,9 +178,11 @@ class Answer {
         const delta = event.delta;
         if (block && 'text' in block && delta.type === 'text_delta') {
           block.text += delta.text;
+          this.chars += delta.text.length;
           this.onDelta?.({ kind: 'text', text: delta.text });
         } else if (block && 'json' in block && delta.type === 'input_json_delta') {
           block.json += delta.partial_json;
+          this.chars += delta.partial_json.length;
           this.onDelta?.(
             block.call < 0
               ? { kind: 'text', text: delta.partial_json }
@@ -173,7 +193,7 @@ class Answer {
       }
       case 'message_delta':
         if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
-        this.outputTokens = event.usage.output_tokens;
+        this.outputTokens = reportedCount(event.usage.output_tokens);
         if (typeof event.usage.input_tokens === 'number') this.inputTokens = inputOf(event.usage);
         break;
       case 'message_stop':
@@ -214,8 +234,9 @@ function inputOf(usage: {
   cache_creation_input_tokens: number | null;
   cache_read_input_tokens: number | null;
 }): number {
+  // A missing count of cached tokens is none; a missing count of the rest is not reported.
   return (
-    (usage.input_tokens ?? 0) +
+    reportedCount(usage.input_tokens) +
     (usage.cache_creation_input_tokens ?? 0) +
     (usage.cache_read_input_tokens ?? 0)
   );

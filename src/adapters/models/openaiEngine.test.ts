@@ -180,9 +180,12 @@ describe('createOpenAIEngine', () => {
     });
   });
 
-  it('reports zero usage when the server sends none', async () => {
+  it('passes on that the server sent no usage (NaN counts, which checkedChat estimates)', async () => {
     const { engine } = await setUp({ script: [{ text: 'hi', noUsage: true }] });
-    expect((await engine.chat(ASK)).usage).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect((await engine.chat(ASK)).usage).toEqual({
+      inputTokens: Number.NaN,
+      outputTokens: Number.NaN,
+    });
   });
 
   it('sends the key as a Bearer token, and no Authorization header without one', async () => {

@@ -19,6 +19,7 @@ import type {
   FinishReason,
 } from '../../core/index.ts';
 import { ModelError } from '../../core/index.ts';
+import { MAX_ANSWER_CHARS, answerCut, reportedCount } from './answerCap.ts';
 import type { RemoteEngine, RemoteEngineConfig } from './remote.ts';
 import { SDK_TIMEOUT_MS, abortSignalFor, requireBaseUrl, toModelError } from './sdkErrors.ts';
 
@@ -78,7 +79,7 @@ export function createOpenAIEngine(config: RemoteEngineConfig): RemoteEngine {
         } catch (error) {
           throw fail(error, 'request', options.signal, request.model);
         }
-        const answer = new Answer(request.model, options.onDelta);
+        const answer = new Answer(request, options.onDelta);
         try {
           for await (const chunk of stream) answer.add(chunk);
         } catch (error) {
@@ -197,21 +198,26 @@ class Answer {
   private text = '';
   private readonly calls: { id: string; name: string; arguments: string }[] = [];
   private finishReason: string | undefined;
-  private usage = { inputTokens: 0, outputTokens: 0 };
+  // None reported until a usage chunk comes (core estimates what never does).
+  private usage = { inputTokens: Number.NaN, outputTokens: Number.NaN };
   private model: string;
+  private chars = 0;
+  private readonly request: ChatRequest;
   private readonly onDelta: ChatOptions['onDelta'];
 
-  constructor(model: string, onDelta: ChatOptions['onDelta']) {
-    this.model = model;
+  constructor(request: ChatRequest, onDelta: ChatOptions['onDelta']) {
+    this.request = request;
+    this.model = request.model;
     this.onDelta = onDelta;
   }
 
+  /** Takes one chunk; throws a `too-long` ModelError once the answer passes its cap. */
   add(chunk: ChatCompletionChunk): void {
     if (chunk.model) this.model = chunk.model;
     if (chunk.usage) {
       this.usage = {
-        inputTokens: chunk.usage.prompt_tokens,
-        outputTokens: chunk.usage.completion_tokens,
+        inputTokens: reportedCount(chunk.usage.prompt_tokens),
+        outputTokens: reportedCount(chunk.usage.completion_tokens),
       };
     }
     for (const choice of chunk.choices) {
@@ -219,6 +225,7 @@ class Answer {
       const { content, tool_calls: toolCalls } = choice.delta;
       if (content) {
         this.text += content;
+        this.chars += content.length;
         this.onDelta?.({ kind: 'text', text: content });
       }
       for (const [position, part] of (toolCalls ?? []).entries()) {
@@ -227,7 +234,10 @@ class Answer {
         const call = (this.calls[index] ??= { id: '', name: '', arguments: '' });
         if (part.id) call.id = part.id;
         if (part.function?.name) call.name += part.function.name;
-        if (part.function?.arguments) call.arguments += part.function.arguments;
+        if (part.function?.arguments) {
+          call.arguments += part.function.arguments;
+          this.chars += part.function.arguments.length;
+        }
         this.onDelta?.({
           kind: 'tool_call',
           index,
@@ -238,6 +248,7 @@ class Answer {
       }
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
+    if (this.chars > MAX_ANSWER_CHARS) throw answerCut(this.request, this.chars);
   }
 
   finish(): ChatResponse {

@@ -149,6 +149,7 @@ function redact(error: ModelError, apiKey: string | undefined): ModelError {
   return new ModelError(error.kind, error.message.replaceAll(apiKey, '[redacted]'), {
     ...(error.status !== undefined && { status: error.status }),
     ...(error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }),
+    ...(error.usage && { usage: error.usage }),
   });
 }
 

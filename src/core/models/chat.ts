@@ -56,10 +56,15 @@ export interface ChatRequest {
   readonly seed?: number;
 }
 
-/** Tokens a call used. */
+/**
+ * Tokens a call used. An engine passes on what the provider reported (NaN for a count it left
+ * out); `checkedChat` keeps only counts that can be true (see usageCheck.ts).
+ */
 export interface Usage {
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Set when the counts are estimated from characters: why (what the provider reported). */
+  readonly estimated?: string;
 }
 
 /** Why the model stopped. */

@@ -5,6 +5,7 @@ import { ModelError, addTokens } from './errors.ts';
 import { repairNote } from './repair.ts';
 import type { RetryPolicy, RetryRuntime } from './retry.ts';
 import { withRetries } from './retry.ts';
+import { countedUsage } from './usageCheck.ts';
 
 /** How to run a checked call: retries for the provider, one repair for the model. */
 export interface CheckedChatOptions extends ChatOptions {
@@ -35,23 +36,37 @@ interface Problem {
  * repair is bad too the call fails with a `malformed-output` or `schema-violation` ModelError,
  * which a run counts as the model's fault, never the provider's. Usage covers both turns, and a
  * failure carries what its turns spent (`ModelError.usage`), so failed calls are paid for too.
+ * Each turn's counts are held to `countedUsage`: counts that cannot be true are estimated.
  */
 export async function checkedChat(
   engine: ChatEngine,
   request: ChatRequest,
   options: CheckedChatOptions,
 ): Promise<CheckedResponse> {
-  const call = (req: ChatRequest) =>
-    withRetries(
-      (signal) =>
-        engine.chat(req, { signal, ...(options.onDelta && { onDelta: options.onDelta }) }),
-      options.runtime,
-      {
-        ...(options.policy && { policy: options.policy }),
-        ...(options.signal && { signal: options.signal }),
-        ...(options.onRetry && { onRetry: options.onRetry }),
-      },
-    );
+  const call = async (req: ChatRequest): Promise<ChatResponse> => {
+    try {
+      const answer = await withRetries(
+        (signal) =>
+          engine.chat(req, { signal, ...(options.onDelta && { onDelta: options.onDelta }) }),
+        options.runtime,
+        {
+          ...(options.policy && { policy: options.policy }),
+          ...(options.signal && { signal: options.signal }),
+          ...(options.onRetry && { onRetry: options.onRetry }),
+        },
+      );
+      return { ...answer, usage: countedUsage(answer.usage, req, answer.message) };
+    } catch (error) {
+      // What a failed turn spent, when an engine says, is held to the same checks.
+      if (error instanceof ModelError && error.usage)
+        throw new ModelError(error.kind, error.message, {
+          ...(error.status !== undefined && { status: error.status }),
+          ...(error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }),
+          usage: countedUsage(error.usage, req),
+        });
+      throw error;
+    }
+  };
   const first = await call(request);
   const firstCheck = checkResponse(request, first);
   if (firstCheck.ok) return { ...first, ...jsonOf(firstCheck.json), repaired: false };

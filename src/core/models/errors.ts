@@ -28,7 +28,9 @@ export type ModelErrorKind =
   /** The model wrote tool-call arguments or JSON that does not parse, even after one repair. */
   | 'malformed-output'
   /** The model's JSON parses but breaks the schema asked for, even after one repair. */
-  | 'schema-violation';
+  | 'schema-violation'
+  /** The provider kept sending past the size an answer may take; cut there, not retried. */
+  | 'too-long';
 
 /** Kinds worth another attempt with the same request. */
 const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set([
@@ -89,9 +91,11 @@ export class ModelError extends Error {
 
 /** Two token counts added up; `undefined` counts as none. */
 export function addTokens(a: Usage | undefined, b: Usage): Usage {
+  const estimated = a?.estimated ?? b.estimated;
   return {
     inputTokens: (a?.inputTokens ?? 0) + b.inputTokens,
     outputTokens: (a?.outputTokens ?? 0) + b.outputTokens,
+    ...(estimated !== undefined && { estimated }),
   };
 }
 

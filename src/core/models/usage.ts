@@ -14,6 +14,8 @@ export interface UsageLedger {
   readonly calls: number;
   /** Of those calls, how many failed (their tokens are counted all the same). */
   readonly failed: number;
+  /** Of those calls, how many have tokens estimated from characters (see usageCheck.ts). */
+  readonly estimated: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
   /** Dollars; null once a call used a model with no price (so the total is unknown). */
@@ -26,6 +28,7 @@ export interface UsageLedger {
 export const EMPTY_LEDGER: UsageLedger = {
   calls: 0,
   failed: 0,
+  estimated: 0,
   inputTokens: 0,
   outputTokens: 0,
   cost: 0,
@@ -55,6 +58,7 @@ export function addUsage(
   const add = (entry: Omit<UsageLedger, 'byRole'>): Omit<UsageLedger, 'byRole'> => ({
     calls: entry.calls + 1,
     failed: entry.failed,
+    estimated: entry.estimated + (usage.estimated === undefined ? 0 : 1),
     inputTokens: entry.inputTokens + usage.inputTokens,
     outputTokens: entry.outputTokens + usage.outputTokens,
     cost: entry.cost === null || cost === null ? null : entry.cost + cost,

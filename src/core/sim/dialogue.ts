@@ -16,7 +16,8 @@ import type { Database, SimEvent, SimScenario, TerminationReason } from './event
 import type { DialoguePrefix } from './fork.ts';
 import { copyPrefix, forkState } from './fork.ts';
 import type { Player } from './modelCall.ts';
-import { loggedChat } from './modelCall.ts';
+import { cutByBudget, loggedChat } from './modelCall.ts';
+import type { BudgetGuard } from './budget.ts';
 import type { PromptTemplate } from './prompts.ts';
 import {
   ASK_USER_PROMPT,
@@ -52,6 +53,8 @@ export interface DialogueDeps {
   readonly emit: (event: SimEvent) => void;
   /** True once the run's token or money budget is spent. */
   readonly overBudget?: () => boolean;
+  /** The run's budget, which caps each call's output by what is left (see budget.ts). */
+  readonly budget?: BudgetGuard;
   /**
    * Told as each model call of the dialogue starts; the sink it returns hears the answer as it
    * streams in (never logged: the log keeps the finished message). For showing words as they come.
@@ -210,6 +213,8 @@ export async function runDialogue(
       deps,
       { dialogue, signal: stop.signal, ...(onDelta && { onDelta }) },
     ).catch((failure: unknown) => {
+      // An answer broken because the budget capped its length: the budget's doing.
+      if (cutByBudget(failure)) throw new Ending('budget', 'The run’s budget was spent.');
       throw new FailedCall(role, failure);
     });
   };

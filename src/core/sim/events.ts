@@ -2,6 +2,7 @@ import type { ModelRole, Usage } from '../models/chat.ts';
 import type { ModelErrorKind } from '../models/errors.ts';
 import type { PriceTable } from '../models/usage.ts';
 import { callCost } from '../models/usage.ts';
+import { isTokenCount } from '../models/usageCheck.ts';
 import type {
   ExpectedArgs,
   HistoryMessage,
@@ -387,6 +388,11 @@ export type SimEvent =
       readonly ms: number;
       /** The call failed, and how (its tokens are still counted and paid for). */
       readonly failed?: CallFailure;
+      /**
+       * The tokens are estimated from characters, and why: the provider reported none, or counts
+       * that cannot be true (see usageCheck.ts). Its cost is an estimate too.
+       */
+      readonly estimated?: string;
     }
   | {
       /** The run goes on after an interruption (a reload, a closed tab). */
@@ -406,7 +412,8 @@ export type SimEventType = SimEvent['type'];
 
 /**
  * The `usage` event of one model call that ran from `start` to `end` on the run's clock, priced
- * from the table (null cost for an unpriced model); `failed` for a call that failed.
+ * from the table (null cost for an unpriced model); `failed` for a call that failed. Counts that
+ * cannot be true are never logged (see usageCheck.ts).
  */
 export function usageEvent(
   call: {
@@ -420,17 +427,27 @@ export function usageEvent(
   },
   prices: PriceTable,
 ): Extract<SimEvent, { type: 'usage' }> {
+  // Counts that reached here unchecked and cannot be true are logged as none known.
+  const countable = isTokenCount(call.usage.inputTokens) && isTokenCount(call.usage.outputTokens);
+  const usage: Usage = countable
+    ? call.usage
+    : {
+        inputTokens: 0,
+        outputTokens: 0,
+        estimated: 'The engine gave token counts that cannot be true.',
+      };
   return {
     type: 'usage',
     at: call.end,
     ...(call.dialogue !== undefined && { dialogue: call.dialogue }),
     role: call.role,
     model: call.model,
-    inputTokens: call.usage.inputTokens,
-    outputTokens: call.usage.outputTokens,
-    cost: callCost(call.model, call.usage, prices),
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cost: callCost(call.model, usage, prices),
     ms: call.end - call.start,
     ...(call.failed !== undefined && { failed: call.failed }),
+    ...(usage.estimated !== undefined && { estimated: usage.estimated }),
   };
 }
 

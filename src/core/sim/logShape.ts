@@ -134,6 +134,7 @@ const FAILURES = Object.keys({
   aborted: true,
   'malformed-output': true,
   'schema-violation': true,
+  'too-long': true,
   unexpected: true,
 } satisfies Record<CallFailure, true>);
 const dialogue = { at: number, dialogue: text };
@@ -246,6 +247,7 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     cost: nullable(number),
     ms: number,
     'failed?': oneOf(...FAILURES),
+    'estimated?': text,
   },
   'run-resumed': { at: number, rerun: list(text) },
   'run-ended': { at: number, reason: oneOf('done', 'cancelled', 'budget') },

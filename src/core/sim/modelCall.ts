@@ -11,6 +11,7 @@ import { checkedChat } from '../models/checked.ts';
 import { ModelError } from '../models/errors.ts';
 import type { RetryPolicy, RetryRuntime } from '../models/retry.ts';
 import type { PriceTable } from '../models/usage.ts';
+import type { BudgetGuard } from './budget.ts';
 import type { CallFailure, SimEvent } from './events.ts';
 import { usageEvent } from './events.ts';
 
@@ -29,15 +30,30 @@ export interface CallContext {
   /** Milliseconds since the run started (usage events carry it). */
   readonly clock: () => number;
   readonly emit?: (event: SimEvent) => void;
+  /** The run's budget: each call is let through by it, its output capped by what is left. */
+  readonly budget?: BudgetGuard;
 }
 
 const NOTHING_SPENT: Usage = { inputTokens: 0, outputTokens: 0 };
+
+/** Failed calls whose answer broke because the budget capped its length. */
+const CUT_BY_BUDGET = new WeakSet<object>();
+
+/**
+ * Whether a failed call's answer broke because the run's budget capped its output (it filled all
+ * it was left): the budget's doing, not the model's fault.
+ */
+export function cutByBudget(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && CUT_BY_BUDGET.has(error);
+}
 
 /**
  * One checked model call for `role` (retries for the provider, one repair turn for the model)
  * that appends its `usage` event whether it succeeds or fails: a failed call is logged with the
  * tokens its turns spent (none known for a provider that never answered) and how it failed, so
- * its cost counts against the budget like any other. The only way the simulation calls a model.
+ * its cost counts against the budget like any other. With `context.budget`, the call's output
+ * tokens are capped by what is left of it, and what the call may spend is held until it is
+ * logged. The only way the simulation calls a model.
  */
 export async function loggedChat(
   role: ModelRole,
@@ -69,10 +85,13 @@ export async function loggedChat(
       ),
     );
   };
+  // The budget's cap, when it is lower than the call's own.
+  const grant = context.budget?.admit(player.model, request);
+  const maxTokens = grant?.maxTokens ?? request.maxTokens;
   try {
     const response = await checkedChat(
       player.engine,
-      { ...request, model: player.model },
+      { ...request, model: player.model, ...(maxTokens !== undefined && { maxTokens }) },
       {
         runtime: context.runtime,
         ...(context.retry && { policy: context.retry }),
@@ -85,6 +104,17 @@ export async function loggedChat(
   } catch (error) {
     if (error instanceof ModelError) log(error.usage ?? NOTHING_SPENT, error.kind);
     else log(NOTHING_SPENT, 'unexpected');
+    // A broken answer that filled the output the budget left it was cut short by the budget.
+    if (
+      error instanceof ModelError &&
+      error.modelFault &&
+      grant?.maxTokens !== undefined &&
+      grant.maxTokens !== request.maxTokens &&
+      (error.usage?.outputTokens ?? 0) >= grant.maxTokens
+    )
+      CUT_BY_BUDGET.add(error);
     throw error;
+  } finally {
+    grant?.release();
   }
 }

@@ -65,7 +65,7 @@ describe('planRun', () => {
 
   it('refuses a dollar budget while a model it pays for has no price, never ignoring it', () => {
     expect(problemOf({ budget: { dollars: 1 } })).toBe(
-      'A dollar budget needs the price of every model it pays for, and "agent-model", "user-model" have none. Add their prices, or run without a dollar budget.',
+      'A dollar budget needs the price of every model it pays for, and "agent-model", "user-model" have none. Add their prices, set a token budget (which limits a model without a price), or run without a dollar budget.',
     );
     const price = { inputPerMillion: 1, outputPerMillion: 1 };
     expect(
@@ -75,8 +75,9 @@ describe('planRun', () => {
         freeModels: ['user-model'],
       }),
     ).toBeUndefined();
-    // A token budget needs no prices.
+    // A token budget needs no prices, and beside a dollar budget it limits the unpriced models.
     expect(problemOf({ budget: { tokens: 1000 } })).toBeUndefined();
+    expect(problemOf({ budget: { dollars: 1, tokens: 1000 } })).toBeUndefined();
     const planned = planRun(miniProject(), { ...REQUEST, freeModels: ['user-model'] });
     expect(planned.ok && planned.plan.prices['user-model']).toEqual({
       inputPerMillion: 0,

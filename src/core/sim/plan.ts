@@ -97,7 +97,8 @@ export type PlannedRun =
  * caller made), which policy combinations the generator writes scenarios for (sampled from the
  * policy graph with the request's seed, so the recorded seed is the one that drew them), the
  * project's own prompts, the content hash, limits, budget and prices. A dollar budget needs a
- * price for every model the run may pay for; without one it is refused, never ignored. The page,
+ * price for every model the run may pay for, or a token budget beside it to limit the models
+ * without one; otherwise it is refused, never ignored. The page,
  * Play and the CLI all plan through here, so a run means the same wherever it was started.
  * With `continueFrom`, plans the one dialogue that continues it, or refuses (`fix: 'log'`) when
  * the log cannot be continued there (see `dialoguePrefix`).
@@ -160,9 +161,10 @@ export function planRun(project: Project, request: RunRequest): PlannedRun {
     const unpriced = [
       ...new Set(paying.flatMap((p) => (p && !priced(p.model, prices) ? [p.model] : []))),
     ];
-    if (unpriced.length > 0)
+    // A token budget limits what a dollar budget cannot count (see budget.ts).
+    if (unpriced.length > 0 && request.budget.tokens === undefined)
       return refuse(
-        `A dollar budget needs the price of every model it pays for, and ${unpriced.map((m) => `"${m}"`).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} none. Add ${unpriced.length === 1 ? 'its price' : 'their prices'}, or run without a dollar budget.`,
+        `A dollar budget needs the price of every model it pays for, and ${unpriced.map((m) => `"${m}"`).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} none. Add ${unpriced.length === 1 ? 'its price' : 'their prices'}, set a token budget (which limits a model without a price), or run without a dollar budget.`,
         'prices',
       );
   }

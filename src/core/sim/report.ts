@@ -30,6 +30,7 @@ function spend(entry: Spent, e: UsageEvent): Spent {
   return {
     calls: entry.calls + 1,
     failed: entry.failed + (e.failed === undefined ? 0 : 1),
+    estimated: entry.estimated + (e.estimated === undefined ? 0 : 1),
     inputTokens: entry.inputTokens + e.inputTokens,
     outputTokens: entry.outputTokens + e.outputTokens,
     cost: entry.cost === null || e.cost === null ? null : entry.cost + e.cost,

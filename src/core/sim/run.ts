@@ -26,6 +26,7 @@ import {
 } from './prompts.ts';
 import { transcriptOf } from './transcript.ts';
 import { runInitialization } from './initialization.ts';
+import { createBudget } from './budget.ts';
 
 /** Everything that decides what a run does; recorded in its first event. */
 export interface RunPlan {
@@ -43,7 +44,11 @@ export interface RunPlan {
   /** Dialogues running at once. */
   readonly concurrency: number;
   readonly limits?: DialogueLimits;
-  /** The run stops cleanly once either is spent. */
+  /**
+   * The run stops cleanly once either is spent; each call's output is capped by what is left,
+   * split between the dialogues at once (see budget.ts). A model without a price is limited by
+   * the token budget only.
+   */
   readonly budget?: { readonly tokens?: number; readonly dollars?: number };
   /** What each model costs; a call on a model not in it has no known cost (counted as 0). */
   readonly prices: PriceTable;
@@ -127,22 +132,16 @@ export async function runSimulation(
   plan: RunPlan,
   deps: RunDeps,
 ): Promise<'done' | 'cancelled' | 'budget'> {
-  let tokens = 0;
-  let dollars = 0;
+  const budget = createBudget(plan.budget, plan.prices, plan.concurrency);
   const emit = (event: SimEvent) => {
-    if (event.type === 'usage') {
-      tokens += event.inputTokens + event.outputTokens;
-      dollars += event.cost ?? 0;
-    }
+    budget.record(event);
     deps.emit(event);
   };
   const generating =
     plan.generator && plan.samples && plan.samples.length > 0
       ? { generator: plan.generator, samples: plan.samples }
       : undefined;
-  const overBudget = () =>
-    (plan.budget?.tokens !== undefined && tokens >= plan.budget.tokens) ||
-    (plan.budget?.dollars !== undefined && dollars >= plan.budget.dollars);
+  const overBudget = () => budget.spent();
 
   /** The "do-nothing agent" run, done on paper: expectations against the untouched start. */
   const baseline = (scenario: SimScenario) => {
@@ -152,14 +151,7 @@ export async function runSimulation(
   };
 
   const previous = deps.previous;
-  if (previous) {
-    for (const e of previous) {
-      if (e.type === 'usage') {
-        tokens += e.inputTokens + e.outputTokens;
-        dollars += e.cost ?? 0;
-      }
-    }
-  }
+  for (const e of previous ?? []) budget.record(e);
   const judged = new Set(previous?.flatMap((e) => (e.type === 'checks' ? [e.dialogue] : [])));
   if (previous) {
     const cut = previous.flatMap((e) =>
@@ -210,6 +202,7 @@ export async function runSimulation(
           prices: plan.prices,
           clock: deps.clock,
           emit,
+          budget,
           ...(plan.maxRepairs === undefined ? {} : { maxRepairs: plan.maxRepairs }),
           ...(plan.prompts?.scenarioGenerator && { template: plan.prompts.scenarioGenerator }),
           seed: plan.seed,
@@ -289,6 +282,7 @@ export async function runSimulation(
           prices: plan.prices,
           ...(deps.signal && { signal: deps.signal }),
           emit: record,
+          budget,
           overBudget,
           ...(deps.onModelCall && {
             onModelCall: (role: ModelRole) => deps.onModelCall?.(dialogue, role),
@@ -320,6 +314,7 @@ export async function runSimulation(
           prices: plan.prices,
           clock: deps.clock,
           emit,
+          budget,
           overBudget,
         };
         await judgeDialogue(model, job.scenario, transcript, {

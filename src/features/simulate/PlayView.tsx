@@ -10,6 +10,7 @@ import { PlayDialogue } from './PlayDialogue.tsx';
 import { PlaySetup } from './PlaySetup.tsx';
 import './play.css';
 import { ReplayLink } from './ReplayLink.tsx';
+import { StreamingText } from './StreamingText.tsx';
 
 /** Play: set a game up, or play the one on screen. */
 export function PlayView() {
@@ -84,7 +85,7 @@ export function PlayView() {
                 {play.seat === 'user' ? 'Agent' : 'Customer'}{' '}
                 <span className="simulate-faint">writing…</span>
               </span>
-              {play.streaming.text !== '' && <p className="play-text">{play.streaming.text}</p>}
+              <StreamingText text={play.streaming.text} />
               {play.streaming.tools.length > 0 && (
                 <code className="simulate-faint">calling {play.streaming.tools.join(', ')}…</code>
               )}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { RunSettings } from '../../state/slices/simulationSlice.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 import { formatLevelBand, parseLevelBand } from '../../core/index.ts';
+import { BudgetNotice } from './BudgetNotice.tsx';
 
 /**
  * The next run's settings, and Run / Stop. `compact` (a run is on screen, whose report matters
@@ -19,7 +20,7 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
   const clock = fixedNow !== undefined && <FixedClock now={fixedNow} />;
 
   const number = (
-    field: Exclude<keyof RunSettings, 'budgetDollars' | 'levels'>,
+    field: Exclude<keyof RunSettings, 'budgetDollars' | 'budgetTokens' | 'levels'>,
     label: string,
     max: number,
     min = 1,
@@ -66,6 +67,7 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
           {summarize(settings)}
         </span>
         {clock}
+        <BudgetNotice />
         <button
           type="button"
           className="button button-quiet"
@@ -103,11 +105,29 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
           }}
         />
       </label>
+      <label className="run-field">
+        <span>Budget tokens</span>
+        <input
+          type="number"
+          min={1}
+          step={1000}
+          placeholder="none"
+          value={settings.budgetTokens ?? ''}
+          disabled={live}
+          onChange={(event) => {
+            const text = event.target.value;
+            const value = Math.round(Number(text));
+            if (text === '') setSettings({ budgetTokens: null });
+            else if (Number.isFinite(value) && value >= 1) setSettings({ budgetTokens: value });
+          }}
+        />
+      </label>
       {number('generated', 'Generate', 200, 0)}
       {settings.generated > 0 && number('seed', 'Seed', 1_000_000)}
       {settings.generated > 0 && <LevelsField disabled={live} />}
       {clock}
       {submit}
+      <BudgetNotice />
       {compact && (
         <button
           type="button"
@@ -143,11 +163,22 @@ function summarize(settings: RunSettings): string {
     `${settings.trials} trial${settings.trials === 1 ? '' : 's'}`,
     `${settings.concurrency} at once`,
     `≤${settings.maxTurns} turns`,
-    settings.budgetDollars === null ? 'no budget' : `budget $${settings.budgetDollars}`,
+    budgetText(settings),
   ];
   if (settings.generated > 0)
     parts.push(`${settings.generated} generated (${formatLevelBand(settings.levels)})`);
   return parts.join(' · ');
+}
+
+/** The budget in words: "budget $1", "budget 200,000 tokens", both, or "no budget". */
+function budgetText(settings: RunSettings): string {
+  const parts = [
+    ...(settings.budgetDollars === null ? [] : [`$${settings.budgetDollars}`]),
+    ...(settings.budgetTokens === null
+      ? []
+      : [`${settings.budgetTokens.toLocaleString('en-US')} tokens`]),
+  ];
+  return parts.length === 0 ? 'no budget' : `budget ${parts.join(' and ')}`;
 }
 
 /** The challenge band sampled combinations are drawn from, typed as "4-8". */

@@ -44,10 +44,16 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             {usage.calls} model call{usage.calls === 1 ? '' : 's'}
             {usage.failed > 0 && ` (${usage.failed} failed, counted all the same)`}
             {' · '}
+            {usage.estimated > 0 && '≈'}
             {usage.inputTokens + usage.outputTokens} tokens
             {usage.cost === null
               ? ' · cost unknown (unpriced model)'
-              : ` · $${usage.cost.toFixed(4)}`}
+              : ` · ${usage.estimated > 0 ? '≈' : ''}$${usage.cost.toFixed(4)}`}
+            {usage.estimated > 0 && (
+              <span data-testid="usage-estimated">
+                {` (the provider's token counts of ${usage.estimated} call${usage.estimated === 1 ? '' : 's'} could not be true or were missing: estimated from characters)`}
+              </span>
+            )}
             {Object.entries(report.msByRole)
               .map(([role, ms]) => ` · ${role} ${(ms / 1000).toFixed(1)} s`)
               .join('')}

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type {
+  ChatDelta,
   ChatEngine,
   Check,
   HumanSeat,
@@ -75,6 +76,9 @@ export interface PlaySlice {
 export const DEFAULT_PLAY_SETTINGS: PlaySettings = { seat: 'user', scenario: null, goal: '' };
 
 /** Play has no clock to race: a person may take their time. */
+/** How often a streaming answer is shown again: about three frames, whatever the provider sends. */
+const STREAM_FRAME_MS = 50;
+
 const PLAY_LIMITS = { maxTurns: 40, timeLimitMs: 6 * 3_600_000 };
 
 /** The scenario id of a free game. */
@@ -110,6 +114,42 @@ export function createPlaySlice(
     const update = (id: string, patch: Partial<PlaySession>) => {
       const play = get().play;
       if (play?.id === id) set({ play: { ...play, ...patch } });
+    };
+    let calls = 0;
+    /**
+     * The sink of one streamed answer: its first piece is shown at once, the rest at most once a
+     * frame (a provider may send thousands of pieces a second), until its message is logged.
+     */
+    const streamTo = (id: string) => {
+      const call = ++calls;
+      let text = '';
+      const tools: string[] = [];
+      let shown = { text: '', tools: 0 };
+      let timer: unknown;
+      /** Shows what came since last time, if anything did; tells whether it did. */
+      const show = () => {
+        // A later call, or the logged message, has taken this one's place.
+        if (call !== calls || get().play?.streaming === null) return false;
+        if (shown.text === text && shown.tools === tools.length) return false;
+        shown = { text, tools: tools.length };
+        update(id, { streaming: { text, tools: [...tools] } });
+        return true;
+      };
+      // Once shown, nothing more is until a frame has passed, and then only what is new.
+      const wait = () => {
+        timer = scheduler.setTimeout(() => {
+          if (show()) wait();
+          else timer = undefined;
+        }, STREAM_FRAME_MS);
+      };
+      update(id, { streaming: { text, tools } });
+      return (delta: ChatDelta) => {
+        if (delta.kind === 'text') text += delta.text;
+        else if (delta.name) tools.push(delta.name);
+        if (timer !== undefined) return;
+        show();
+        wait();
+      };
     };
     const answer = (reply: SeatReply) => {
       const play = get().play;
@@ -226,14 +266,7 @@ export function createPlaySlice(
             signal: controller.signal,
             onModelCall: (_, role) => {
               if (role !== (side === 'user' ? 'agent' : 'user')) return undefined;
-              let text = '';
-              const tools: string[] = [];
-              update(id, { streaming: { text, tools } });
-              return (delta) => {
-                if (delta.kind === 'text') text += delta.text;
-                else if (delta.name) tools.push(delta.name);
-                update(id, { streaming: { text, tools: [...tools] } });
-              };
+              return streamTo(id);
             },
             emit: recorder.emit,
           });

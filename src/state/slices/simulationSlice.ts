@@ -34,6 +34,8 @@ export interface RunSettings {
   readonly maxTurns: number;
   /** Stop cleanly once this many dollars are spent; null for no limit. */
   readonly budgetDollars: number | null;
+  /** Stop cleanly once this many tokens are spent (what limits a model without a price); null for no limit. */
+  readonly budgetTokens: number | null;
   /** Seeds the sampling of policy combinations and the generator; recorded with the run. */
   readonly seed: number;
   /** Scenarios the generator model writes for policy combinations sampled from the graph. */
@@ -93,6 +95,7 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = {
   concurrency: 2,
   maxTurns: 10,
   budgetDollars: 1,
+  budgetTokens: null,
   seed: 1,
   generated: 0,
   levels: DEFAULT_LEVELS,
@@ -148,7 +151,12 @@ export function createSimulationSlice(
         trials: settings.trials,
         concurrency: settings.concurrency,
         maxTurns: settings.maxTurns,
-        ...(settings.budgetDollars !== null && { budget: { dollars: settings.budgetDollars } }),
+        ...((settings.budgetDollars !== null || settings.budgetTokens !== null) && {
+          budget: {
+            ...(settings.budgetDollars !== null && { dollars: settings.budgetDollars }),
+            ...(settings.budgetTokens !== null && { tokens: settings.budgetTokens }),
+          },
+        }),
         scenarios: 'all',
         ...(settings.generated > 0 && {
           generate: { count: settings.generated, levels: settings.levels },

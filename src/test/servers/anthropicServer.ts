@@ -172,7 +172,8 @@ function answer(
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: usage ? inputTokens : 0, output_tokens: usage ? 1 : 0 },
+        // Without usage, the counts are left out (as a server that keeps none would).
+        usage: reply.usage ?? (usage ? { input_tokens: inputTokens, output_tokens: 1 } : {}),
       },
     }),
     event('ping', {}),
@@ -201,7 +202,7 @@ function answer(
   chunks.push(
     event('message_delta', {
       delta: { stop_reason: stopReason, stop_sequence: null },
-      usage: { output_tokens: usage ? outputTokens : 0 },
+      usage: reply.usage ?? (usage ? { output_tokens: outputTokens } : {}),
     }),
     event('message_stop', {}),
   );

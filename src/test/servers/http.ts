@@ -33,6 +33,10 @@ export interface Delivery {
   readonly endAfterChunks?: number;
   /** Leave usage out of the answer. */
   readonly noUsage?: boolean;
+  /** Send this usage object in place of the true counts (a hostile provider's). */
+  readonly usage?: Readonly<Record<string, unknown>>;
+  /** After the answer's first chunks, stream this text again and again until the client leaves. */
+  readonly forever?: string;
 }
 
 /** A reply that answers: text, tool calls, or both. */
@@ -287,6 +291,24 @@ export async function writeStream(
     res.write(chunk);
   }
   res.end();
+}
+
+/**
+ * Writes `first`, then `next()` every `delayMs` (5 unless given) for as long as the client
+ * stays: a stream that never ends.
+ */
+export async function writeForever(
+  res: ServerResponse,
+  first: readonly string[],
+  next: () => string,
+  delayMs = 5,
+): Promise<void> {
+  for (const chunk of first) res.write(chunk);
+  for (;;) {
+    await wait(delayMs);
+    if (res.destroyed || res.writableEnded) return;
+    res.write(next());
+  }
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

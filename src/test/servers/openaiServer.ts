@@ -11,6 +11,7 @@ import {
   startServer,
   startStream,
   textPieces,
+  writeForever,
   writeStream,
 } from './http.ts';
 
@@ -146,7 +147,7 @@ function answer(res: ServerResponse, body: OpenAIRequestBody, model: string, rep
           finish_reason: finish,
         },
       ],
-      ...(!reply.noUsage && { usage }),
+      ...(!reply.noUsage && { usage: reply.usage ?? usage }),
     });
     return;
   }
@@ -159,6 +160,12 @@ function answer(res: ServerResponse, body: OpenAIRequestBody, model: string, rep
       choices: [{ index: 0, delta, finish_reason: finishReason }],
     })}\n\n`;
   const chunks = [chunk({ role: 'assistant', content: '' })];
+  if (reply.forever !== undefined) {
+    const more = chunk({ content: reply.forever });
+    startStream(res);
+    void writeForever(res, chunks, () => more, reply.chunkDelayMs);
+    return;
+  }
   for (const piece of textPieces(text)) chunks.push(chunk({ content: piece }));
   for (const [index, call] of calls.entries()) {
     chunks.push(
@@ -175,7 +182,7 @@ function answer(res: ServerResponse, body: OpenAIRequestBody, model: string, rep
   chunks.push(chunk({}, finish));
   if (body.stream_options?.include_usage && !reply.noUsage) {
     chunks.push(
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`,
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: reply.usage ?? usage })}\n\n`,
     );
   }
   chunks.push('data: [DONE]\n\n');

@@ -35,7 +35,11 @@ export function UsageTable({ report }: { report: RunReport }) {
                 {usage?.calls ?? 0}
                 {usage !== undefined && usage.failed > 0 && ` (${usage.failed} failed)`}
               </td>
-              <td>{usage ? `${usage.inputTokens} / ${usage.outputTokens}` : '—'}</td>
+              <td title={usage && usage.estimated > 0 ? 'Estimated from characters' : undefined}>
+                {usage
+                  ? `${usage.estimated > 0 ? '≈' : ''}${usage.inputTokens} / ${usage.outputTokens}`
+                  : '—'}
+              </td>
               <td>
                 {usage ? (usage.cost === null ? 'unpriced' : `$${usage.cost.toFixed(4)}`) : '—'}
               </td>
