@@ -101,9 +101,15 @@ test('two tabs keep both texts and tell the person', async ({ workbench, page, c
   await Promise.all(tabs.map((tab) => tab.page.keyboard.insertText(tab.words)));
   const outcome = async () => {
     for (const tab of tabs) {
-      const notice = (await tab.page.getByTestId('unsaved-notice').textContent()) ?? '';
+      // All of them, at once: a tab with no notice must not be waited for.
+      const notice = (await tab.page.getByTestId('unsaved-notice').allTextContents()).join(' ');
       if (notice.includes('Both texts are kept')) return { conflict: tab };
-      const text = await shownText(tab.page);
+      // A tab opening its conflicted copy draws its editor again: read what is there now.
+      const text = await tab.page
+        .locator('section[data-pane="author"] .monaco-editor .view-lines')
+        .first()
+        .evaluate((lines) => lines.textContent.replace(/\u00a0/g, ' '), undefined, { timeout: 500 })
+        .catch(() => '');
       if (text.includes(tabs[0].words) && text.includes(tabs[1].words)) return { merged: tab };
     }
     return null;

@@ -65,6 +65,8 @@ const store = createAppStore({
   // Unsaved edits go to localStorage at once (IndexedDB writes do not outlive a closing page).
   journal: createWebStorageJournal(browserLocalStorage()),
   tabs: createBroadcastTabChannel(),
+  // Two tabs saving one project read and write it one after the other, never interleaved.
+  exclusive: (name, run) => ('locks' in navigator ? navigator.locks.request(name, run) : run()),
   examples,
   analyze,
   layout: (input, options) => layoutClient.layout(input, options),

@@ -65,6 +65,8 @@ import { createUiSlice } from './slices/uiSlice.ts';
 export interface AppServices {
   readonly preferences: KeyValueStore;
   readonly repository: ProjectRepository;
+  /** Runs a save while no other tab saves the same project (Web Locks in the page). */
+  readonly exclusive?: <T>(name: string, run: () => Promise<T>) => Promise<T>;
   readonly examples: ExampleLibrary;
   readonly newId?: () => string;
   readonly now?: () => string;
@@ -140,6 +142,7 @@ export function createAppStore(
       examples: services.examples,
       newId,
       now,
+      ...(services.exclusive && { exclusive: services.exclusive }),
     })(...args),
     ...createAnalysisSlice(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),

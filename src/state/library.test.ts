@@ -150,3 +150,32 @@ describe('the project list', () => {
     expect(store.getState().project.name).toBe('Untitled project');
   });
 });
+
+describe('two tabs saving one project at once', () => {
+  it('read and write one after the other, so the second keeps its text as a copy', async () => {
+    const repository = createMemoryRepository();
+    // One lock both tabs share, as the Web Locks API is shared by a browser's tabs.
+    let held: Promise<unknown> = Promise.resolve();
+    const exclusive = <T>(_name: string, run: () => Promise<T>): Promise<T> => {
+      const mine = held.then(run);
+      held = mine.catch(() => undefined);
+      return mine;
+    };
+    // Each tab makes ids of its own, as crypto.randomUUID does.
+    let made = 0;
+    const newId = () => `id-${++made}`;
+    const a = createAppStore(testServices({ repository, exclusive, newId }));
+    await a.getState().boot({ example: 'mini' });
+    const id = a.getState().projectId;
+    const b = createAppStore(testServices({ repository, exclusive, newId }));
+    await b.getState().boot({ projectId: id });
+    a.getState().setFileText('agent.md', '# Typed in tab A\n');
+    b.getState().setFileText('agent.md', '# Typed in tab B\n');
+    await Promise.all([a.getState().saveNow(), b.getState().saveNow()]);
+    const texts = await Promise.all(
+      (await repository.list()).map(async (p) => (await repository.get(p.id))?.files['agent.md']),
+    );
+    // Neither text is lost: one is the project's, the other its conflicted copy's.
+    expect(texts.sort()).toEqual(['# Typed in tab A\n', '# Typed in tab B\n']);
+  });
+});

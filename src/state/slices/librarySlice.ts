@@ -24,6 +24,12 @@ export interface LibraryServices {
   readonly examples: ExampleLibrary;
   readonly newId: () => string;
   readonly now: () => string;
+  /**
+   * Runs `run` while no other tab of this app runs one under the same name (the Web Locks API in
+   * the page), so two tabs never both read the stored project before either writes it. Absent:
+   * `run` simply runs (one tab, tests).
+   */
+  readonly exclusive?: <T>(name: string, run: () => Promise<T>) => Promise<T>;
 }
 
 /** How the page was opened: a fresh project, an example, a given project, or the last one. */
@@ -116,6 +122,8 @@ export function createLibrarySlice(
 
     // One save at a time: a save compares the stored text with the last one this tab wrote.
     let inFlight: Promise<void> | undefined;
+    const exclusive =
+      services.exclusive ?? (<T>(_name: string, run: () => Promise<T>): Promise<T> => run());
 
     const saveOnce = async () => {
       const { projectId, project, savedFiles, ready, projects } = get();
@@ -125,31 +133,34 @@ export function createLibrarySlice(
       if (unchanged) return;
       set({ saveStatus: 'saving' });
       try {
-        const existing = await repository.get(projectId);
-        // Another tab may have written since this one last did: what it changed is merged in,
-        // file by file; a file both changed keeps both texts (this tab's as a copy).
-        const merge = existing && mergeFiles(savedFiles, project.files, existing.files);
-        if (existing && merge && merge.conflicts.length > 0) {
-          await get().keepConflictCopy(project, existing);
-          return;
-        }
-        const files = merge?.files ?? project.files;
-        await repository.put(stored({ ...project, files }, projectId, existing?.createdAt));
-        const taken = PROJECT_FILE_NAMES.filter((name) => files[name] !== project.files[name]);
-        // Only mark as saved what was written; typing during the write stays unsaved.
-        set((state) => ({
-          project: taken.length === 0 ? state.project : withTaken(state.project, project, files),
-          savedFiles: taken.length === 0 ? project.files : files,
-          saveStatus: 'saved',
-          libraryError: null,
-          ...(taken.length > 0 && {
-            unsavedNotice: {
-              kind: 'info' as const,
-              message: `“${project.name}” was also changed in another tab; its changes to ${taken.join(', ')} are merged in here.`,
-            },
-          }),
-        }));
-        if (summary?.name !== project.name) await get().refreshProjects();
+        // Read, merge and write as one step no other tab comes between.
+        await exclusive(`policylab-save:${projectId}`, async () => {
+          const existing = await repository.get(projectId);
+          // Another tab may have written since this one last did: what it changed is merged in,
+          // file by file; a file both changed keeps both texts (this tab's as a copy).
+          const merge = existing && mergeFiles(savedFiles, project.files, existing.files);
+          if (existing && merge && merge.conflicts.length > 0) {
+            await get().keepConflictCopy(project, existing);
+            return;
+          }
+          const files = merge?.files ?? project.files;
+          await repository.put(stored({ ...project, files }, projectId, existing?.createdAt));
+          const taken = PROJECT_FILE_NAMES.filter((name) => files[name] !== project.files[name]);
+          // Only mark as saved what was written; typing during the write stays unsaved.
+          set((state) => ({
+            project: taken.length === 0 ? state.project : withTaken(state.project, project, files),
+            savedFiles: taken.length === 0 ? project.files : files,
+            saveStatus: 'saved',
+            libraryError: null,
+            ...(taken.length > 0 && {
+              unsavedNotice: {
+                kind: 'info' as const,
+                message: `“${project.name}” was also changed in another tab; its changes to ${taken.join(', ')} are merged in here.`,
+              },
+            }),
+          }));
+          if (summary?.name !== project.name) await get().refreshProjects();
+        });
       } catch (error) {
         set({ saveStatus: 'error' });
         // Kept on this device another way, for the next load to put back.
