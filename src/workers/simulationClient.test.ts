@@ -241,7 +241,7 @@ describe('createWorkerSimulator', () => {
     expect(there.events[0]).toEqual({ type: 'run-resumed', at: 501, rerun: ['late#1'] });
   });
 
-  it('ends a worker that cannot hear Stop (busy in a guard) half a second after, logging its dialogue as stopped', async () => {
+  it('ends a worker that cannot hear Stop (busy in a guard) 300 ms after, logging its dialogue as stopped', async () => {
     const timers = manualScheduler();
     const busy = new BusyWorker();
     const simulate = createWorkerSimulator(() => busy as unknown as Worker, { timers });
@@ -250,7 +250,7 @@ describe('createWorkerSimulator', () => {
     expect(busy.received).toEqual(['start']);
     controller.abort();
     expect(busy.received).toEqual(['start', 'cancel']);
-    timers.advance(499);
+    timers.advance(299);
     expect(busy.terminated).toBe(false);
     timers.advance(1);
     expect(busy.terminated).toBe(true);

@@ -34,9 +34,9 @@ export interface WatchTimers {
 /** How long a busy worker is given before it is ended from outside. */
 export interface WorkerWatch {
   readonly timers?: WatchTimers;
-  /** After Stop, how long the worker may take to end its dialogues (ms). */
+  /** After Stop, how long the worker may take to end its dialogues (ms; 300). */
   readonly stopGraceMs?: number;
-  /** Past a dialogue's time limit, how long the worker may take to end it (ms). */
+  /** Past a dialogue’s time limit, how long the worker may take to end it (ms; 2,000). */
   readonly limitGraceMs?: number;
 }
 
@@ -120,7 +120,7 @@ function runInWorker(
     };
     const cancel = () => {
       send({ type: 'cancel' });
-      after(watch.stopGraceMs ?? 500, () => {
+      after(watch.stopGraceMs ?? 300, () => {
         // Still running: whatever it computes, it cannot hear the cancel.
         const at = deps.clock();
         for (const event of endStuckDialogues(inFlight.list(), 'cancelled', at)) deps.emit(event);
