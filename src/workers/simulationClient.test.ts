@@ -8,7 +8,7 @@ import type { RunDeps, RunPlan } from '../core/sim/run.ts';
 import { runSimulation } from '../core/sim/run.ts';
 import { manualScheduler } from '../test/manualScheduler.ts';
 import { waitingRuntime } from '../test/scriptedModels.ts';
-import type { Simulator } from './simulationClient.ts';
+import type { SimulationWorker, Simulator } from './simulationClient.ts';
 import { createWorkerSimulator } from './simulationClient.ts';
 import type { SimulationFromWorker, SimulationToWorker } from './simulationProtocol.ts';
 import { serveSimulation } from './simulationProtocol.ts';
@@ -68,7 +68,7 @@ function setup() {
   const simulate = createWorkerSimulator(() => {
     const worker = new FakeWorker({ ...runtime, sleep });
     workers.push(worker);
-    return worker as unknown as Worker;
+    return worker as unknown as SimulationWorker;
   });
   return { simulate, workers, sleeps };
 }
@@ -244,7 +244,7 @@ describe('createWorkerSimulator', () => {
   it('ends a worker that cannot hear Stop (busy in a guard) 300 ms after, logging its dialogue as stopped', async () => {
     const timers = manualScheduler();
     const busy = new BusyWorker();
-    const simulate = createWorkerSimulator(() => busy as unknown as Worker, { timers });
+    const simulate = createWorkerSimulator(() => busy as unknown as SimulationWorker, { timers });
     const controller = new AbortController();
     const running = record(simulate, PLAN, { signal: controller.signal, clock: () => 77 });
     expect(busy.received).toEqual(['start']);
@@ -274,7 +274,9 @@ describe('createWorkerSimulator', () => {
     const busy = new BusyWorker();
     const next = new BusyWorker('done');
     const made = [busy, next];
-    const simulate = createWorkerSimulator(() => made.shift() as unknown as Worker, { timers });
+    const simulate = createWorkerSimulator(() => made.shift() as unknown as SimulationWorker, {
+      timers,
+    });
     const plan = { ...PLAN, limits: { maxTurns: 5, maxToolRounds: 3, timeLimitMs: 20_000 } };
     const running = record(simulate, plan, { clock: () => 5 });
     timers.advance(21_999);
@@ -299,9 +301,12 @@ describe('createWorkerSimulator', () => {
   it('leaves a worker alone that ends its dialogues in time', async () => {
     const timers = manualScheduler();
     const { runtime } = waitingRuntime();
-    const simulate = createWorkerSimulator(() => new FakeWorker(runtime) as unknown as Worker, {
-      timers,
-    });
+    const simulate = createWorkerSimulator(
+      () => new FakeWorker(runtime) as unknown as SimulationWorker,
+      {
+        timers,
+      },
+    );
     const { outcome } = await record(simulate, { ...REFUND_PLAN, concurrency: 1 });
     expect(outcome).toBe('done');
     expect(timers.pending).toBe(0);

@@ -25,6 +25,18 @@ export const simulateInThread: Simulator = async (model, plan, deps) => {
   return runSimulation(model, plan, deps);
 };
 
+/**
+ * What the client needs of a worker: a Web Worker has it, and the CLI gives Node's
+ * worker_threads the same shape (`cli/simulationThread.ts`).
+ */
+export interface SimulationWorker {
+  postMessage(message: SimulationToWorker): void;
+  terminate(): unknown;
+  onmessage: ((event: { readonly data: SimulationFromWorker }) => void) | null;
+  onerror: ((event: { readonly message: string; preventDefault(): void }) => void) | null;
+  onmessageerror: (() => void) | null;
+}
+
 /** Timers the page's side keeps to notice a worker that stopped answering. */
 export interface WatchTimers {
   setTimeout(run: () => void, ms: number): unknown;
@@ -62,7 +74,7 @@ const browserTimers: WatchTimers = {
  * on in a fresh worker from the log (as a resumed run does: dialogues cut off start again).
  */
 export function createWorkerSimulator(
-  makeWorker: () => Worker,
+  makeWorker: () => SimulationWorker,
   watch: WorkerWatch = {},
 ): Simulator {
   return async (model, plan, deps) => {
@@ -73,7 +85,7 @@ export function createWorkerSimulator(
     };
     for (let previous = deps.previous; ; previous = [...log]) {
       const session: RunDeps = { ...deps, emit, ...(previous && { previous }) };
-      let worker: Worker;
+      let worker: SimulationWorker;
       try {
         worker = makeWorker();
       } catch {
@@ -86,7 +98,7 @@ export function createWorkerSimulator(
 }
 
 function runInWorker(
-  worker: Worker,
+  worker: SimulationWorker,
   model: ProjectModel,
   plan: RunPlan,
   deps: RunDeps,
@@ -223,7 +235,7 @@ function runInWorker(
       }
     };
 
-    worker.onmessage = (event: MessageEvent<SimulationFromWorker>) => {
+    worker.onmessage = (event) => {
       if (settled) return;
       try {
         handle(event.data);
