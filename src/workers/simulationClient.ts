@@ -1,7 +1,7 @@
 import type { ProjectModel } from '../core/format/model.ts';
 import type { ChatEngine, ModelRole } from '../core/models/chat.ts';
 import { ModelError } from '../core/models/errors.ts';
-import { DEFAULT_LIMITS } from '../core/sim/dialogue.ts';
+import { DEFAULT_LIMITS } from '../core/sim/limits.ts';
 import type { SimEvent } from '../core/sim/events.ts';
 import type { RunDeps, RunPlan } from '../core/sim/run.ts';
 import { InFlightDialogues, endStuckDialogues } from '../core/sim/stuck.ts';
