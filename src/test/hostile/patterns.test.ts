@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeProject } from '../../core/analyze.ts';
 import { checkCel, compileCel, isCelProblem } from '../../core/cel.ts';
+import { parseProject } from '../../core/format/parseProject.ts';
+import { argumentErrors } from '../../core/sim/toolRuntime.ts';
 import { testCheck, judgeOne } from '../../core/testing/checks.ts';
 import { A, U, dialogue } from '../../core/testing/dialogues.ts';
 import { miniWith } from '../../core/testing/miniProject.ts';
@@ -48,4 +50,23 @@ describe('patterns the matcher refuses', () => {
       );
     });
   }
+
+  it('never hands a tool parameter’s refused pattern to a backtracking engine: check says it instead', () => {
+    const patterned = miniWith(
+      'tools.yaml',
+      'user_id: { type: string }',
+      "user_id: { type: string, pattern: '^(?=u)\\w+' }",
+    );
+    const parsed = parseProject(patterned);
+    const tool = parsed.model.tools.find((t) => t.name === 'get_user');
+    if (!tool) throw new Error('no get_user');
+    // Ajv cannot compile the schema on the linear matcher, so it checks nothing …
+    expect(argumentErrors(tool, { user_id: 'x1' })).toEqual([]);
+    // … and check names the construct at its line.
+    const found = analyzeProject(patterned).diagnostics.filter(
+      (d) => d.code === 'unsupported-pattern',
+    );
+    expect(found.map((d) => [d.file, d.line])).toEqual([['tools.yaml', 8]]);
+    expect(found[0]?.message).toContain('A lookahead');
+  });
 });
