@@ -15,7 +15,8 @@ export const ALLOWED_IMPORTS = {
   // Features reach adapters and workers only through the store.
   features: ['features', 'ui', 'state', 'core'],
   app: ['app', 'features', 'ui', 'state', 'workers', 'adapters', 'core'],
-  cli: ['cli', 'adapters', 'core'],
+  // The CLI runs simulations in a thread through the page's worker client.
+  cli: ['cli', 'workers', 'adapters', 'core'],
   // Test helpers build stores and render components: they may reach every layer.
   test: ['test', 'app', 'features', 'ui', 'state', 'workers', 'adapters', 'core'],
 };

@@ -24,6 +24,7 @@ import {
 import { createWorkerAnalyzer } from '../workers/analysisClient.ts';
 import { createLayoutClient } from '../workers/layoutClient.ts';
 import { createWorkerImporter } from '../workers/importClient.ts';
+import type { SimulationWorker } from '../workers/simulationClient.ts';
 import { createWorkerSimulator } from '../workers/simulationClient.ts';
 import { readReplayPlace } from '../state/replayAddress.ts';
 import { preloadEditor } from '../features/author/AuthorPane.tsx';
@@ -74,9 +75,12 @@ const store = createAppStore({
   importDomain: createWorkerImporter(),
   runs,
   // Runs simulate in a worker; each model call comes back to the engines here, keys and all.
+  // (A Web Worker has what SimulationWorker asks; its handlers take the wider MessageEvent.)
   simulate: createWorkerSimulator(
     () =>
-      new Worker(new URL('../workers/simulation.worker.ts', import.meta.url), { type: 'module' }),
+      new Worker(new URL('../workers/simulation.worker.ts', import.meta.url), {
+        type: 'module',
+      }) as unknown as SimulationWorker,
   ),
   // Provider SDKs and wllama load on first use; the wasm is served from this build, never a CDN.
   models: {

@@ -16,9 +16,11 @@ import {
   planRun,
   reportOf,
   runClock,
-  runSimulation,
 } from '../core/index.ts';
+import type { Simulator } from '../workers/simulationClient.ts';
+import { createWorkerSimulator } from '../workers/simulationClient.ts';
 import { loadProject } from './loadProject.ts';
+import { simulationThread } from './simulationThread.ts';
 import type { CliIO } from './main.ts';
 import { junitOf } from './junit.ts';
 
@@ -78,13 +80,14 @@ interface EndpointConfig {
 
 /**
  * Runs `policylab run ...` and returns the exit code. `simulate` runs the planned simulation
- * (core's `runSimulation`; a test may watch what it is given).
+ * (core's `runSimulation` in a thread, so Ctrl+C and the dialogue time limit end a condition
+ * that never finishes; a test may watch what it is given).
  */
 export async function runRun(
   argv: readonly string[],
   io: CliIO,
   env: Readonly<Record<string, string | undefined>> = process.env,
-  simulate: typeof runSimulation = runSimulation,
+  simulate: Simulator = createWorkerSimulator(simulationThread),
 ): Promise<number> {
   const [target, flag, configPath, ...extra] = argv;
   if (target === undefined || target === '--help' || target === '-h') {

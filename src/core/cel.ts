@@ -1,5 +1,11 @@
 import { Environment, ParseError } from '@marcbachmann/cel-js';
 import { registerListFunctions } from './celFunctions.ts';
+import {
+  matchesProblem,
+  registerLinearMatches,
+  useLinearMatches,
+  withMatchesName,
+} from './celMatches.ts';
 import { CEL_VARIABLES } from './celVariables.ts';
 import type { CelContext } from './celVariables.ts';
 import { closest } from './text.ts';
@@ -33,7 +39,9 @@ export class CelRunError extends Error {
 const cache = new Map<string, CompiledExpression | CelProblem>();
 
 /** What expressions run in: any variable may be read, and PolicyLab's list functions are known. */
-const runtime = registerListFunctions(new Environment({ unlistedVariablesAreDyn: true }));
+const runtime = registerLinearMatches(
+  registerListFunctions(new Environment({ unlistedVariablesAreDyn: true })),
+);
 
 /** Compiles a CEL expression; results are cached by source text. */
 export function compileCel(source: string): CompiledExpression | CelProblem {
@@ -42,6 +50,7 @@ export function compileCel(source: string): CompiledExpression | CelProblem {
   let result: CompiledExpression | CelProblem;
   try {
     const evaluate = runtime.parse(source);
+    useLinearMatches(evaluate.ast);
     result = {
       source,
       run(variables) {
@@ -49,7 +58,7 @@ export function compileCel(source: string): CompiledExpression | CelProblem {
           const value: unknown = evaluate(variables);
           return value;
         } catch (error) {
-          const message = firstLine(error);
+          const message = withMatchesName(firstLine(error));
           const missing = /^No such key: (.+)$/.exec(message)?.[1];
           throw new CelRunError(message, missing);
         }
@@ -168,7 +177,7 @@ function checkUncached(
   } catch (error) {
     return { message: firstLine(error), offset: 0 };
   }
-  if (result.valid) return undefined;
+  if (result.valid) return patternProblem(source);
   const message = firstLine(result.error);
   const unknown = /^Unknown variable: (\w+)/.exec(message)?.[1];
   if (unknown !== undefined) {
@@ -181,6 +190,15 @@ function checkUncached(
     };
   }
   return { message, offset: positionOfUnknown(result.error) };
+}
+
+/** A `matches` pattern written in the condition that the linear matcher cannot run. */
+function patternProblem(source: string): CelProblem | undefined {
+  try {
+    return matchesProblem(runtime.parse(source).ast);
+  } catch {
+    return undefined;
+  }
 }
 
 function positionOfUnknown(error: unknown): number {

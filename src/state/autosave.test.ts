@@ -132,6 +132,7 @@ describe('autosave', () => {
     type(store, '# AB\n');
     await finish(store, first);
     expect((await memory.get('p1'))?.files['agent.md']).toBe('# A\n');
+    await settle(); // the first save's last steps (the lock between tabs) are done
 
     clock.advance(DELAY - 1);
     expect(writes).toHaveLength(1);

@@ -6,8 +6,9 @@ import type { SimEvent } from '../core/sim/events.ts';
 import type { GenerationFailure } from '../core/sim/generate.ts';
 import type { RunDeps, RunPlan } from '../core/sim/run.ts';
 import { runSimulation } from '../core/sim/run.ts';
+import { manualScheduler } from '../test/manualScheduler.ts';
 import { waitingRuntime } from '../test/scriptedModels.ts';
-import type { Simulator } from './simulationClient.ts';
+import type { SimulationWorker, Simulator } from './simulationClient.ts';
 import { createWorkerSimulator } from './simulationClient.ts';
 import type { SimulationFromWorker, SimulationToWorker } from './simulationProtocol.ts';
 import { serveSimulation } from './simulationProtocol.ts';
@@ -67,7 +68,7 @@ function setup() {
   const simulate = createWorkerSimulator(() => {
     const worker = new FakeWorker({ ...runtime, sleep });
     workers.push(worker);
-    return worker as unknown as Worker;
+    return worker as unknown as SimulationWorker;
   });
   return { simulate, workers, sleeps };
 }
@@ -239,4 +240,106 @@ describe('createWorkerSimulator', () => {
     expect(there.events).toEqual(here.events);
     expect(there.events[0]).toEqual({ type: 'run-resumed', at: 501, rerun: ['late#1'] });
   });
+
+  it('ends a worker that cannot hear Stop (busy in a guard) 300 ms after, logging its dialogue as stopped', async () => {
+    const timers = manualScheduler();
+    const busy = new BusyWorker();
+    const simulate = createWorkerSimulator(() => busy as unknown as SimulationWorker, { timers });
+    const controller = new AbortController();
+    const running = record(simulate, PLAN, { signal: controller.signal, clock: () => 77 });
+    expect(busy.received).toEqual(['start']);
+    controller.abort();
+    expect(busy.received).toEqual(['start', 'cancel']);
+    timers.advance(299);
+    expect(busy.terminated).toBe(false);
+    timers.advance(1);
+    expect(busy.terminated).toBe(true);
+    const { outcome, events } = await running;
+    expect(outcome).toBe('cancelled');
+    expect(events.slice(1)).toEqual([
+      expect.objectContaining({
+        type: 'dialogue-ended',
+        at: 77,
+        dialogue: 'fresh#0',
+        reason: 'cancelled',
+      }),
+      { type: 'checks', at: 77, dialogue: 'fresh#0', findings: [] },
+      { type: 'run-ended', at: 77, reason: 'cancelled' },
+    ]);
+    expect(timers.pending).toBe(0);
+  });
+
+  it('ends a dialogue stuck past its time limit, and goes on with the rest of the run in a fresh worker', async () => {
+    const timers = manualScheduler();
+    const busy = new BusyWorker();
+    const next = new BusyWorker('done');
+    const made = [busy, next];
+    const simulate = createWorkerSimulator(() => made.shift() as unknown as SimulationWorker, {
+      timers,
+    });
+    const plan = { ...PLAN, limits: { maxTurns: 5, maxToolRounds: 3, timeLimitMs: 20_000 } };
+    const running = record(simulate, plan, { clock: () => 5 });
+    timers.advance(21_999);
+    expect(busy.terminated).toBe(false);
+    timers.advance(1);
+    expect(busy.terminated).toBe(true);
+    const { outcome, events } = await running;
+    expect(outcome).toBe('done');
+    const ended: unknown[] = [
+      expect.objectContaining({
+        type: 'dialogue-ended',
+        dialogue: 'fresh#0',
+        reason: 'time-limit',
+      }),
+      { type: 'checks', at: 5, dialogue: 'fresh#0', findings: [] },
+    ];
+    expect(events.slice(1)).toEqual([...ended, { type: 'run-ended', at: 5, reason: 'done' }]);
+    // The fresh worker reads the log so far: the stuck dialogue is judged and is not run again.
+    expect(next.previous).toEqual([events[0], ...ended]);
+  });
+
+  it('leaves a worker alone that ends its dialogues in time', async () => {
+    const timers = manualScheduler();
+    const { runtime } = waitingRuntime();
+    const simulate = createWorkerSimulator(
+      () => new FakeWorker(runtime) as unknown as SimulationWorker,
+      {
+        timers,
+      },
+    );
+    const { outcome } = await record(simulate, { ...REFUND_PLAN, concurrency: 1 });
+    expect(outcome).toBe('done');
+    expect(timers.pending).toBe(0);
+  });
 });
+
+/**
+ * A worker that starts one dialogue and then computes without end: it takes messages but never
+ * answers them. With `then: 'done'`, a worker that ends the run at once when started.
+ */
+class BusyWorker {
+  onmessage: ((event: { data: SimulationFromWorker }) => void) | null = null;
+  onerror: unknown = null;
+  terminated = false;
+  readonly received: string[] = [];
+  previous: readonly SimEvent[] | undefined;
+  private readonly then: 'stuck' | 'done';
+  constructor(then: 'stuck' | 'done' = 'stuck') {
+    this.then = then;
+  }
+  postMessage(message: SimulationToWorker) {
+    this.received.push(message.type);
+    if (message.type !== 'start') return;
+    this.previous = message.previous;
+    const event = (e: SimEvent) => this.onmessage?.({ data: { type: 'event', event: e } });
+    if (this.then === 'done') {
+      event({ type: 'run-ended', at: 5, reason: 'done' });
+      this.onmessage?.({ data: { type: 'done', outcome: 'done' } });
+      return;
+    }
+    event({ type: 'dialogue-started', at: 3, dialogue: 'fresh#0', scenario: 'fresh', trial: 0 });
+  }
+  terminate() {
+    this.terminated = true;
+  }
+}

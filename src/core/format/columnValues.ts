@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv } from 'ajv';
+import { linearRegExp } from '../regex/schemaPatterns.ts';
 import type { Column } from './model.ts';
 
 // Structured column values (`type: array` or `type: object`, with an optional `schema:`). The
@@ -11,10 +12,16 @@ const validators = new WeakMap<object, ValidateFunction | string>();
 
 /**
  * An Ajv for values a person's data holds (rows, a call's arguments): every error, quiet, and
- * the `date` and `date-time` formats the format's docs name.
+ * the `date` and `date-time` formats the format's docs name, and `pattern` on the linear matcher.
  */
 export function createValueAjv(): Ajv {
-  const instance = new Ajv({ allErrors: true, strict: false, logger: false });
+  // Patterns run on the linear matcher: a model's argument cannot make one backtrack.
+  const instance = new Ajv({
+    allErrors: true,
+    strict: false,
+    logger: false,
+    code: { regExp: linearRegExp },
+  });
   instance.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
   instance.addFormat(
     'date-time',

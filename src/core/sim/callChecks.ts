@@ -1,3 +1,4 @@
+import type { LinearRegex } from '../regex/linear.ts';
 import type { Transcript, TranscriptCall } from './transcript.ts';
 import { agentMessages, describeCall, ordinal, succeeded, wasRefused } from './transcript.ts';
 
@@ -72,11 +73,15 @@ export function callsPerTurn(
  * own words) matches `pattern`. Once a call to the tool has run, the next call needs it said
  * again: stating the fare once does not cover a second booking. Fails at the first call without it.
  */
-export function saidBeforeCall(transcript: Transcript, pattern: RegExp, tool: string): CallVerdict {
+export function saidBeforeCall(
+  transcript: Transcript,
+  pattern: LinearRegex,
+  tool: string,
+): CallVerdict {
   const attempts = transcript.calls.filter((c) => c.tool === tool);
   if (attempts.length === 0) return { passed: true, detail: `The agent never called ${tool}.` };
   const said = agentMessages(transcript).flatMap((m) => {
-    const found = pattern.exec(m.text)?.[0];
+    const found = pattern.exec(m.text)?.text;
     return found === undefined ? [] : [{ turn: m.turn, nth: m.nth, quote: clip(found) }];
   });
   const shown = `/${pattern.source}/`;

@@ -30,6 +30,8 @@ import {
 import { answerToolCall } from './toolCall.ts';
 import { runInitialization } from './initialization.ts';
 import { toolSpecsOf } from './userSide.ts';
+import type { DialogueLimits } from './limits.ts';
+import { DEFAULT_LIMITS } from './limits.ts';
 
 export type { Player } from './modelCall.ts';
 
@@ -67,20 +69,8 @@ export interface DialogueDeps {
   };
 }
 
-/** How long a dialogue may go on. */
-export interface DialogueLimits {
-  /** Messages the simulated user may send. */
-  readonly maxTurns: number;
-  readonly timeLimitMs: number;
-  /** Tool-calling answers the agent may give in a row before it must speak. */
-  readonly maxToolRounds: number;
-}
-
-export const DEFAULT_LIMITS: DialogueLimits = {
-  maxTurns: 12,
-  timeLimitMs: 300_000,
-  maxToolRounds: 8,
-};
+export type { DialogueLimits } from './limits.ts';
+export { DEFAULT_LIMITS } from './limits.ts';
 
 /** How a dialogue ended, and the databases to judge it by. */
 export interface DialogueResult {

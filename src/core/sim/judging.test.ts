@@ -40,6 +40,20 @@ describe('runChecks', () => {
     expect(judge(check('must_not_say', { pattern: 'password' }), chat).passed).toBe(true);
   });
 
+  it('must_not_say: a backtracking pattern on a long agent answer is judged in one pass', () => {
+    const long = dialogue([U('hi'), A(`${'a'.repeat(20_000)}!`)]);
+    const verdict = judge(check('must_not_say', { pattern: '(a+)+$' }), long);
+    expect(verdict.passed).toBe(true);
+    const said = judge(check('must_say', { pattern: '(a|aa)+!' }), long);
+    expect(said.passed).toBe(true);
+  });
+
+  it('skips a pattern the linear matcher cannot run, saying which construct', () => {
+    const verdict = judge(check('must_not_say', { pattern: '(\\w)\\1' }), chat);
+    expect(verdict.passed).toBe(true);
+    expect(verdict.detail).toMatch(/^Skipped: \/\(\\w\)\\1\/ cannot be used: A backreference/);
+  });
+
   it('tool_order: `first` must be called and allowed before any call to `then`', () => {
     const order = check('tool_order', { first: 'get_reservation', then: 'cancel' });
     expect(judge(order, chat).passed).toBe(true);

@@ -1,5 +1,7 @@
 import { compileCel, isCelProblem } from '../cel.ts';
 import type { Check } from '../format/model.ts';
+import type { LinearRegex } from '../regex/linear.ts';
+import { compilePattern, isPatternProblem } from '../regex/linear.ts';
 import { requiredWithArgs } from './actionMatch.ts';
 import { callsPerTurn, saidBeforeCall } from './callChecks.ts';
 import type { Confirmations } from './confirmations.ts';
@@ -312,7 +314,7 @@ function whyNotRun(call: TranscriptCall): string {
 
 function says(
   transcript: Transcript,
-  pattern: RegExp | string,
+  pattern: LinearRegex | string,
   shown: string,
   kind: 'must_say' | 'must_not_say',
 ): Verdict {
@@ -332,7 +334,7 @@ function says(
 }
 
 /** A scenario phrase: a regular expression when written /like this/, else literal text. */
-function phrase(text: string): RegExp | string {
+function phrase(text: string): LinearRegex | string {
   const written = /^\/(.+)\/$/s.exec(text.trim())?.[1];
   if (written !== undefined) return regex(written);
   const words = text.trim().split(/\s+/).filter(Boolean);
@@ -340,13 +342,16 @@ function phrase(text: string): RegExp | string {
   return regex(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'));
 }
 
-/** Compiled with the flags lint checks patterns with (format/references.ts): `iu`. */
-function regex(source: string): RegExp | string {
-  try {
-    return new RegExp(source, 'iu');
-  } catch (error) {
-    return `/${source}/ is not a valid regular expression (${messageOf(error)}).`;
-  }
+/**
+ * Compiled with the flags lint checks patterns with (format/references/checks.ts), `iu`, on the
+ * linear matcher: an agent's answer cannot make a pattern stall the run.
+ */
+function regex(source: string): LinearRegex | string {
+  const compiled = compilePattern(source, 'iu');
+  if (!isPatternProblem(compiled)) return compiled;
+  return compiled.construct === undefined
+    ? `/${source}/ is not a valid regular expression (${compiled.message}).`
+    : `/${source}/ cannot be used: ${compiled.message}`;
 }
 
 const messageOf = (error: unknown): string =>
@@ -354,10 +359,10 @@ const messageOf = (error: unknown): string =>
 
 function firstMatch(
   transcript: Transcript,
-  pattern: RegExp,
+  pattern: LinearRegex,
 ): { turn: number; nth: number; quote: string } | undefined {
   for (const message of agentMessages(transcript)) {
-    const found = pattern.exec(message.text)?.[0];
+    const found = pattern.exec(message.text)?.text;
     if (found !== undefined) return { turn: message.turn, nth: message.nth, quote: clip(found) };
   }
   return undefined;

@@ -85,7 +85,7 @@ describe('scenarioProblems', () => {
         database: ['db.orders.exists(o, o.id == "o3"', 'size(db.orders)', 'db.order.all(o, true)'],
         requiredActions: ['get_usr', 'refund_order'],
         forbiddenActions: ['refund_order'],
-        mustSay: ['/(unclosed/'],
+        mustSay: ['/(unclosed/', '/refund(?=ed)/'],
         mustNotSay: [' '],
       },
     });
@@ -96,6 +96,9 @@ describe('scenarioProblems', () => {
       'expected.required_actions names "get_usr", which is not a tool. Did you mean "get_user"? Tools: get_user, refund_order.',
       '"refund_order" is both a required and a forbidden action.',
       expect.stringMatching(/^expected\.must_say\[0\]: \/\(unclosed\/ is not a valid regular/),
+      expect.stringMatching(
+        /^expected\.must_say\[1\]: \/refund\(\?=ed\)\/ cannot be used: A lookahead "\(\?=…\)"/,
+      ),
       'expected.must_not_say[0]: the phrase is empty.',
     ]);
   });

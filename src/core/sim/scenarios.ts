@@ -1,3 +1,4 @@
+import { compilePattern, isPatternProblem } from '../regex/linear.ts';
 import { CelRunError, checkCel, compileCel, isCelProblem } from '../cel.ts';
 import type { ProjectModel, Row } from '../format/model.ts';
 import { closest } from '../text.ts';
@@ -158,10 +159,9 @@ function phraseProblem(phrase: string): string | undefined {
   if (phrase.trim() === '') return 'the phrase is empty.';
   const written = /^\/(.+)\/$/s.exec(phrase.trim())?.[1];
   if (written === undefined) return undefined;
-  try {
-    new RegExp(written, 'iu');
-    return undefined;
-  } catch (error) {
-    return `/${written}/ is not a valid regular expression (${error instanceof Error ? error.message : String(error)}).`;
-  }
+  const problem = compilePattern(written, 'iu');
+  if (!isPatternProblem(problem)) return undefined;
+  return problem.construct === undefined
+    ? `/${written}/ is not a valid regular expression (${problem.message}).`
+    : `/${written}/ cannot be used: ${problem.message}`;
 }

@@ -122,8 +122,6 @@ export function createLibrarySlice(
 
     // One save at a time: a save compares the stored text with the last one this tab wrote.
     let inFlight: Promise<void> | undefined;
-    const exclusive =
-      services.exclusive ?? (<T>(_name: string, run: () => Promise<T>): Promise<T> => run());
 
     const saveOnce = async () => {
       const { projectId, project, savedFiles, ready, projects } = get();
@@ -134,7 +132,7 @@ export function createLibrarySlice(
       set({ saveStatus: 'saving' });
       try {
         // Read, merge and write as one step no other tab comes between.
-        await exclusive(`policylab-save:${projectId}`, async () => {
+        const write = async () => {
           const existing = await repository.get(projectId);
           // Another tab may have written since this one last did: what it changed is merged in,
           // file by file; a file both changed keeps both texts (this tab's as a copy).
@@ -160,7 +158,9 @@ export function createLibrarySlice(
             }),
           }));
           if (summary?.name !== project.name) await get().refreshProjects();
-        });
+        };
+        if (services.exclusive) await services.exclusive(`policylab-save:${projectId}`, write);
+        else await write();
       } catch (error) {
         set({ saveStatus: 'error' });
         // Kept on this device another way, for the next load to put back.

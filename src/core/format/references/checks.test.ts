@@ -76,4 +76,22 @@ describe('checkChecks', () => {
       'rules.yaml:19:14 "\\"refund (\\"" error bad-pattern: This is not a valid regular expression: Invalid regular expression: /refund (/iu: Unterminated group',
     ]);
   });
+
+  it('names the construct of a pattern that needs backtracking: a backreference, a lookahead', () => {
+    for (const [pattern, construct] of [
+      ['(refund)\\\\1', 'A backreference "\\1" (at character 9) is not supported'],
+      ['refund(?! later)', 'A negative lookahead "(?!…)" (at character 7) is not supported'],
+    ]) {
+      const project = miniWith(
+        'rules.yaml',
+        'kind: confirm_before\n    tool: refund_order',
+        `kind: must_say\n    pattern: "${pattern}"`,
+      );
+      const [found] = runChecker(checkChecks, project);
+      expect(found).toMatch(
+        /^rules\.yaml:19:14 .* error unsupported-pattern: This pattern cannot be used: /,
+      );
+      expect(found).toContain(construct);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics.ts';
 import type { Check } from '../model.ts';
+import { compilePattern, isPatternProblem } from '../../regex/linear.ts';
 import type { ReferenceContext } from './context.ts';
 import { Findings } from './context.ts';
 
@@ -17,7 +18,8 @@ const NEEDS: Record<Check['kind'], readonly ('pattern' | 'tool' | 'first' | 'the
 
 /**
  * rules.yaml's checks: each check's policy defined, the fields its kind needs present, the tools
- * it names defined in tools.yaml, and its pattern a valid regular expression.
+ * it names defined in tools.yaml, and its pattern a valid regular expression that the linear matcher
+ * (regex/linear.ts) can run: no backreference or lookaround.
  */
 export function checkChecks(context: ReferenceContext): Diagnostic[] {
   const found = new Findings(context);
@@ -38,16 +40,16 @@ export function checkChecks(context: ReferenceContext): Diagnostic[] {
       if (name !== undefined) found.toolRef('rules.yaml', [...check.path, field], name);
     }
     if (check.pattern !== undefined) {
-      try {
-        new RegExp(check.pattern, 'iu');
-      } catch (error) {
+      const problem = compilePattern(check.pattern, 'iu');
+      if (isPatternProblem(problem))
         found.report(
           'rules.yaml',
           [...check.path, 'pattern'],
-          'bad-pattern',
-          `This is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`,
+          problem.construct === undefined ? 'bad-pattern' : 'unsupported-pattern',
+          problem.construct === undefined
+            ? `This is not a valid regular expression: ${problem.message}`
+            : `This pattern cannot be used: ${problem.message}`,
         );
-      }
     }
   }
   return found.diagnostics;

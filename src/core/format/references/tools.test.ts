@@ -78,4 +78,17 @@ describe('checkTools', () => {
       'tools.yaml:26:28 "=" error cel: CEL: Unexpected "=": to compare, write "==".',
     ]);
   });
+
+  it('names a parameter pattern the linear matcher cannot run, at its line', () => {
+    const project = miniWith(
+      'tools.yaml',
+      'user_id: { type: string }',
+      "user_id: { type: string, pattern: '^(u)\\d+\\1' }",
+    );
+    const [found, ...rest] = runChecker(checkTools, project);
+    expect(rest).toEqual([]);
+    expect(found).toMatch(
+      /^tools\.yaml:8:43 .* error unsupported-pattern: The pattern \/\^\(u\)\\d\+\\1\/ cannot be used: A backreference "\\1"/,
+    );
+  });
 });

@@ -1,11 +1,13 @@
 import type { Diagnostic } from '../../diagnostics.ts';
 import type { Effect, Tool } from '../model.ts';
 import type { ReferenceContext } from './context.ts';
+import { schemaPatternProblems } from '../../regex/schemaPatterns.ts';
 import { Findings, duplicates, readable, unknownName } from './context.ts';
 
 /**
  * tools.yaml: each tool name used once, each required parameter among the parameters, each
- * effect on an existing table and its columns, and every `where`, value and `returns` valid CEL.
+ * effect on an existing table and its columns, every `where`, value and `returns` valid CEL, and
+ * every `pattern` of the parameters one the linear matcher runs.
  */
 export function checkTools(context: ReferenceContext): Diagnostic[] {
   const found = new Findings(context);
@@ -42,6 +44,15 @@ function checkParameters(found: Findings, tool: Tool) {
       );
     }
   });
+  // A pattern the linear matcher refuses would leave the arguments unchecked: said here.
+  for (const { path, pattern, problem } of schemaPatternProblems(tool.parameters)) {
+    found.report(
+      'tools.yaml',
+      [...tool.path, 'parameters', ...path],
+      problem.construct === undefined ? 'bad-pattern' : 'unsupported-pattern',
+      `The pattern /${pattern}/ ${problem.construct === undefined ? `is not a valid regular expression: ${problem.message}` : `cannot be used: ${problem.message}`}`,
+    );
+  }
 }
 
 /** An effect names a table that exists, columns of it, and valid CEL; a change needs `where`. */

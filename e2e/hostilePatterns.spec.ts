@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { ENDLESS_CONDITION } from '../src/test/hostile/patternInputs.ts';
+import type { RecordedRequest, ServerReply, TestServer } from '../src/test/servers/http.ts';
+import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
+import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
+import { priceModel, useEndpoint } from './endpoints.ts';
+import { expect, test } from './fixtures.ts';
+import { refundDeskScript } from './refundDesk.ts';
+
+// One test at a time: a second page rendering beside it would lengthen the frames measured.
+test.describe.configure({ timeout: 120_000, mode: 'default' });
+
+// Patterns that backtrack, and a condition that never ends, must not hold the page: each part
+// measures the longest main-thread task while the hostile input is answered.
+
+/** 40 a's and a "!": 2^40 ways for `(a+)+$` to fail on a backtracking engine. */
+const HOSTILE = `${'a'.repeat(40)}!`;
+const PATTERN = '^(a+)+$';
+
+/** The refund desk with a guard on get_user that matches a pattern, and a must_not_say check. */
+function hostileDesk(endless: boolean): string {
+  const bundle = JSON.parse(readFileSync('e2e/fixtures/refund-desk.policylab.json', 'utf8')) as {
+    files: Record<string, string>;
+  };
+  const rules = bundle.files['rules.yaml'] ?? '';
+  const guard = [
+    '  get_user:',
+    '    rules:',
+    '      - id: user-id-shape',
+    '        policy: verify-identity',
+    '        decision: forbid',
+    `        when: 'args.user_id.matches("${PATTERN}")'`,
+    '        message: That is not a user id.',
+    ...(endless
+      ? [
+          '      - id: never-ends',
+          '        policy: verify-identity',
+          '        decision: forbid',
+          `        when: '${ENDLESS_CONDITION}'`,
+          '        message: Never reached.',
+        ]
+      : []),
+  ].join('\n');
+  const check = [
+    '  - id: no-runaway-a',
+    '    policy: verify-identity',
+    '    kind: must_not_say',
+    "    pattern: '(a+)+$'",
+  ].join('\n');
+  // Replaced by functions: a "$'" in a pattern is not a replacement pattern.
+  bundle.files['rules.yaml'] = rules
+    .replace('guards:\n', () => `guards:\n${guard}\n`)
+    .replace('checks:\n', () => `checks:\n${check}\n`);
+  return JSON.stringify(bundle);
+}
+
+async function openDesk(page: Page, endless: boolean) {
+  const path = `/e2e/hostile-desk-${endless ? 'endless' : 'patterns'}.policylab.json`;
+  const body = hostileDesk(endless);
+  await page.route(
+    (url) => url.pathname === path,
+    (route) => route.fulfill({ status: 200, contentType: 'application/json', body }),
+  );
+  await page.goto(`/?bundle=${path}`);
+}
+
+/** Records the longest main-thread task (long animation frame where the browser has them). */
+async function watchLongTasks(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longest: number; __since: number };
+    w.__longest = 0;
+    w.__since = 0;
+    const type = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')
+      ? 'long-animation-frame'
+      : 'longtask';
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        if (entry.startTime >= w.__since) w.__longest = Math.max(w.__longest, entry.duration);
+    }).observe({ type, buffered: true });
+  });
+}
+
+const resetLongest = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as { __longest: number; __since: number };
+    w.__longest = 0;
+    w.__since = performance.now();
+  });
+
+/** The longest task since the reset, once the frames in flight have been reported. */
+const longest = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        requestAnimationFrame(() => {
+          setTimeout(() => {
+            resolve((window as unknown as { __longest: number }).__longest);
+          }, 50);
+        });
+      }),
+  );
+
+/** The refund desk's models, but the agent looks the customer up by a hostile user id. */
+function hostileAgent(request: RecordedRequest): ServerReply {
+  const reply = refundDeskScript(request);
+  const body = request.body as OpenAIRequestBody;
+  if (body.tools && 'toolCalls' in reply && reply.toolCalls?.[0]?.name === 'get_user')
+    return { toolCalls: [{ name: 'get_user', arguments: { user_id: HOSTILE } }] };
+  return reply;
+}
+
+test.describe('hostile patterns', () => {
+  let server: TestServer;
+  test.beforeAll(async () => {
+    server = await startOpenAIServer({ script: hostileAgent });
+  });
+  test.afterAll(async () => {
+    await server.close();
+  });
+  test.beforeEach(async ({ page }) => {
+    await watchLongTasks(page);
+  });
+
+  test('a backtracking pattern in the rule playground is decided at once', async ({
+    workbench,
+    page,
+  }) => {
+    await openDesk(page, false);
+    await workbench.openFile('rules.yaml');
+    await page.getByRole('button', { name: 'Try a tool call' }).click();
+    const playground = page.getByRole('complementary', { name: 'Rule playground' });
+    await playground.getByLabel('Tool').selectOption('get_user');
+    const decision = playground.getByRole('status', { name: 'Decision' });
+    // A plain id first, so the hostile one is measured alone (not the first rendering).
+    await playground.getByLabel('Arguments (JSON)').fill('{"user_id": "u1"}');
+    await expect(decision).toContainText('Allowed');
+    await playground.getByLabel('Arguments (JSON)').fill('{"user_id": "aaaaa"}');
+    await expect(decision).toContainText('Refused by user-id-shape');
+    await resetLongest(page);
+    await playground.getByLabel('Arguments (JSON)').fill(JSON.stringify({ user_id: HOSTILE }));
+    await expect(decision).toContainText('Allowed');
+    expect(await longest(page)).toBeLessThan(100);
+  });
+
+  test('Stop ends a run whose guard never finishes within a second, the page free all along', async ({
+    workbench,
+    page,
+  }) => {
+    await openDesk(page, true);
+    await useEndpoint(page, server.url);
+    await priceModel(page, '0.5', '1.5');
+    const pane = workbench.pane('simulate');
+    const form = pane.getByRole('form', { name: 'Run settings' });
+    await form.getByLabel('Trials').fill('1');
+    await form.getByRole('button', { name: 'Run scenarios' }).click();
+    const report = pane.getByRole('region', { name: 'Run report' });
+    // The agent's hostile get_user call reaches the guard, whose second rule never ends.
+    await expect(report).toContainText(/Running · 0 of 5 dialogues · \d running · [1-9]/);
+    await resetLongest(page);
+    await page.waitForTimeout(1_000);
+    // Measured in the page: from the click on Stop to the report saying the run stopped.
+    const stopMs = page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let clicked = 0;
+          document.addEventListener(
+            'click',
+            () => {
+              clicked = performance.now();
+            },
+            { capture: true, once: true },
+          );
+          const observer = new MutationObserver(() => {
+            const header = document.querySelector('[aria-label="Run report"] .run-header');
+            if (clicked && header?.textContent.includes('Stopped ·')) {
+              observer.disconnect();
+              resolve(performance.now() - clicked);
+            }
+          });
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+        }),
+    );
+    await pane.getByRole('button', { name: 'Stop', exact: true }).click();
+    expect(await stopMs).toBeLessThan(1_000);
+    await expect(report).toContainText('Stopped ·');
+    expect(await longest(page)).toBeLessThan(100);
+    await expect(report).toContainText('Stopped. The simulation was busy');
+  });
+
+  test('a backtracking must_not_say check on the agent’s words in Play is judged at once', async ({
+    workbench,
+    page,
+  }) => {
+    await openDesk(page, false);
+    await useEndpoint(page, server.url);
+    const pane = workbench.pane('simulate');
+    await pane.getByRole('tab', { name: 'Play' }).click();
+    const setup = pane.getByRole('form', { name: 'Play settings' });
+    await setup.getByRole('radio', { name: /^The agent/ }).check();
+    await setup.getByLabel('What the customer wants').fill('A refund for order o1.');
+    await setup.getByRole('button', { name: 'Start playing' }).click();
+    const play = pane.getByRole('region', { name: 'Play' });
+    await expect(play.getByLabel('Game status')).toHaveText('Your turn');
+    const answer = play.getByLabel('Your answer to the customer');
+    await answer.fill(HOSTILE);
+    await resetLongest(page);
+    await answer.press('Enter');
+    await expect(play.getByRole('list', { name: 'Dialogue' })).toContainText(HOSTILE);
+    await expect(play.getByLabel('Game status')).toHaveText(/Your turn|Game over/);
+    expect(await longest(page)).toBeLessThan(100);
+  });
+});

@@ -1,0 +1,58 @@
+/*
+ * Patterns written to stall a backtracking regular-expression engine, and the text that makes
+ * them do it (an agent's answer, a model's tool argument). On JavaScript's RegExp each of these
+ * takes seconds to centuries; PolicyLab's matcher (core/regex/linear.ts) answers in one pass.
+ */
+
+/** A pattern that backtracks catastrophically on `text`; `matches`: the answer RegExp would give. */
+export interface BacktrackingPattern {
+  readonly name: string;
+  readonly pattern: string;
+  readonly text: () => string;
+  readonly matches: boolean;
+}
+
+const as = (n: number): string => 'a'.repeat(n);
+
+/** Nested and overlapping repeats, each with a text just long enough to be hopeless. */
+export const BACKTRACKING_PATTERNS: readonly BacktrackingPattern[] = [
+  // 2^n ways to split n a's between the two +: froze Play 17 s at 30 characters.
+  { name: 'nested quantifier', pattern: '(a+)+$', text: () => `${as(30_000)}!`, matches: false },
+  {
+    name: 'overlapping alternation',
+    pattern: '(a|aa)+$',
+    text: () => `${as(30_000)}!`,
+    matches: false,
+  },
+  { name: 'star of a star', pattern: '(x*)*y', text: () => 'x'.repeat(30_000), matches: false },
+  // Polynomial, not exponential: n^12 steps.
+  { name: 'repeated dot-star', pattern: '(.*a){12}!', text: () => as(5_000), matches: false },
+  {
+    name: 'e-mail shape',
+    pattern: '^([\\w.-]+)+@example\\.com$',
+    text: () => `${'john.smith.'.repeat(2_000)}@example.org`,
+    matches: false,
+  },
+  // A match at the very end: found, in one pass.
+  {
+    name: 'nested quantifier, matching',
+    pattern: '(a+)+!',
+    text: () => `${as(30_000)}!`,
+    matches: true,
+  },
+];
+
+/** Patterns the linear matcher refuses, and what `check` names in its message. */
+export const REFUSED_PATTERNS: readonly { readonly pattern: string; readonly says: string }[] = [
+  { pattern: '(\\w+) \\1', says: 'A backreference "\\1"' },
+  { pattern: '(?<word>\\w+) \\k<word>', says: 'A backreference "\\k<word>"' },
+  { pattern: 'refund(?!ed)', says: 'A negative lookahead' },
+  { pattern: '(?<=order )#\\d+', says: 'A lookbehind' },
+  { pattern: '(?:(?:a{1,900}){1,900}){1,900}', says: 'too large to match safely' },
+];
+
+/**
+ * A guard condition that computes without end (10^10 steps, no pattern in it): what a stuck
+ * simulation worker is made of, so Stop and the time limit must end the worker itself.
+ */
+export const ENDLESS_CONDITION = 'range(100000).all(i, range(100000).all(j, i + j >= 0))';
