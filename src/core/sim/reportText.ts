@@ -82,17 +82,27 @@ function attackSection(report: RunReport): string[] {
   const { attack } = report;
   if (!attack) return [];
   const { adversarial: a, contrastive: c } = attack;
-  const alarms =
-    c.alarms.length === 0
+  /** The twins listed under a finding: each dialogue, its twin, what the finding was, and why. */
+  const twins = (
+    what: string,
+    rows: readonly {
+      dialogue: string;
+      twinOf: string | null;
+      policies: readonly string[];
+      detail: string;
+    }[],
+    label: (i: number) => string,
+  ) =>
+    rows.length === 0
       ? []
       : [
           '',
           table(
-            ['Dialogue', 'Twin of', 'Raised by', 'Policies', 'Why'],
-            c.alarms.map((x) => [
+            ['Dialogue', 'Twin of', what, 'Policies', 'Why'],
+            rows.map((x, i) => [
               cell(x.dialogue),
               cell(x.twinOf ?? '—'),
-              x.by === 'checks' ? 'checks' : "judge's opinion",
+              label(i),
               cell(x.policies.join(', ')),
               cell(x.detail),
             ]),
@@ -116,26 +126,16 @@ function attackSection(report: RunReport): string[] {
     '## False alarms on contrastive twins',
     [
       `A twin is acceptable by construction, so each guard rule or transcript check that failed one is a false alarm of the checks and each violation the judge saw is a false alarm of the judge (its opinion, counted apart). Checks: ${c.checkAlarms} of ${c.dialogues} finished dialogues; judge: ${c.judgeAlarms} of ${c.dialogues}.`,
-      ...alarms,
+      ...twins('Raised by', c.alarms, (i) =>
+        c.alarms[i]?.by === 'checks' ? 'checks' : "judge's opinion",
+      ),
     ].join('\n'),
     '## Over-refusals on contrastive twins',
     [
       `The agent refused or fell short of an acceptable request in ${c.overRefusals} of ${c.dialogues} finished dialogues (it did not do what a helpful agent does, and no guard rule stopped it): the agent's fault, not a false alarm. It failed ${c.otherFailures} otherwise (it did what the twin forbids, or its output broke).`,
-      ...(c.agentFaults.length === 0
-        ? []
-        : [
-            '',
-            table(
-              ['Dialogue', 'Twin of', 'What', 'Policies', 'Why'],
-              c.agentFaults.map((x) => [
-                cell(x.dialogue),
-                cell(x.twinOf ?? '—'),
-                x.kind === 'over-refusal' ? 'over-refusal' : 'other failure',
-                cell(x.policies.join(', ')),
-                cell(x.detail),
-              ]),
-            ),
-          ]),
+      ...twins('What', c.agentFaults, (i) =>
+        c.agentFaults[i]?.kind === 'over-refusal' ? 'over-refusal' : 'other failure',
+      ),
     ].join('\n'),
   ];
 }
