@@ -1,5 +1,8 @@
+import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
+import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
+import { priceModel, useEndpoint } from './endpoints.ts';
 import { expect, test } from './fixtures.ts';
-import { openRefundDesk } from './refundDesk.ts';
+import { openRefundDesk, refundDeskScript } from './refundDesk.ts';
 
 // Hostile files and links in the page (issue 20).
 
@@ -46,4 +49,48 @@ test('a policy’s text in a hover draws no image and fetches nothing; a mistype
   await expect(page.getByRole('dialog', { name: 'Projects' })).not.toContainText(
     'Untitled project',
   );
+});
+
+test('a provider’s impossible token counts are estimated and marked, never NaN or negative', async ({
+  page,
+  workbench,
+}) => {
+  // The agent's provider reports negative prompt tokens; the customer's reports none at all.
+  const desk = await startOpenAIServer({
+    script: (request) => {
+      const reply = refundDeskScript(request);
+      const agent = Boolean((request.body as OpenAIRequestBody).tools);
+      return agent
+        ? { ...reply, usage: { prompt_tokens: -800_000, completion_tokens: 5, total_tokens: 0 } }
+        : { ...reply, noUsage: true };
+    },
+  });
+  try {
+    await openRefundDesk(page);
+    await useEndpoint(page, desk.url);
+    await priceModel(page, '0.5', '1.5');
+    const pane = workbench.pane('simulate');
+    const form = pane.getByRole('form', { name: 'Run settings' });
+    await form.getByLabel('Trials').fill('1');
+    await form.getByRole('button', { name: 'Run scenarios' }).click();
+    const report = pane.getByRole('region', { name: 'Run report' });
+    await expect(report).toContainText('Finished · 5 of 5 dialogues', { timeout: 60_000 });
+    const header = await report.locator('header').innerText();
+    // Every answer's counts were impossible or missing: every call that answered is estimated
+    // (the scenario whose provider fails answered nothing to count).
+    const [, calls, failed] =
+      /(\d+) model calls \((\d+) failed, counted all the same\) · ≈\d+ tokens · ≈\$\d+\.\d{4}/.exec(
+        header,
+      ) ?? [];
+    expect(failed, header).toBe('1');
+    await expect(report.getByTestId('usage-estimated')).toHaveText(
+      `(the provider's token counts of ${Number(calls) - 1} calls could not be true or were missing: estimated from characters)`,
+    );
+    const spending = report.getByRole('table', { name: 'Spending per role' });
+    await expect(spending).toContainText('≈');
+    const shown = `${header}\n${await spending.innerText()}`;
+    expect(shown).not.toMatch(/NaN|Infinity|-\d|\$-/);
+  } finally {
+    await desk.close();
+  }
 });

@@ -354,12 +354,52 @@ out: ${path.join(dir, 'out')}
 
   it('stops with "budget" once a failed call has spent it', async () => {
     const dir = project();
-    const { io: cli, err } = io();
+    const { io: cli, err, out } = io();
     await runRun([dir, '--config', run(dir, 'budget: { dollars: 1 }')], cli, {});
     const events = eventsOf(dir);
     expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'budget' });
     expect(events.filter((e) => e.type === 'dialogue-started')).toHaveLength(1);
     expect(err.join('')).toMatch(/\[1\/2\] late-refund#1: agent-error/);
+    const said = out.join('');
+    expect(said).toMatch(
+      /Spent: \d+ model calls \(1 failed, counted all the same\) · \d+ tokens · \$\d+\.\d{4}\./,
+    );
+    expect(said).toContain('The budget was spent, so the run stopped with 1 dialogue(s) not run.');
+    expect(said).not.toContain('≈');
+  });
+});
+
+describe('policylab run: token counts a provider did not give', () => {
+  /** Every answer comes without usage; the agent declines, the customer asks, then stops. */
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startOpenAIServer({
+      script: (request) => {
+        const body = request.body as { tools?: unknown; messages?: unknown[] };
+        if (body.tools) return { text: 'I cannot refund that order.', noUsage: true };
+        const said = (body.messages?.length ?? 0) > 2 ? 'Thanks. ###STOP###' : 'Refund order o2.';
+        return { text: said, noUsage: true };
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('says the counts were estimated, and marks the figures resting on them', async () => {
+    const dir = project();
+    const file = path.join(dir, 'run.yaml');
+    writeFileSync(
+      file,
+      `models:\n  agent: { provider: openai, base_url: ${server.url}, model: m }\n  user: { provider: openai, base_url: ${server.url}, model: u }\nprices:\n  m: { input: 1, output: 1 }\n  u: { input: 1, output: 1 }\ntrials: 1\nmax_turns: 2\nout: ${path.join(dir, 'out')}\n`,
+    );
+    const { io: cli, out } = io();
+    await runRun([dir, '--config', file], cli, {});
+    const said = out.join('');
+    expect(said).toMatch(
+      /Spent: (\d+) model calls · ≈\d+ tokens · ≈\$\d+\.\d{4} \(the provider's token counts of \1 calls could not be true or were missing: estimated from characters\)\./,
+    );
+    expect(said).not.toMatch(/NaN|-\d/);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   planRun,
   reportOf,
   runClock,
+  spendingWords,
 } from '../core/index.ts';
 import type { Simulator } from '../workers/simulationClient.ts';
 import { createWorkerSimulator } from '../workers/simulationClient.ts';
@@ -230,12 +231,23 @@ export async function runRun(
         ? `\n${unattributed} failed dialogue${unattributed === 1 ? '' : 's'} name no policy (unattributed); see summary.json.`
         : '') +
       (judgeLine(report) ?? '') +
+      `\n${spentLine(report)}` +
       `\nWrote ${path.join(config.out, 'events.jsonl')}, summary.json and junit.xml.\n`,
   );
   const problem = gateProblem(report, config);
   if (problem === undefined) return CODE.ok;
   io.err(`policylab: ${problem}\n`);
   return CODE.failed;
+}
+
+/** "Spent: 12 model calls · ≈3456 tokens · ≈$0.0123 (… estimated from characters)". */
+function spentLine(report: RunReport): string {
+  const { summary, estimated } = spendingWords(report.usage);
+  const stopped =
+    report.progress.ended === 'budget'
+      ? ` The budget was spent, so the run stopped with ${report.progress.dialoguesExpected - report.progress.dialoguesEnded} dialogue(s) not run.`
+      : '';
+  return `Spent: ${summary}${estimated === undefined ? '' : ` (${estimated})`}.${stopped}`;
 }
 
 /** "2 of 5 sampled combinations got no valid scenario", with each one's policies and error. */

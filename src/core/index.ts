@@ -195,7 +195,7 @@ export { ModelError, classifyHttpError, parseRetryAfter } from './models/errors.
 export type { RetryPolicy, RetryRuntime } from './models/retry.ts';
 export { DEFAULT_RETRY, backoffDelay, withDeadline, withRetries } from './models/retry.ts';
 export type { ModelPrice, PriceTable, UsageLedger } from './models/usage.ts';
-export { EMPTY_LEDGER, addUsage, callCost } from './models/usage.ts';
+export { EMPTY_LEDGER, addUsage, callCost, spendingWords } from './models/usage.ts';
 export { countedUsage, estimateTokens, isTokenCount, requestTokens } from './models/usageCheck.ts';
 export type { CheckedChatOptions, CheckedResponse } from './models/checked.ts';
 export { checkResponse, checkedChat } from './models/checked.ts';

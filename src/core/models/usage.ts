@@ -73,3 +73,32 @@ export function addUsage(
     byRole: { ...byRole, [role]: add(byRole[role] ?? EMPTY_LEDGER) },
   };
 }
+
+/** A ledger in words, as the run's header and the CLI's summary say it. */
+export interface SpendingWords {
+  /** "12 model calls (1 failed, counted all the same) · ≈3456 tokens · ≈$0.0123". */
+  readonly summary: string;
+  /** Why some figures are marked ≈, when calls' token counts were estimated; else undefined. */
+  readonly estimated: string | undefined;
+}
+
+/**
+ * What a ledger spent, in words: calls, tokens and dollars, figures resting on estimated token
+ * counts marked "≈", and a cost that cannot be known (a model without a price) said so by name.
+ */
+export function spendingWords(ledger: Omit<UsageLedger, 'byRole'>): SpendingWords {
+  const about = ledger.estimated > 0 ? '≈' : '';
+  const calls = `${ledger.calls} model call${ledger.calls === 1 ? '' : 's'}${ledger.failed > 0 ? ` (${ledger.failed} failed, counted all the same)` : ''}`;
+  const tokens = `${about}${ledger.inputTokens + ledger.outputTokens} tokens`;
+  const cost =
+    ledger.cost === null
+      ? `cost unknown (no price for ${ledger.unpriced.map((m) => `“${m}”`).join(', ') || 'a model'})`
+      : `${about}$${ledger.cost.toFixed(4)}`;
+  return {
+    summary: `${calls} · ${tokens} · ${cost}`,
+    estimated:
+      ledger.estimated > 0
+        ? `the provider's token counts of ${ledger.estimated} call${ledger.estimated === 1 ? '' : 's'} could not be true or were missing: estimated from characters`
+        : undefined,
+  };
+}

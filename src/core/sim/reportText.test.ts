@@ -63,6 +63,42 @@ describe('reportMarkdown', () => {
     expect(md).toContain('| provider error | 1 |');
   });
 
+  it('marks the spending figures that rest on estimated token counts, and says why', () => {
+    const usage = (role: 'agent' | 'user', estimated?: string): Draft => ({
+      type: 'usage',
+      dialogue: 's0#1',
+      role,
+      model: role === 'agent' ? 'gpt-x' : 'sim-user',
+      inputTokens: 100,
+      outputTokens: 20,
+      cost: 0.5,
+      ms: 10,
+      ...(estimated !== undefined && { estimated }),
+    });
+    const honest = reportMarkdown(
+      reportOf(stamp([...log(['pass']), usage('agent'), usage('user')]), POLICIES),
+      'Run',
+    );
+    expect(honest).toContain('| agent | 1 | 0 | 100 | 20 | $0.5000 |');
+    expect(honest).not.toContain('≈');
+    const md = reportMarkdown(
+      reportOf(
+        stamp([
+          ...log(['pass']),
+          usage('agent', 'The provider reported no token counts.'),
+          usage('user'),
+        ]),
+        POLICIES,
+      ),
+      'Run',
+    );
+    expect(md).toContain('| agent | 1 | 0 | ≈100 | ≈20 | ≈$0.5000 |');
+    expect(md).toContain('| user | 1 | 0 | 100 | 20 | $0.5000 |');
+    expect(md).toContain(
+      "≈ The provider's token counts of 1 call could not be true or were missing: estimated from characters.",
+    );
+  });
+
   it('keeps hostile ids and model names from changing the document', () => {
     const md = reportMarkdown(
       reportOf(stamp(log(['pass'], '<img src=x onerror=alert(1)> | evil')), POLICIES),

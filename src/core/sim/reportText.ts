@@ -1,5 +1,6 @@
 import { fileChangeSummary, unifiedDiff } from '../fileDiff.ts';
 import type { ModelRole } from '../models/chat.ts';
+import { spendingWords } from '../models/usage.ts';
 import type { RateComparison, RunComparison } from './compare.ts';
 import { ENDING_LABELS } from './events.ts';
 import { inlineText } from './markdownText.ts';
@@ -140,6 +141,19 @@ function attackSection(report: RunReport): string[] {
   ];
 }
 
+/** "≈" before the figures of a role some of whose calls had their token counts estimated. */
+function about(spent: { readonly estimated: number } | undefined): string {
+  return spent !== undefined && spent.estimated > 0 ? '≈' : '';
+}
+
+/** Under the spending table, why some of its figures are marked "≈"; nothing when none are. */
+function estimatedNote(usage: RunReport['usage']): string[] {
+  const { estimated } = spendingWords(usage);
+  return estimated === undefined
+    ? []
+    : [`≈ ${estimated[0]?.toUpperCase() ?? ''}${estimated.slice(1)}.`];
+}
+
 /**
  * The report as Markdown: the pass rate with its interval and the models behind it, the judge's
  * opinion of the scenarios' assertions (counted apart), by level, category and policy, pass^k,
@@ -198,13 +212,16 @@ export function reportMarkdown(report: RunReport, title: string): string {
           role,
           String(spent?.calls ?? 0),
           String(spent?.failed ?? 0),
-          String(spent?.inputTokens ?? 0),
-          String(spent?.outputTokens ?? 0),
-          spent?.cost === null || spent === undefined ? 'unknown' : `$${spent.cost.toFixed(4)}`,
+          `${about(spent)}${spent?.inputTokens ?? 0}`,
+          `${about(spent)}${spent?.outputTokens ?? 0}`,
+          spent?.cost === null || spent === undefined
+            ? 'unknown'
+            : `${about(spent)}$${spent.cost.toFixed(4)}`,
           `${((report.msByRole[role] ?? 0) / 1000).toFixed(1)} s`,
         ],
       ),
     ),
+    ...estimatedNote(usage),
     '## Dialogues',
     table(
       ['Dialogue', 'Scenario', 'Trial', 'Verdict', 'Ending', 'Broken'],

@@ -1,5 +1,5 @@
 import type { RunReport } from '../../core/index.ts';
-import { ENDING_LABELS, PERSON } from '../../core/index.ts';
+import { ENDING_LABELS, PERSON, spendingWords } from '../../core/index.ts';
 import type { CurrentRun } from '../../state/slices/simulationSlice.ts';
 import { DialogueList } from './DialogueList.tsx';
 import { PolicyTable } from './PolicyTable.tsx';
@@ -18,6 +18,7 @@ import { AttackCards } from './report/AttackCards.tsx';
 /** How a run is going or went: progress, pass rates with their intervals, policies, dialogues. */
 export function RunReportView({ run, report }: { run: CurrentRun; report: RunReport }) {
   const { progress, overall, errors, usage } = report;
+  const spent = spendingWords(usage);
   const models = report.run?.models;
   const played =
     models?.user === PERSON ? 'the customer' : models?.agent === PERSON ? 'the agent' : undefined;
@@ -41,18 +42,9 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
             {state} · {done} of {progress.dialoguesExpected} dialogues
             {progress.running > 0 && ` · ${progress.running} running`}
             {' · '}
-            {usage.calls} model call{usage.calls === 1 ? '' : 's'}
-            {usage.failed > 0 && ` (${usage.failed} failed, counted all the same)`}
-            {' · '}
-            {usage.estimated > 0 && '≈'}
-            {usage.inputTokens + usage.outputTokens} tokens
-            {usage.cost === null
-              ? ' · cost unknown (unpriced model)'
-              : ` · ${usage.estimated > 0 ? '≈' : ''}$${usage.cost.toFixed(4)}`}
-            {usage.estimated > 0 && (
-              <span data-testid="usage-estimated">
-                {` (the provider's token counts of ${usage.estimated} call${usage.estimated === 1 ? '' : 's'} could not be true or were missing: estimated from characters)`}
-              </span>
+            {spent.summary}
+            {spent.estimated !== undefined && (
+              <span data-testid="usage-estimated">{` (${spent.estimated})`}</span>
             )}
             {Object.entries(report.msByRole)
               .map(([role, ms]) => ` · ${role} ${(ms / 1000).toFixed(1)} s`)
