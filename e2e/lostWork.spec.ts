@@ -135,3 +135,34 @@ test('two tabs keep both texts and tell the person', async ({ workbench, page, c
   await notice.getByRole('button', { name: /^Open “/ }).click();
   await expect(second.editor).toContainText(`from B${first.words}`);
 });
+
+test('a policy dragged on the graph is still where it was dropped after a reload at once', async ({
+  workbench,
+  page,
+}) => {
+  await workbench.openExample('store');
+  const graph = page.locator('section[data-pane="graph"]');
+  const node = graph.locator('.react-flow__node-policy').first();
+  await expect(node).toBeVisible();
+  const id = (await node.getAttribute('data-id')) ?? '';
+  const dragged = graph.locator(`.react-flow__node-policy[data-id="${id}"]`);
+  await expect(page.getByRole('status', { name: 'Save status' })).toHaveText(
+    'Saved on this device',
+  );
+  const box = await dragged.boundingBox();
+  if (!box) throw new Error('the node is not drawn');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 120, box.y + 90, { steps: 8 });
+  await page.mouse.up();
+  await expect(dragged.locator('.policy-node')).toHaveAttribute('title', /placed by hand/);
+  await page.reload();
+  await expect(dragged.locator('.policy-node')).toHaveAttribute('title', /placed by hand/);
+  // Once more: the position is in the project store, not only put back from the journal.
+  await expect(page.getByRole('status', { name: 'Save status' })).toHaveText(
+    'Saved on this device',
+  );
+  await page.reload();
+  await expect(dragged.locator('.policy-node')).toHaveAttribute('title', /placed by hand/);
+  await expect(page.getByText('that were not saved yet')).toHaveCount(0);
+});

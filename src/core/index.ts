@@ -46,9 +46,12 @@ export {
   projectFileNamed,
   projectHash,
   readLayout,
+  sameLayout,
 } from './project.ts';
 export type {
+  ExtrasMerge,
   FileMerge,
+  ProjectExtras,
   Recovery,
   TabChannel,
   TabMessage,
@@ -57,6 +60,7 @@ export type {
 } from './unsaved.ts';
 export {
   fingerprint,
+  mergeExtras,
   mergeFiles,
   readTabMessage,
   readUnsavedEdits,

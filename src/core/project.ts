@@ -57,6 +57,12 @@ export interface Project {
 /** Positions of graph nodes by policy id. */
 export type GraphLayout = Readonly<Record<string, { readonly x: number; readonly y: number }>>;
 
+/** Whether two sets of positions place every policy at the same point. */
+export function sameLayout(a: GraphLayout | undefined, b: GraphLayout | undefined): boolean {
+  const ids = new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})]);
+  return [...ids].every((id) => a?.[id]?.x === b?.[id]?.x && a?.[id]?.y === b?.[id]?.y);
+}
+
 /** The most hand-placed positions a project keeps (a hostile bundle cannot make more). */
 export const MAX_LAYOUT_ENTRIES = 20_000;
 

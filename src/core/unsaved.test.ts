@@ -4,6 +4,7 @@ import type { ProjectFileName } from './project.ts';
 import { PROJECT_FILES } from './project.ts';
 import {
   fingerprint,
+  mergeExtras,
   mergeFiles,
   readTabMessage,
   readUnsavedEdits,
@@ -85,6 +86,21 @@ describe('unsaved edits', () => {
         if (edits) expect(readUnsavedEdits(JSON.parse(JSON.stringify(edits)))).toEqual(edits);
       }),
     );
+    // Positions moved with no file typed are edits too; ones that are not finite are dropped.
+    const moved = unsavedEdits(WHO, 'Mine', emptyFiles(), emptyFiles(), {
+      now: { a: { x: 1, y: 2 } },
+      saved: undefined,
+    });
+    expect(moved).toMatchObject({ files: {}, layout: { a: { x: 1, y: 2 } } });
+    expect(readUnsavedEdits(JSON.parse(JSON.stringify(moved)))).toEqual(moved);
+    expect(
+      readUnsavedEdits({ ...moved, layout: { a: { x: 1, y: 2 }, b: { x: 'Infinity', y: 0 } } })
+        ?.layout,
+    ).toEqual({ a: { x: 1, y: 2 } });
+    const same = { a: { x: 1, y: 2 } };
+    expect(unsavedEdits(WHO, 'Mine', emptyFiles(), emptyFiles(), { now: same, saved: same })).toBe(
+      undefined,
+    );
     fc.assert(
       fc.property(fc.jsonValue(), (junk) => {
         expect(() => readUnsavedEdits(junk)).not.toThrow();
@@ -142,3 +158,60 @@ function edited(saved: Files, typed: Files) {
   if (!edits) throw new Error('Nothing was edited.');
   return edits;
 }
+
+describe('mergeExtras', () => {
+  const at = (x: number) => ({ x, y: x });
+  const extras = (name: string, layout?: Record<string, { x: number; y: number }>) => ({
+    name,
+    layout,
+  });
+
+  it('takes the other side’s rename and moves only where this side changed nothing', () => {
+    const base = extras('Desk', { a: at(1), b: at(1) });
+    const merged = mergeExtras(
+      base,
+      extras('Desk', { a: at(2), b: at(1) }),
+      extras('Refunds', { a: at(1), b: at(3), c: at(4) }),
+    );
+    expect(merged).toEqual({
+      name: 'Refunds',
+      layout: { a: at(2), b: at(3), c: at(4) },
+      tookName: true,
+      tookPositions: ['b', 'c'],
+    });
+  });
+
+  it('keeps this side’s rename and moves over the other’s, and takes the other’s removals', () => {
+    const base = extras('Desk', { a: at(1), b: at(1) });
+    const merged = mergeExtras(base, extras('Mine', { a: at(5), b: at(1) }), extras('Theirs'));
+    expect(merged).toEqual({
+      name: 'Mine',
+      layout: { a: at(5) },
+      tookName: false,
+      tookPositions: ['b'],
+    });
+    expect(mergeExtras(base, base, extras('Desk')).layout).toBeUndefined();
+  });
+
+  it('is the identity when the other side changed nothing, and takes everything when this side did not', () => {
+    const layout = fc.dictionary(
+      fc.constantFrom('a', 'b', 'c', 'd'),
+      fc.record({ x: fc.integer({ min: -5, max: 5 }), y: fc.integer({ min: -5, max: 5 }) }),
+    );
+    const side = fc.record({
+      name: fc.constantFrom('N', 'M'),
+      layout: fc.option(layout, { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(side, side, (base, ours) => {
+        const kept = mergeExtras(base, ours, base);
+        expect(kept.name).toBe(ours.name);
+        expect(kept.layout).toBe(ours.layout);
+        expect(kept.tookPositions).toEqual([]);
+        const taken = mergeExtras(base, base, ours);
+        expect(taken.name).toBe(ours.name);
+        expect(taken.layout ?? {}).toEqual(ours.layout ?? {});
+      }),
+    );
+  });
+});

@@ -1,5 +1,5 @@
-import type { ProjectFileName } from './project.ts';
-import { isProjectFileName } from './project.ts';
+import type { GraphLayout, ProjectFileName } from './project.ts';
+import { isProjectFileName, readLayout } from './project.ts';
 
 /**
  * One tab's edits to one project that are not yet in the project store: kept where a reload or a
@@ -15,6 +15,8 @@ export interface UnsavedEdits {
   readonly files: Partial<Record<ProjectFileName, string>>;
   /** For each changed file, the fingerprint of the saved text the edit was made on. */
   readonly base: Partial<Record<ProjectFileName, string>>;
+  /** Every hand-placed position, when policies were moved on the graph since the last save. */
+  readonly layout?: GraphLayout;
   /** When they were written (ISO-8601). */
   readonly at: string;
 }
@@ -41,12 +43,16 @@ export function fingerprint(text: string): string {
   return `${text.length.toString(36)}.${(hash >>> 0).toString(36)}`;
 }
 
-/** The files of `files` that differ from `saved`, as unsaved edits; undefined when none differ. */
+/**
+ * The files of `files` that differ from `saved`, and the positions when `layout.now` is not
+ * `layout.saved`, as unsaved edits; undefined when nothing differs.
+ */
 export function unsavedEdits(
   who: { readonly projectId: string; readonly tab: string; readonly at: string },
   name: string,
   files: Files,
   saved: Partial<Files>,
+  layout?: { readonly now: GraphLayout | undefined; readonly saved: GraphLayout | undefined },
 ): UnsavedEdits | undefined {
   const changed: Partial<Record<ProjectFileName, string>> = {};
   const base: Partial<Record<ProjectFileName, string>> = {};
@@ -55,7 +61,9 @@ export function unsavedEdits(
     changed[file] = files[file];
     base[file] = fingerprint(saved[file] ?? '');
   }
-  return Object.keys(changed).length === 0 ? undefined : { ...who, name, files: changed, base };
+  const moved = layout !== undefined && layout.now !== layout.saved;
+  if (Object.keys(changed).length === 0 && !moved) return undefined;
+  return { ...who, name, files: changed, base, ...(moved && { layout: layout.now ?? {} }) };
 }
 
 /** Two versions of a project's files merged file by file, and the files both sides changed. */
@@ -82,10 +90,69 @@ export function mergeFiles(base: Partial<Files>, ours: Files, theirs: Files): Fi
   return { files, conflicts };
 }
 
+/** A project's name and hand-placed positions, as one side of a merge sees them. */
+export interface ProjectExtras {
+  readonly name: string;
+  readonly layout: GraphLayout | undefined;
+}
+
+/** Name and positions merged, and what of them came from the other side. */
+export interface ExtrasMerge extends ProjectExtras {
+  /** The other side's name was taken (this side had not renamed the project). */
+  readonly tookName: boolean;
+  /** Policies whose position (or its removal) was taken from the other side. */
+  readonly tookPositions: readonly string[];
+}
+
+/**
+ * Merges this tab's name and positions (`ours`) with another tab's (`theirs`), both made from
+ * `base`: a name renamed on one side only takes that side's, a rename on both keeps ours; positions
+ * merge policy by policy the same way, so a policy moved in each tab keeps both moves.
+ */
+export function mergeExtras(
+  base: ProjectExtras,
+  ours: ProjectExtras,
+  theirs: ProjectExtras,
+): ExtrasMerge {
+  const tookName = ours.name === base.name && theirs.name !== base.name;
+  const layout = new Map(Object.entries(ours.layout ?? {}));
+  const tookPositions: string[] = [];
+  const ids = new Set([...Object.keys(theirs.layout ?? {}), ...Object.keys(base.layout ?? {})]);
+  for (const id of ids) {
+    const was = positionOf(base.layout, id);
+    const mine = positionOf(ours.layout, id);
+    const other = positionOf(theirs.layout, id);
+    if (!samePosition(mine, was) || samePosition(other, was) || samePosition(mine, other)) continue;
+    if (other === undefined) layout.delete(id);
+    else layout.set(id, other);
+    tookPositions.push(id);
+  }
+  const merged =
+    tookPositions.length === 0
+      ? ours.layout
+      : layout.size === 0
+        ? undefined
+        : Object.fromEntries(layout);
+  return { name: tookName ? theirs.name : ours.name, layout: merged, tookName, tookPositions };
+}
+
+function positionOf(layout: GraphLayout | undefined, id: string) {
+  return layout !== undefined && Object.hasOwn(layout, id) ? layout[id] : undefined;
+}
+
+function samePosition(
+  a: { readonly x: number; readonly y: number } | undefined,
+  b: { readonly x: number; readonly y: number } | undefined,
+): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.x === b.x && a.y === b.y);
+}
+
 /** Unsaved edits put back onto the stored files. */
 export interface Recovery {
   /** The stored files with every edit applied. */
   readonly files: Files;
+  /** The positions the edits hold, when policies were moved (empty: every position cleared). */
+  readonly layout: GraphLayout | undefined;
   /** Whether any edit was not already in the stored files. */
   readonly changed: boolean;
   /** Files whose stored text moved on since the edit was made (by another tab). */
@@ -103,7 +170,7 @@ export function recoverEdits(stored: Files, edits: UnsavedEdits): Recovery {
     files[file] = text;
     changed = true;
   }
-  return { files, changed, conflicts };
+  return { files, layout: edits.layout, changed, conflicts };
 }
 
 /** Reads unsaved edits back from storage; anything not of their shape is undefined. */
@@ -123,7 +190,8 @@ export function readUnsavedEdits(value: unknown): UnsavedEdits | undefined {
   const base = textsOf(record.base);
   if (!files || !base) return undefined;
   if (Object.keys(files).some((file) => !(file in base))) return undefined;
-  return { projectId, tab, name, at, files, base };
+  const layout = record.layout === undefined ? undefined : readLayout(record.layout).layout;
+  return { projectId, tab, name, at, files, base, ...(layout && { layout }) };
 }
 
 function textsOf(value: unknown): Partial<Record<ProjectFileName, string>> | undefined {

@@ -79,6 +79,28 @@ describe('a reload right after typing', () => {
     expect(here.journal.list()).toEqual([]);
   });
 
+  it('keeps policies moved on the graph just before the reload, over positions saved meanwhile', async () => {
+    const here = device();
+    await here.repository.put({
+      ...((await here.repository.get('p1')) as NonNullable<
+        Awaited<ReturnType<ProjectRepository['get']>>
+      >),
+      layout: { 'refund-window': { x: 7, y: 7 } },
+    });
+    const before = await page(here, 't1', { holdWrites: true });
+    before.store.getState().placePolicies({ 'verify-identity': { x: 5, y: 6 } });
+    before.store.getState().keepUnsaved();
+    void before.store.getState().saveNow();
+
+    const after = await page(here, 't2');
+    const kept = { 'refund-window': { x: 7, y: 7 }, 'verify-identity': { x: 5, y: 6 } };
+    expect(after.store.getState().project.layout).toEqual(kept);
+    expect(after.store.getState().unsavedNotice?.message).toContain('graph positions');
+    await settle();
+    expect((await here.repository.get('p1'))?.layout).toEqual(kept);
+    expect(here.journal.list()).toEqual([]);
+  });
+
   it('keeps what a crash interrupted: each save first writes the journal', async () => {
     const here = device();
     const before = await page(here, 't1', { holdWrites: true });
@@ -207,6 +229,91 @@ describe('two tabs on one project', () => {
     await settle();
     expect((await here.repository.get(projectId))?.files['agent.md']).toBe('# From B, more\n');
     expect((await here.repository.get('p1'))?.files['agent.md']).toBe('# From A\n');
+  });
+});
+
+describe('names and graph positions', () => {
+  it('a policy moved on the graph is saved, with nothing typed', async () => {
+    const here = device();
+    const a = await page(here, 'A');
+    a.store.getState().placePolicies({ 'verify-identity': { x: 5, y: 6 } });
+    a.clock.advance(DELAY);
+    await settle();
+    expect((await here.repository.get('p1'))?.layout).toEqual({
+      'verify-identity': { x: 5, y: 6 },
+    });
+    const reloaded = await page(here, 'A2');
+    expect(reloaded.store.getState().project.layout).toEqual({ 'verify-identity': { x: 5, y: 6 } });
+  });
+
+  it('a rename and moves in one tab, moves and typing in another: every change is kept, and said', async () => {
+    const here = device();
+    const a = await page(here, 'A');
+    const b = await page(here, 'B');
+    a.store.getState().renameProject('Refunds');
+    a.store.getState().placePolicies({ 'verify-identity': { x: 1, y: 1 } });
+    b.store.getState().placePolicies({ 'refund-window': { x: 2, y: 2 } });
+    b.store.getState().setFileText('agent.md', '# From B\n');
+    a.clock.advance(DELAY);
+    await settle();
+    b.clock.advance(DELAY);
+    await settle();
+
+    const stored = await here.repository.get('p1');
+    expect(stored).toMatchObject({
+      name: 'Refunds',
+      files: { 'agent.md': '# From B\n' },
+      layout: { 'verify-identity': { x: 1, y: 1 }, 'refund-window': { x: 2, y: 2 } },
+    });
+    const { project, unsavedNotice } = b.store.getState();
+    expect(project.name).toBe('Refunds');
+    expect(project.layout).toEqual(stored?.layout);
+    expect(unsavedNotice?.message).toBe(
+      '“Refunds” was also changed in another tab; merged in here: its new name and where it put 1 policy on the graph.',
+    );
+    // B is now clean: it saves nothing more, and A's next save keeps B's move.
+    expect(b.store.getState().saveStatus).toBe('saved');
+    a.store.getState().placePolicies({ 'verify-identity': { x: 3, y: 3 } });
+    a.clock.advance(DELAY);
+    await settle();
+    expect((await here.repository.get('p1'))?.layout).toEqual({
+      'verify-identity': { x: 3, y: 3 },
+      'refund-window': { x: 2, y: 2 },
+    });
+  });
+
+  it('the same policy moved in both tabs keeps the later move; the name renamed in both keeps the later', async () => {
+    const here = device();
+    const a = await page(here, 'A');
+    const b = await page(here, 'B');
+    a.store.getState().renameProject('From A');
+    a.store.getState().placePolicies({ 'verify-identity': { x: 1, y: 1 } });
+    b.store.getState().renameProject('From B');
+    b.store.getState().placePolicies({ 'verify-identity': { x: 9, y: 9 } });
+    a.clock.advance(DELAY);
+    await settle();
+    b.clock.advance(DELAY);
+    await settle();
+    expect(await here.repository.get('p1')).toMatchObject({
+      name: 'From B',
+      layout: { 'verify-identity': { x: 9, y: 9 } },
+    });
+  });
+
+  it('a clean tab takes the other’s new name and positions', async () => {
+    const here = device();
+    const [toA, toB] = memoryTabPair();
+    const a = await page(here, 'A', { tabs: toA });
+    const b = await page(here, 'B', { tabs: toB });
+    a.store.getState().renameProject('Refunds');
+    a.store.getState().placePolicies({ 'verify-identity': { x: 4, y: 4 } });
+    a.clock.advance(DELAY);
+    await settle();
+    expect(b.store.getState().project).toMatchObject({
+      name: 'Refunds',
+      layout: { 'verify-identity': { x: 4, y: 4 } },
+    });
+    expect(b.store.getState().unsavedNotice?.message).toContain('changed in another tab');
   });
 });
 

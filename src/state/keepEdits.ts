@@ -33,7 +33,9 @@ export function autosave(store: StoreApi<AppState>, scheduler: Scheduler, timing
   });
   // A save that leaves edits unsaved (typing during the write) keeps the journal up to date.
   store.subscribe((state, previous) => {
-    if (state.savedFiles !== previous.savedFiles && state.projectId === previous.projectId) {
+    const saved =
+      state.savedFiles !== previous.savedFiles || state.savedExtras !== previous.savedExtras;
+    if (saved && state.projectId === previous.projectId) {
       state.keepUnsaved();
     }
   });

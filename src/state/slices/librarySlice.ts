@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type {
   ExampleInfo,
   ExampleLibrary,
+  ExtrasMerge,
   Project,
   ProjectRepository,
   ProjectSummary,
@@ -10,13 +11,16 @@ import type {
 import {
   PROJECT_FILES,
   createProject,
+  mergeExtras,
   mergeFiles,
   normalizeProjectName,
   parseBundle,
   projectFromFiles,
   readLayout,
+  sameLayout,
 } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
+import { extrasOf } from './projectSlice.ts';
 
 /** What the library needs from outside: storage, examples, ids and the clock. */
 export interface LibraryServices {
@@ -104,6 +108,7 @@ export function createLibrarySlice(
         projectId: id,
         project,
         savedFiles: saved ? project.files : ({} as Project['files']),
+        savedExtras: saved ? extrasOf(project) : { name: '', layout: undefined },
         activeFile: 'agent.md',
         reveal: null,
         ready: true,
@@ -114,8 +119,9 @@ export function createLibrarySlice(
     const showStored = async (found: StoredProject) => {
       const project = await get().recoverUnsaved(found);
       show(found.id, project, true);
-      if (project.files === found.files) return;
-      set({ savedFiles: found.files });
+      const saved = projectOf(found);
+      if (project.files === found.files && sameLayout(project.layout, saved.layout)) return;
+      set({ savedFiles: found.files, savedExtras: extrasOf(saved) });
       get().keepUnsaved();
       await get().saveNow();
     };
@@ -124,10 +130,12 @@ export function createLibrarySlice(
     let inFlight: Promise<void> | undefined;
 
     const saveOnce = async () => {
-      const { projectId, project, savedFiles, ready, projects } = get();
+      const { projectId, project, savedFiles, savedExtras, ready } = get();
       if (!ready || projectId === '') return;
-      const summary = projects.find((p) => p.id === projectId);
-      const unchanged = savedFiles === project.files && summary?.name === project.name;
+      const unchanged =
+        savedFiles === project.files &&
+        savedExtras.name === project.name &&
+        savedExtras.layout === project.layout;
       if (unchanged) return;
       set({ saveStatus: 'saving' });
       try {
@@ -135,29 +143,38 @@ export function createLibrarySlice(
         const write = async () => {
           const existing = await repository.get(projectId);
           // Another tab may have written since this one last did: what it changed is merged in,
-          // file by file; a file both changed keeps both texts (this tab's as a copy).
+          // file by file; a file both changed keeps both texts (this tab's as a copy). Its new
+          // name and moved policies are merged in the same way.
           const merge = existing && mergeFiles(savedFiles, project.files, existing.files);
           if (existing && merge && merge.conflicts.length > 0) {
             await get().keepConflictCopy(project, existing);
             return;
           }
           const files = merge?.files ?? project.files;
-          await repository.put(stored({ ...project, files }, projectId, existing?.createdAt));
-          const taken = PROJECT_FILE_NAMES.filter((name) => files[name] !== project.files[name]);
+          const extras = existing
+            ? mergeExtras(savedExtras, extrasOf(project), extrasOf(projectOf(existing)))
+            : { ...extrasOf(project), tookName: false, tookPositions: [] };
+          const { name, layout } = extras;
+          await repository.put(
+            stored({ name, files, ...(layout && { layout }) }, projectId, existing?.createdAt),
+          );
+          const taken = PROJECT_FILE_NAMES.filter((file) => files[file] !== project.files[file]);
+          const took = tookWords(taken, extras);
           // Only mark as saved what was written; typing during the write stays unsaved.
           set((state) => ({
-            project: taken.length === 0 ? state.project : withTaken(state.project, project, files),
+            project: withTaken(state.project, project, { name, files, ...(layout && { layout }) }),
             savedFiles: taken.length === 0 ? project.files : files,
+            savedExtras: { name, layout },
             saveStatus: 'saved',
             libraryError: null,
-            ...(taken.length > 0 && {
+            ...(took !== undefined && {
               unsavedNotice: {
                 kind: 'info' as const,
-                message: `“${project.name}” was also changed in another tab; its changes to ${taken.join(', ')} are merged in here.`,
+                message: `“${name}” was also changed in another tab; merged in here: ${took}.`,
               },
             }),
           }));
-          if (summary?.name !== project.name) await get().refreshProjects();
+          if (existing?.name !== name) await get().refreshProjects();
         };
         if (services.exclusive) await services.exclusive(`policylab-save:${projectId}`, write);
         else await write();
@@ -363,16 +380,37 @@ export function createLibrarySlice(
   };
 }
 
-/** The open project with the files another tab changed (and this one had not) taken in. */
-function withTaken(current: Project, sent: Project, merged: Project['files']): Project {
+/**
+ * The open project with what another tab changed (and this one had not) taken in: files, the name
+ * and positions. What was typed or moved here since the save began wins, and is saved next.
+ */
+function withTaken(current: Project, sent: Project, merged: Project): Project {
   const files = { ...current.files };
+  let changed = false;
   for (const name of PROJECT_FILE_NAMES) {
-    // Typed over since the save began: what is typed wins, and is saved next.
-    if (merged[name] !== sent.files[name] && current.files[name] === sent.files[name]) {
-      files[name] = merged[name];
+    if (merged.files[name] !== sent.files[name] && current.files[name] === sent.files[name]) {
+      files[name] = merged.files[name];
+      changed = true;
     }
   }
-  return { ...current, files };
+  const name = current.name === sent.name ? merged.name : current.name;
+  const moved = merged.layout !== sent.layout && current.layout === sent.layout;
+  if (!changed && name === current.name && !moved) return current;
+  const { layout: _old, ...rest } = current;
+  const layout = moved ? merged.layout : current.layout;
+  return { ...rest, name, files: changed ? files : current.files, ...(layout && { layout }) };
+}
+
+/** What a save took from another tab, in words: "its changes to agent.md and its new name". */
+function tookWords(files: readonly string[], extras: ExtrasMerge): string | undefined {
+  const moved = extras.tookPositions.length;
+  const parts = [
+    ...(files.length > 0 ? [`its changes to ${files.join(', ')}`] : []),
+    ...(extras.tookName ? ['its new name'] : []),
+    ...(moved > 0 ? [`where it put ${moved} polic${moved === 1 ? 'y' : 'ies'} on the graph`] : []),
+  ];
+  if (parts.length <= 1) return parts[0];
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) ?? ''}`;
 }
 
 const PROJECT_FILE_NAMES = PROJECT_FILES.map((file) => file.name);

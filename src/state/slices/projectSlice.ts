@@ -1,5 +1,11 @@
 import type { StateCreator } from 'zustand';
-import type { EditHistory, EditOrigin, Project, ProjectFileName } from '../../core/index.ts';
+import type {
+  EditHistory,
+  EditOrigin,
+  Project,
+  ProjectExtras,
+  ProjectFileName,
+} from '../../core/index.ts';
 import {
   EMPTY_HISTORY,
   PROJECT_FILES,
@@ -44,6 +50,8 @@ export interface ProjectSlice {
   project: Project;
   /** The file texts as last saved, to mark files with unsaved changes. */
   savedFiles: Project['files'];
+  /** The name and hand-placed positions as last saved (what another tab's save is merged against). */
+  savedExtras: ProjectExtras;
   activeFile: ProjectFileName;
   reveal: RevealRequest | null;
   /** The undo history of the open project (one for every view: editor, graph, commands). */
@@ -63,8 +71,12 @@ export interface ProjectSlice {
   revealAt: (file: ProjectFileName, line: number, column: number, focus?: boolean) => void;
 }
 
-/** Builds the project slice around a starting project. */
 const PROJECT_FILE_NAMES = PROJECT_FILES.map((f) => f.name);
+
+/** A project's name and hand-placed positions, the parts saved beside its files. */
+export function extrasOf(project: Project): ProjectExtras {
+  return { name: project.name, layout: project.layout };
+}
 
 /** The history of the open project; a history left from another project counts as empty. */
 function historyOf(state: ProjectSlice): EditHistory {
@@ -76,6 +88,7 @@ export function canMove(state: ProjectSlice, stack: 'undo' | 'redo', scope?: Pro
   return canStep(historyOf(state)[stack], scope);
 }
 
+/** Builds the project slice around a starting project. */
 export function createProjectSlice(
   initial: Project = createProject('Untitled project'),
 ): StateCreator<AppState, [], [], ProjectSlice> {
@@ -102,6 +115,7 @@ export function createProjectSlice(
       projectId: '',
       project: initial,
       savedFiles: initial.files,
+      savedExtras: extrasOf(initial),
       activeFile: 'agent.md',
       reveal: null,
       history: { ...EMPTY_HISTORY, projectId: '' },

@@ -6,7 +6,7 @@ import type {
   UnsavedEdits,
   UnsavedJournal,
 } from '../../core/index.ts';
-import { readLayout, recoverEdits, unsavedEdits } from '../../core/index.ts';
+import { readLayout, recoverEdits, sameLayout, unsavedEdits } from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 
 /** What keeps edits safe: the journal, the store, this tab's id, ids and the clock. */
@@ -72,13 +72,14 @@ export function createUnsavedSlice(
       unsavedNotice: null,
 
       keepUnsaved: () => {
-        const { projectId, project, savedFiles, ready } = get();
+        const { projectId, project, savedFiles, savedExtras, ready } = get();
         if (!ready || projectId === '') return;
         const edits = unsavedEdits(
           { projectId, tab, at: now() },
           project.name,
           project.files,
           savedFiles,
+          { now: project.layout, saved: savedExtras.layout },
         );
         if (!edits) journal.remove(projectId, tab);
         else if (!journal.write(edits)) {
@@ -88,7 +89,7 @@ export function createUnsavedSlice(
       },
 
       recoverUnsaved: async (stored) => {
-        const layout = stored.layout === undefined ? undefined : readLayout(stored.layout).layout;
+        let layout = stored.layout === undefined ? undefined : readLayout(stored.layout).layout;
         let files = stored.files;
         const put: string[] = [];
         const copies: string[] = [];
@@ -105,12 +106,18 @@ export function createUnsavedSlice(
             files = recovery.files;
             put.push(...Object.keys(entry.files));
           }
+          if (recovery.layout !== undefined && recovery.conflicts.length === 0) {
+            // Positions the tab moved win over the stored ones; an empty set cleared them all.
+            const empty = Object.keys(recovery.layout).length === 0;
+            layout = empty ? undefined : { ...layout, ...recovery.layout };
+            put.push('graph positions');
+          }
           journal.remove(entry.projectId, entry.tab);
         }
         if (put.length > 0 || copies.length > 0) {
           const parts = [
             put.length > 0 &&
-              `Put back what you typed in “${stored.name}” that was not saved yet (${[...new Set(put)].join(', ')}).`,
+              `Put back your changes to “${stored.name}” that were not saved yet (${[...new Set(put)].join(', ')}).`,
             copies.length > 0 &&
               `Edits that another tab had overwritten are kept as “${copies.join('”, “')}”.`,
           ];
@@ -125,13 +132,28 @@ export function createUnsavedSlice(
         const before = get();
         if (before.projectId !== projectId) return;
         const stored = await repository.get(projectId);
-        const { project, savedFiles } = get();
-        // Something typed here is not lost: the next save merges it, file by file.
-        if (!stored || get().projectId !== projectId || project.files !== savedFiles) return;
-        if (sameFiles(stored.files, project.files)) return;
+        const { project, savedFiles, savedExtras } = get();
+        // Something typed or moved here is not lost: the next save merges it.
+        const clean =
+          project.files === savedFiles &&
+          project.name === savedExtras.name &&
+          project.layout === savedExtras.layout;
+        if (!stored || get().projectId !== projectId || !clean) return;
+        const layout = stored.layout === undefined ? undefined : readLayout(stored.layout).layout;
+        const same =
+          sameFiles(stored.files, project.files) &&
+          stored.name === project.name &&
+          sameLayout(layout, project.layout);
+        if (same) return;
+        const theirs: Project = {
+          name: stored.name,
+          files: stored.files,
+          ...(layout && { layout }),
+        };
         set({
-          project: { ...project, name: stored.name, files: stored.files },
+          project: theirs,
           savedFiles: stored.files,
+          savedExtras: { name: theirs.name, layout: theirs.layout },
           unsavedNotice: {
             kind: 'info',
             message: `“${stored.name}” was changed in another tab; this tab now shows that text.`,
@@ -146,6 +168,7 @@ export function createUnsavedSlice(
           projectId: id,
           project: { ...state.project, name: copy.name },
           savedFiles: project.files,
+          savedExtras: { name: copy.name, layout: project.layout },
           history: { ...state.history, projectId: id },
           saveStatus: 'saved',
           unsavedNotice: {
