@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /** Points the agent and the simulated user at an OpenAI-protocol endpoint, through the dialog. */
 export async function useEndpoint(page: Page, url: string) {
@@ -33,4 +33,21 @@ export async function assignRole(page: Page, role: 'Judge' | 'Generator') {
   await page.getByRole('dialog', { name: 'Models' }).getByRole('tab', { name: 'Roles' }).click();
   await page.getByLabel(`Engine for ${role}`).selectOption({ label: 'Custom' });
   await page.keyboard.press('Escape');
+}
+
+/**
+ * Runs the open project's scenarios from the simulate `pane` on the endpoint at `url` (priced, so
+ * a dollar budget can count), with the run settings given by their labels; answers the report.
+ */
+export async function runOnEndpoint(
+  pane: Locator,
+  url: string,
+  settings: Readonly<Record<string, string>> = {},
+) {
+  await useEndpoint(pane.page(), url);
+  await priceModel(pane.page(), '0.5', '1.5');
+  const form = pane.getByRole('form', { name: 'Run settings' });
+  for (const [label, value] of Object.entries(settings)) await form.getByLabel(label).fill(value);
+  await form.getByRole('button', { name: 'Run scenarios' }).click();
+  return pane.getByRole('region', { name: 'Run report' });
 }

@@ -118,6 +118,18 @@ export class Workbench {
   }
 }
 
+/** Drags `target` by the mouse from its middle, `dx`, `dy` pixels away; answers its box before. */
+export async function dragBy(target: Locator, dx: number, dy: number) {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('the thing to drag is not drawn');
+  const mouse = target.page().mouse;
+  await mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await mouse.down();
+  await mouse.move(box.x + box.width / 2 + dx, box.y + box.height / 2 + dy, { steps: 8 });
+  await mouse.up();
+  return box;
+}
+
 /** The built files a lazily loaded module ends up in, read from the Vite manifest. */
 export function chunkFilesOf(sourcePath: string): string[] {
   const manifest = JSON.parse(readFileSync('dist/.vite/manifest.json', 'utf8')) as Record<

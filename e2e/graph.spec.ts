@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { dragBy, expect, test } from './fixtures.ts';
 import { openRefundDesk } from './refundDesk.ts';
 
 /** "3 of 24" → "24": how many matches the find widget counts in the file. */
@@ -44,12 +44,7 @@ test('the airline graph: filter, drag, connect, edit the weight in the text, und
 
   // Drag a node: it stays where it was dropped, marked as placed by hand.
   const dragged = node(page, 'introduce-as-skyway');
-  const before = await dragged.boundingBox();
-  if (!before) throw new Error('node not drawn');
-  await page.mouse.move(before.x + before.width / 2, before.y + before.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(before.x + 120, before.y + 90, { steps: 8 });
-  await page.mouse.up();
+  const before = await dragBy(dragged, 120, 90);
   await expect(dragged.locator('.policy-node')).toHaveAttribute('title', /placed by hand/);
   const after = await dragged.boundingBox();
   expect(Math.abs((after?.x ?? 0) - before.x)).toBeGreaterThan(60);

@@ -1,6 +1,6 @@
 import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
-import { priceModel, useEndpoint } from './endpoints.ts';
+import { runOnEndpoint } from './endpoints.ts';
 import { expect, test } from './fixtures.ts';
 import { openRefundDesk, refundDeskScript } from './refundDesk.ts';
 
@@ -67,13 +67,7 @@ test('a provider’s impossible token counts are estimated and marked, never NaN
   });
   try {
     await openRefundDesk(page);
-    await useEndpoint(page, desk.url);
-    await priceModel(page, '0.5', '1.5');
-    const pane = workbench.pane('simulate');
-    const form = pane.getByRole('form', { name: 'Run settings' });
-    await form.getByLabel('Trials').fill('1');
-    await form.getByRole('button', { name: 'Run scenarios' }).click();
-    const report = pane.getByRole('region', { name: 'Run report' });
+    const report = await runOnEndpoint(workbench.pane('simulate'), desk.url, { Trials: '1' });
     await expect(report).toContainText('Finished · 5 of 5 dialogues', { timeout: 60_000 });
     const header = await report.locator('header').innerText();
     // Every answer's counts were impossible or missing: every call that answered is estimated

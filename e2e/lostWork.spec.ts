@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { Workbench, expect, test } from './fixtures.ts';
+import { Workbench, dragBy, expect, test } from './fixtures.ts';
 
 // Each test types in the real editor, then reloads, crashes or opens a second tab.
 test.describe.configure({ timeout: 60_000 });
@@ -149,12 +149,7 @@ test('a policy dragged on the graph is still where it was dropped after a reload
   await expect(page.getByRole('status', { name: 'Save status' })).toHaveText(
     'Saved on this device',
   );
-  const box = await dragged.boundingBox();
-  if (!box) throw new Error('the node is not drawn');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(box.x + 120, box.y + 90, { steps: 8 });
-  await page.mouse.up();
+  await dragBy(dragged, 120, 90);
   await expect(dragged.locator('.policy-node')).toHaveAttribute('title', /placed by hand/);
   await page.reload();
   await expect(dragged.locator('.policy-node')).toHaveAttribute('title', /placed by hand/);

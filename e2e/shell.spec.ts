@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { PANES, TITLES, expect, test } from './fixtures.ts';
+import { PANES, TITLES, dragBy, expect, test } from './fixtures.ts';
 
 /** What the default layout shows: Replay and Share wait behind Simulate's tab. */
 const DEFAULT_VISIBLE = ['author', 'graph', 'simulate'] as const;
@@ -169,13 +169,8 @@ test('separators resize panes by mouse and by keyboard', async ({ workbench, pag
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
   await expect.poll(() => workbench.paneWidth('author')).toBeGreaterThan(before + 40);
 
-  const box = await separator.boundingBox();
-  if (!box) throw new Error('separator has no box');
   const width = await workbench.paneWidth('author');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(box.x - 150, box.y + box.height / 2, { steps: 8 });
-  await page.mouse.up();
+  await dragBy(separator, -150, 0);
   await expect.poll(() => workbench.paneWidth('author')).toBeLessThan(width - 100);
 });
 

@@ -4,7 +4,7 @@ import { LOG_VERSION } from '../src/core/sim/events.ts';
 import type { TestServer } from '../src/test/servers/http.ts';
 import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
-import { assignRole, priceModel, useEndpoint } from './endpoints.ts';
+import { assignRole, priceModel, runOnEndpoint, useEndpoint } from './endpoints.ts';
 import { KNOWN_OUTCOMES, openRefundDesk, refundDeskScript } from './refundDesk.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -211,13 +211,8 @@ test.describe('a simulation run', () => {
     });
     try {
       await workbench.openExample('airline');
-      await useEndpoint(page, slow.url);
-      await priceModel(page, '0.5', '1.5');
       const pane = workbench.pane('simulate');
-      const form = pane.getByRole('form', { name: 'Run settings' });
-      await form.getByLabel('Max turns').fill('2');
-      await form.getByRole('button', { name: 'Run scenarios' }).click();
-      const report = pane.getByRole('region', { name: 'Run report' });
+      const report = await runOnEndpoint(pane, slow.url, { 'Max turns': '2' });
       await expect(report).toContainText(/Running · ([3-9]|1\d) of 22 dialogues/, {
         timeout: 60_000,
       });
