@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { parseProject } from '../../core/format/parseProject.ts';
+import type { GuardRule } from '../../core/format/model.ts';
+import { decideToolCall, evaluateRule } from '../../core/rules/guards.ts';
+import { seedDatabase } from '../../core/sim/database.ts';
+import type { SimScenario } from '../../core/sim/events.ts';
+import { checkExpectations } from '../../core/sim/judging.ts';
+import { argumentErrors, runTool } from '../../core/sim/toolRuntime.ts';
+import { judgeOne, testCheck } from '../../core/testing/checks.ts';
+import { A, U, dialogue } from '../../core/testing/dialogues.ts';
+import { MINI_FILES, miniProject } from '../../core/testing/miniProject.ts';
+import { CEL_BOMBS, FOR_EACH_BOMB } from './celBombs.ts';
+import { COUNTED_REPEAT, ENDLESS_CONDITION } from './patternInputs.ts';
+
+// Every input here ran for minutes to centuries before the budgets; each must now end with a
+// message that names the limit, through the same entry points the page, Play and the CLI call.
+// Speed is `npm run bench`'s (cel_ms_budget, regex_ms_counted_repeat); a generous timeout only
+// keeps a slow machine from failing a test that is not about time.
+const NOW = '2026-05-01T12:00:00Z';
+const CEL_LIMIT = /stopped after 1,000,000 steps.*nested all\/exists\/map\/filter/i;
+const PATTERN_LIMIT = /\/a\{1,1000\}b\/ was too costly to match on this text of 20,000 characters/;
+
+/** The mini project with one guard rule on get_user whose condition is `when`. */
+function guarded(when: string) {
+  const rule = `  get_user:\n    rules:\n      - id: costly\n        policy: verify-identity\n        decision: forbid\n        when: ${JSON.stringify(when)}\n        message: Never reached.\n`;
+  const project = miniProject({
+    'rules.yaml': MINI_FILES['rules.yaml'].replace('guards:\n', () => `guards:\n${rule}`),
+  });
+  return parseProject(project).model;
+}
+
+describe('CEL step bombs', () => {
+  for (const bomb of CEL_BOMBS) {
+    it(`a guard with ${bomb.name} refuses the call, saying the limit`, { timeout: 60_000 }, () => {
+      const model = guarded(bomb.condition);
+      const decision = decideToolCall(
+        model,
+        { tool: 'get_user', args: { user_id: 'u1', ...bomb.args() } },
+        { db: seedDatabase(model).db, history: [], now: NOW },
+      );
+      expect(decision.allowed).toBe(false);
+      expect(decision.reason).toMatch(CEL_LIMIT);
+      expect(decision.trace.at(-1)?.outcome).toBe('failed');
+    });
+  }
+
+  it('the rule playground’s evaluateRule says the limit for the endless condition', () => {
+    const rule = { id: 'endless', when: ENDLESS_CONDITION } as GuardRule;
+    const outcome = evaluateRule(rule, { args: {} });
+    expect(outcome.outcome).toBe('failed');
+    expect(outcome.detail).toMatch(CEL_LIMIT);
+  });
+
+  it('a for_each effect whose runs together pass the budget fails the call and changes nothing', () => {
+    const project = miniProject({
+      'tools.yaml': `${MINI_FILES['tools.yaml']}${FOR_EACH_BOMB.tool}`,
+    });
+    const { model } = parseProject(project);
+    const db = seedDatabase(model).db;
+    const outcome = runTool(
+      model,
+      db,
+      { tool: 'tag_orders', args: FOR_EACH_BOMB.args() },
+      { now: NOW },
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.db).toBe(db);
+    if (!outcome.ok) expect(outcome.error).toMatch(CEL_LIMIT);
+  });
+
+  it('an expectation past the budget is an error of the scenario, never a pass', () => {
+    const scenario: SimScenario = {
+      id: 's',
+      policies: ['p'],
+      persona: '',
+      goal: '',
+      knows: [],
+      unknown: [],
+      rows: {},
+      expected: {
+        database: [ENDLESS_CONDITION],
+        requiredActions: [],
+        forbiddenActions: [],
+        mustSay: [],
+        mustNotSay: [],
+      },
+    };
+    const [finding] = checkExpectations(scenario, dialogue([U('Hi'), A('Hello')]), {}, {});
+    expect(finding).toMatchObject({ passed: false, fault: 'scenario' });
+    expect(finding?.detail).toMatch(CEL_LIMIT);
+  });
+});
+
+describe('a counted repeat on a long text', () => {
+  const { pattern, text } = COUNTED_REPEAT;
+
+  for (const kind of ['must_say', 'must_not_say'] as const) {
+    it(`a ${kind} check is an error that says the pattern was too costly`, () => {
+      const found = judgeOne(testCheck(kind, { pattern }), dialogue([U('Hi'), A(text())]));
+      expect(found).toMatchObject({ passed: false, fault: 'scenario' });
+      expect(found.detail).toMatch(PATTERN_LIMIT);
+    });
+  }
+
+  it('a scenario phrase written /like this/ is an error that says so', () => {
+    const scenario: SimScenario = {
+      id: 's',
+      policies: ['p'],
+      persona: '',
+      goal: '',
+      knows: [],
+      unknown: [],
+      rows: {},
+      expected: {
+        database: [],
+        requiredActions: [],
+        forbiddenActions: [],
+        mustSay: [],
+        mustNotSay: [`/${pattern}/`],
+      },
+    };
+    const [finding] = checkExpectations(scenario, dialogue([U('Hi'), A(text())]), {}, {});
+    expect(finding).toMatchObject({ passed: false, fault: 'scenario' });
+    expect(finding?.detail).toMatch(PATTERN_LIMIT);
+  });
+
+  it('a matches() guard refuses the call with the message', () => {
+    const model = guarded(`args.user_id.matches('${pattern}')`);
+    const decision = decideToolCall(
+      model,
+      { tool: 'get_user', args: { user_id: text() } },
+      { db: seedDatabase(model).db, history: [], now: NOW },
+    );
+    expect(decision.allowed).toBe(false);
+    expect(decision.reason).toMatch(PATTERN_LIMIT);
+  });
+
+  it('a tool parameter’s pattern refuses the call instead of escaping Ajv', () => {
+    const project = miniProject({
+      'tools.yaml': MINI_FILES['tools.yaml'].replace(
+        'user_id: { type: string }',
+        `user_id: { type: string, pattern: '${pattern}' }`,
+      ),
+    });
+    const { model } = parseProject(project);
+    const tool = model.tools.find((t) => t.name === 'get_user');
+    if (!tool) throw new Error('no get_user');
+    expect(argumentErrors(tool, { user_id: text() }).join()).toMatch(PATTERN_LIMIT);
+    const outcome = runTool(
+      model,
+      seedDatabase(model).db,
+      { tool: 'get_user', args: { user_id: text() } },
+      { now: NOW },
+    );
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toMatch(PATTERN_LIMIT);
+  });
+});
+
+describe('uniqueItems on a long list of objects', () => {
+  it('refuses a list past the limit before Ajv compares every pair', () => {
+    const project = miniProject({
+      'tools.yaml': MINI_FILES['tools.yaml'].replace(
+        'user_id: { type: string }',
+        'user_id: { type: string }\n        tags: { type: array, uniqueItems: true }',
+      ),
+    });
+    const tool = parseProject(project).model.tools.find((t) => t.name === 'get_user');
+    if (!tool) throw new Error('no get_user');
+    const tags = Array.from({ length: 60_000 }, (_, i) => ({ i }));
+    expect(argumentErrors(tool, { user_id: 'u1', tags })).toEqual([
+      '"tags" has 60,000 items, more than the 1,000 a list whose items must be unique is checked for',
+    ]);
+  });
+});

@@ -1,0 +1,61 @@
+import { ENDLESS_CONDITION } from './patternInputs.ts';
+
+/*
+ * CEL conditions that compute for minutes to centuries, one per shape of work: what the CEL step
+ * budget (core/celMeter.ts) must stop, in milliseconds, with a message naming the limit.
+ */
+
+/** A condition whose work has no practical end, and the arguments it reads. */
+export interface CelBomb {
+  readonly name: string;
+  readonly condition: string;
+  readonly args: () => Readonly<Record<string, unknown>>;
+}
+
+/** 30,000 distinct short strings: a model's list argument that fits in one answer. */
+const manyIds = (): string[] => Array.from({ length: 30_000 }, (_, i) => `x${i}`);
+
+/** One bomb per shape: nested comprehensions, range, map of range, a loop over arguments. */
+export const CEL_BOMBS: readonly CelBomb[] = [
+  { name: 'nested comprehensions', condition: ENDLESS_CONDITION, args: () => ({}) },
+  // Few steps, but each builds a list of 100,000: only range's own charge stops it.
+  {
+    name: 'range in a loop',
+    condition: 'range(100000).all(i, size(range(100000)) > 0)',
+    args: () => ({}),
+  },
+  {
+    name: 'map of range',
+    condition: 'size(range(100000).map(i, range(100000))) > 0',
+    args: () => ({}),
+  },
+  {
+    name: 'nested loops over a model’s list',
+    condition: 'args.ids.all(a, args.ids.exists(b, b == a))',
+    args: () => ({ ids: manyIds() }),
+  },
+];
+
+/**
+ * A tool whose effect runs once per item of the model's list, each run's `where` walking the
+ * list again: every single evaluation stays under the budget (30,000 items), but one call makes
+ * 60,000 of them (10^10 steps). The call's expressions share one budget, so the call fails.
+ */
+export const FOR_EACH_BOMB = {
+  tool: `  - name: tag_orders
+    description: Mark the listed orders refunded.
+    kind: write
+    parameters:
+      type: object
+      properties:
+        ids: { type: array, items: { type: string } }
+      required: [ids]
+    effects:
+      - update: orders
+        for_each: args.ids
+        as: id
+        where: args.ids.exists(x, x == row.id) && row.id == id
+        set: { status: '"refunded"' }
+`,
+  args: (): Readonly<Record<string, unknown>> => ({ ids: manyIds() }),
+} as const;
