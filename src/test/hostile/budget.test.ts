@@ -44,6 +44,26 @@ describe('CEL step bombs', () => {
     });
   }
 
+  it('the guards of one call share one budget: rules that each fit refuse the call together', () => {
+    const near = 'range(300).all(i, range(300).all(j, i + j >= 0))';
+    const alone = guarded(`!(${near})`);
+    const context = { db: seedDatabase(alone).db, history: [], now: NOW };
+    const call = { tool: 'get_user', args: { user_id: 'u1' } };
+    expect(decideToolCall(alone, call, context).allowed).toBe(true);
+    const second = {
+      ...alone,
+      guards: alone.guards.map((g) =>
+        g.tool === 'get_user'
+          ? { ...g, rules: [...g.rules, { ...(g.rules[0] as GuardRule), id: 'costly-again' }] }
+          : g,
+      ),
+    };
+    const refused = decideToolCall(second, call, context);
+    expect(refused.allowed).toBe(false);
+    expect(refused.trace.map((t) => t.outcome)).toEqual(['no-match', 'failed']);
+    expect(refused.reason).toMatch(CEL_LIMIT);
+  });
+
   it('the rule playground’s evaluateRule says the limit for the endless condition', () => {
     const rule = { id: 'endless', when: ENDLESS_CONDITION } as GuardRule;
     const outcome = evaluateRule(rule, { args: {} });
@@ -57,15 +77,18 @@ describe('CEL step bombs', () => {
     });
     const { model } = parseProject(project);
     const db = seedDatabase(model).db;
-    const outcome = runTool(
-      model,
-      db,
-      { tool: 'tag_orders', args: FOR_EACH_BOMB.args() },
-      { now: NOW },
-    );
-    expect(outcome.ok).toBe(false);
-    expect(outcome.db).toBe(db);
-    if (!outcome.ok) expect(outcome.error).toMatch(CEL_LIMIT);
+    // 3,000 ids: 10^8 steps, each evaluation a few thousand; 30,000: 10^10.
+    for (const count of [3_000, 30_000]) {
+      const outcome = runTool(
+        model,
+        db,
+        { tool: 'tag_orders', args: FOR_EACH_BOMB.args(count) },
+        { now: NOW },
+      );
+      expect(outcome.ok).toBe(false);
+      expect(outcome.db).toBe(db);
+      if (!outcome.ok) expect(outcome.error).toMatch(CEL_LIMIT);
+    }
   });
 
   it('an expectation past the budget is an error of the scenario, never a pass', () => {

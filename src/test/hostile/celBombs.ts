@@ -13,7 +13,7 @@ export interface CelBomb {
 }
 
 /** 30,000 distinct short strings: a model's list argument that fits in one answer. */
-const manyIds = (): string[] => Array.from({ length: 30_000 }, (_, i) => `x${i}`);
+const manyIds = (count = 30_000): string[] => Array.from({ length: count }, (_, i) => `x${i}`);
 
 /** One bomb per shape: nested comprehensions, range, map of range, a loop over arguments. */
 export const CEL_BOMBS: readonly CelBomb[] = [
@@ -57,5 +57,6 @@ export const FOR_EACH_BOMB = {
         where: args.ids.exists(x, x == row.id) && row.id == id
         set: { status: '"refunded"' }
 `,
-  args: (): Readonly<Record<string, unknown>> => ({ ids: manyIds() }),
+  /** The model's arguments: 30,000 ids (10^10 steps), or `count` of them. */
+  args: (count?: number): Readonly<Record<string, unknown>> => ({ ids: manyIds(count) }),
 } as const;
