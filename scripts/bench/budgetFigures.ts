@@ -1,0 +1,84 @@
+// What a hostile condition or pattern costs before its budget stops it (core/celMeter.ts,
+// core/regex/linear.ts), and what an ordinary pattern costs on the longest answer.
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { compileCel, isCelProblem } from '../../src/core/cel.ts';
+import {
+  MATCH_STEP_BUDGET,
+  compilePattern,
+  isPatternProblem,
+} from '../../src/core/regex/linear.ts';
+import { CEL_BOMBS } from '../../src/test/hostile/celBombs.ts';
+import { COUNTED_REPEAT, ENDLESS_CONDITION } from '../../src/test/hostile/patternInputs.ts';
+import { median, round } from './stats.ts';
+
+/** Median milliseconds of `work` over `runs`, after one untimed run. */
+function timed(runs: number, work: () => void): number {
+  work();
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now();
+    work();
+    times.push(performance.now() - start);
+  }
+  return round(median(times));
+}
+
+/** Runs `work`, which must throw (a budget's error): a figure of a bomb that answered is wrong. */
+function mustStop(what: string, work: () => unknown): () => void {
+  return () => {
+    try {
+      work();
+    } catch {
+      return;
+    }
+    throw new Error(`budgetFigures: ${what} was not stopped by its budget`);
+  };
+}
+
+/**
+ * `cel_ms_budget` (the endless condition, 10^10 steps, until the step budget stops it; worst
+ * shape of the corpus as `cel_ms_budget_worst`), `regex_ms_counted_repeat` (`a{1,1000}b` on 20,000
+ * a's: 27 s before the matcher had a budget), `regex_ns_per_step` (that match's time per step),
+ * and `regex_ms_ordinary_200k` (an e-mail-like pattern on a 200,000-character answer).
+ */
+export function budgetFigures(): Record<string, number> {
+  const cel = (source: string) => {
+    const compiled = compileCel(source);
+    if (isCelProblem(compiled)) throw new Error(compiled.message);
+    return compiled;
+  };
+  const endless = cel(ENDLESS_CONDITION);
+  const bombs = CEL_BOMBS.map((bomb) => ({ compiled: cel(bomb.condition), args: bomb.args() }));
+  const counted = compilePattern(COUNTED_REPEAT.pattern, 'iu');
+  const ordinary = compilePattern('[a-z]{2,20}@[a-z]+\\.com', 'iu');
+  if (isPatternProblem(counted) || isPatternProblem(ordinary)) throw new Error('a pattern failed');
+  const text = COUNTED_REPEAT.text();
+  const answer = 'The quick brown fox jumps over the lazy dog. '.repeat(4500).slice(0, 200_000);
+  const regexMs = timed(
+    5,
+    mustStop('the counted repeat', () => counted.test(text)),
+  );
+  return {
+    cel_ms_budget: timed(
+      7,
+      mustStop('the endless condition', () => endless.run({})),
+    ),
+    cel_ms_budget_worst: Math.max(
+      ...bombs.map(({ compiled, args }) =>
+        timed(
+          3,
+          mustStop(compiled.source, () => compiled.run({ args })),
+        ),
+      ),
+    ),
+    regex_ms_counted_repeat: regexMs,
+    regex_ns_per_step: round((regexMs * 1e6) / MATCH_STEP_BUDGET),
+    regex_ms_ordinary_200k: timed(5, () => ordinary.test(answer)),
+  };
+}
+
+// `npx tsx scripts/bench/budgetFigures.ts` prints these figures alone.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify(budgetFigures(), null, 2));
+}
