@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeProject } from '../../core/analyze.ts';
 import { parseProject } from '../../core/format/parseProject.ts';
 import type { GuardRule } from '../../core/format/model.ts';
 import { decideToolCall, evaluateRule } from '../../core/rules/guards.ts';
@@ -8,7 +9,7 @@ import { checkExpectations } from '../../core/sim/judging.ts';
 import { argumentErrors, runTool } from '../../core/sim/toolRuntime.ts';
 import { judgeOne, testCheck } from '../../core/testing/checks.ts';
 import { A, U, dialogue } from '../../core/testing/dialogues.ts';
-import { MINI_FILES, miniProject } from '../../core/testing/miniProject.ts';
+import { MINI_FILES, miniProject, miniWith } from '../../core/testing/miniProject.ts';
 import { CEL_BOMBS, FOR_EACH_BOMB } from './celBombs.ts';
 import { COUNTED_REPEAT, ENDLESS_CONDITION } from './patternInputs.ts';
 
@@ -177,6 +178,31 @@ describe('a counted repeat on a long text', () => {
     );
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error).toMatch(PATTERN_LIMIT);
+  });
+});
+
+describe('check on a costly pattern', () => {
+  const checkWith = (pattern: string) =>
+    analyzeProject(
+      miniWith(
+        'rules.yaml',
+        'kind: confirm_before\n    tool: refund_order',
+        `kind: must_not_say\n    pattern: ${JSON.stringify(pattern)}`,
+      ),
+    ).diagnostics.filter((d) => d.code === 'costly-pattern');
+
+  it('warns at the pattern’s line how long an answer it can match within the limit', () => {
+    const [found, ...more] = checkWith(COUNTED_REPEAT.pattern);
+    expect(more).toEqual([]);
+    expect(found).toMatchObject({ file: 'rules.yaml', line: 19, severity: 'warning' });
+    expect(found?.message).toMatch(
+      /repeats up to 1,000 times.*past about 750 characters, it may pass the matcher's limit of 3,000,000 steps/,
+    );
+  });
+
+  it('says nothing of an ordinary pattern', () => {
+    expect(checkWith('\\b(refund|credit)s?\\b')).toEqual([]);
+    expect(checkWith('[a-z]{2,20}@[a-z]+\\.com')).toEqual([]);
   });
 });
 
