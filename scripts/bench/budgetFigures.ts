@@ -8,7 +8,9 @@ import {
   compilePattern,
   isPatternProblem,
 } from '../../src/core/regex/linear.ts';
-import { CEL_BOMBS } from '../../src/test/hostile/celBombs.ts';
+import { analyzeProject } from '../../src/core/analyze.ts';
+import { MINI_FILES, miniProject } from '../../src/core/testing/miniProject.ts';
+import { CEL_BOMBS, costlyGuardRules } from '../../src/test/hostile/celBombs.ts';
 import { COUNTED_REPEAT, ENDLESS_CONDITION } from '../../src/test/hostile/patternInputs.ts';
 import { median, round } from './stats.ts';
 
@@ -40,7 +42,9 @@ function mustStop(what: string, work: () => unknown): () => void {
  * `cel_ms_budget` (the endless condition, 10^10 steps, until the step budget stops it; worst
  * shape of the corpus as `cel_ms_budget_worst`), `regex_ms_counted_repeat` (`a{1,1000}b` on 20,000
  * a's: 27 s before the matcher had a budget), `regex_ns_per_step` (that match's time per step),
- * and `regex_ms_ordinary_200k` (an e-mail-like pattern on a 200,000-character answer).
+ * `regex_ms_ordinary_200k` (an e-mail-like pattern on a 200,000-character answer), and
+ * `lint_ms_costly_guards` (`check` on eight guard rules each just under the step budget: the
+ * contradiction search shares 20 budgets; 2.4 s when each evaluation had its own).
  */
 export function budgetFigures(): Record<string, number> {
   const cel = (source: string) => {
@@ -55,6 +59,12 @@ export function budgetFigures(): Record<string, number> {
   if (isPatternProblem(counted) || isPatternProblem(ordinary)) throw new Error('a pattern failed');
   const text = COUNTED_REPEAT.text();
   const answer = 'The quick brown fox jumps over the lazy dog. '.repeat(4500).slice(0, 200_000);
+  const costly = miniProject({
+    'rules.yaml': MINI_FILES['rules.yaml'].replace(
+      'guards:\n',
+      () => `guards:\n${costlyGuardRules()}`,
+    ),
+  });
   const regexMs = timed(
     5,
     mustStop('the counted repeat', () => counted.test(text)),
@@ -75,6 +85,7 @@ export function budgetFigures(): Record<string, number> {
     regex_ms_counted_repeat: regexMs,
     regex_ns_per_step: round((regexMs * 1e6) / MATCH_STEP_BUDGET),
     regex_ms_ordinary_200k: timed(5, () => ordinary.test(answer)),
+    lint_ms_costly_guards: timed(3, () => analyzeProject(costly)),
   };
 }
 

@@ -56,6 +56,23 @@ describe('the CEL step budget', () => {
     expect(near.run({})).toBe(true);
   });
 
+  it('gives a scope that asks for it a budget of its own size (lint’s search over many evaluations)', () => {
+    const near = compiled(NESTED(300, 300));
+    const runs = (steps: number) =>
+      withCelBudget(() => {
+        let done = 0;
+        try {
+          for (; done < 10; done++) near.run({});
+        } catch {
+          // the scope's budget is spent
+        }
+        return done;
+      }, steps);
+    expect(runs(CEL_STEP_BUDGET)).toBe(1);
+    expect(runs(5 * CEL_STEP_BUDGET)).toBeGreaterThanOrEqual(6);
+    expect(runs(5 * CEL_STEP_BUDGET)).toBeLessThan(10);
+  });
+
   it('is not swallowed by a quantifier or a logical operator, which keep other errors', () => {
     // CEL says `error || true` is true: an ordinary error is kept and the other side decides.
     expect(compiled('(1 / 0 == 1) || true').run({})).toBe(true);

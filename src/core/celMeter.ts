@@ -29,12 +29,13 @@ let scopes = 0;
 
 /**
  * Runs `work` with one step budget shared by every condition it evaluates (the guards of one
- * tool call, the preconditions and effects of one call). A scope inside another shares the outer one.
+ * tool call, the preconditions and effects of one call): `steps`, `CEL_STEP_BUDGET` unless a
+ * search over many evaluations (lint) sets its own. A scope inside another shares the outer one.
  */
-export function withCelBudget<T>(work: () => T): T {
+export function withCelBudget<T>(work: () => T, steps: number = CEL_STEP_BUDGET): T {
   if (scopes > 0) return work();
   scopes++;
-  left = CEL_STEP_BUDGET;
+  left = steps;
   try {
     return work();
   } finally {

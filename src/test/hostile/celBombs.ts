@@ -60,3 +60,24 @@ export const FOR_EACH_BOMB = {
   /** The model's arguments: 30,000 ids (10^10 steps), or `count` of them. */
   args: (count?: number): Readonly<Record<string, unknown>> => ({ ids: manyIds(count) }),
 } as const;
+
+/** A condition just under the budget (about 630,000 steps): each evaluation alone is allowed. */
+const NEAR_BUDGET = 'range(300).all(i, range(300).all(j, i + j >= 0))';
+
+/**
+ * rules.yaml's guards for `check`'s contradiction search: eight rules of get_user, allow and
+ * forbid in turn, each just under the budget: 2.4 s of `check` when each evaluation had a
+ * budget of its own (the search may make up to 2,500), under 0.6 s with the search's own.
+ */
+export function costlyGuardRules(): string {
+  const rules = Array.from({ length: 8 }, (_, i) =>
+    [
+      `      - id: costly-${i}`,
+      '        policy: verify-identity',
+      `        decision: ${i % 2 === 0 ? 'forbid' : 'allow'}`,
+      `        when: '${NEAR_BUDGET} && args.user_id == "u${i}"'`,
+      '        message: Costly.',
+    ].join('\n'),
+  );
+  return `  get_user:\n    rules:\n${rules.join('\n')}\n`;
+}
