@@ -10,7 +10,10 @@ import {
 } from '../../src/core/regex/linear.ts';
 import { analyzeProject } from '../../src/core/analyze.ts';
 import { MINI_FILES, miniProject } from '../../src/core/testing/miniProject.ts';
-import { CEL_BOMBS, costlyGuardRules } from '../../src/test/hostile/celBombs.ts';
+import { parseProject } from '../../src/core/format/parseProject.ts';
+import { seedDatabase } from '../../src/core/sim/database.ts';
+import { runTool } from '../../src/core/sim/toolRuntime.ts';
+import { CEL_BOMBS, FOR_EACH_BOMB, costlyGuardRules } from '../../src/test/hostile/celBombs.ts';
 import { COUNTED_REPEAT, ENDLESS_CONDITION } from '../../src/test/hostile/patternInputs.ts';
 import { median, round } from './stats.ts';
 
@@ -40,7 +43,8 @@ function mustStop(what: string, work: () => unknown): () => void {
 
 /**
  * `cel_ms_budget` (the endless condition, 10^10 steps, until the step budget stops it; worst
- * shape of the corpus as `cel_ms_budget_worst`), `regex_ms_counted_repeat` (`a{1,1000}b` on 20,000
+ * shape of the corpus as `cel_ms_budget_worst`), `cel_ms_tool_call_budget` (the `for_each` bomb
+ * until one call's budget of 10 million steps stops it), `regex_ms_counted_repeat` (`a{1,1000}b` on 20,000
  * a's: 27 s before the matcher had a budget), `regex_ns_per_step` (that match's time per step),
  * `regex_ms_ordinary_200k` (an e-mail-like pattern on a 200,000-character answer), and
  * `lint_ms_costly_guards` (`check` on eight guard rules each just under the step budget: the
@@ -65,6 +69,11 @@ export function budgetFigures(): Record<string, number> {
       () => `guards:\n${costlyGuardRules()}`,
     ),
   });
+  const { model } = parseProject(
+    miniProject({ 'tools.yaml': `${MINI_FILES['tools.yaml']}${FOR_EACH_BOMB.tool}` }),
+  );
+  const db = seedDatabase(model).db;
+  const tagAll = { tool: 'tag_orders', args: FOR_EACH_BOMB.args() };
   const regexMs = timed(
     5,
     mustStop('the counted repeat', () => counted.test(text)),
@@ -82,6 +91,10 @@ export function budgetFigures(): Record<string, number> {
         ),
       ),
     ),
+    cel_ms_tool_call_budget: timed(3, () => {
+      if (runTool(model, db, tagAll, { now: '2026-05-01T12:00:00Z' }).ok)
+        throw new Error('budgetFigures: the for_each bomb was not stopped by its budget');
+    }),
     regex_ms_counted_repeat: regexMs,
     regex_ns_per_step: round((regexMs * 1e6) / MATCH_STEP_BUDGET),
     regex_ms_ordinary_200k: timed(5, () => ordinary.test(answer)),

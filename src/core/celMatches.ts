@@ -1,5 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import { CelBudgetExceeded, celStepsLeft, chargeCel } from './celMeter.ts';
+import { celStepsLeft, chargeCel, overBudget } from './celMeter.ts';
 import {
   MATCH_STEP_BUDGET,
   PatternTooCostly,
@@ -35,8 +35,7 @@ export function registerLinearMatches(env: Environment): Environment {
         result = compiled.counted(text, budget);
       } catch (error) {
         // Cut short by what the condition had left, not by the matcher's own limit.
-        if (error instanceof PatternTooCostly && budget < MATCH_STEP_BUDGET)
-          throw new CelBudgetExceeded();
+        if (error instanceof PatternTooCostly && budget < MATCH_STEP_BUDGET) throw overBudget();
         throw error;
       }
       chargeCel(Math.ceil(result.steps / MATCHER_STEPS_PER_CEL_STEP));

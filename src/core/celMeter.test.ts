@@ -40,18 +40,27 @@ describe('the CEL step budget', () => {
 
   it('shares one budget between the evaluations of one scope, and a nested scope shares it too', () => {
     const near = compiled(NESTED(300, 300));
-    const thrown = withCelBudget(() => {
-      near.run({});
-      return withCelBudget(() => {
-        try {
-          near.run({});
-          return undefined;
-        } catch (error) {
-          return (error as Error).message;
-        }
-      });
-    });
+    const thrown = withCelBudget(
+      () => {
+        near.run({});
+        return withCelBudget(
+          () => {
+            try {
+              near.run({});
+              return undefined;
+            } catch (error) {
+              return (error as Error).message;
+            }
+          },
+          'tool-call',
+          10 * CEL_STEP_BUDGET,
+        );
+      },
+      'guards',
+      CEL_STEP_BUDGET,
+    );
     expect(thrown).toMatch(LIMIT);
+    expect(thrown).toMatch(/the guard rules of one tool call together/);
     // After the scope, a lone evaluation starts afresh.
     expect(near.run({})).toBe(true);
   });
@@ -59,15 +68,19 @@ describe('the CEL step budget', () => {
   it('gives a scope that asks for it a budget of its own size (lint’s search over many evaluations)', () => {
     const near = compiled(NESTED(300, 300));
     const runs = (steps: number) =>
-      withCelBudget(() => {
-        let done = 0;
-        try {
-          for (; done < 10; done++) near.run({});
-        } catch {
-          // the scope's budget is spent
-        }
-        return done;
-      }, steps);
+      withCelBudget(
+        () => {
+          let done = 0;
+          try {
+            for (; done < 10; done++) near.run({});
+          } catch {
+            // the scope's budget is spent
+          }
+          return done;
+        },
+        'lint',
+        steps,
+      );
     expect(runs(CEL_STEP_BUDGET)).toBe(1);
     expect(runs(5 * CEL_STEP_BUDGET)).toBeGreaterThanOrEqual(6);
     expect(runs(5 * CEL_STEP_BUDGET)).toBeLessThan(10);
@@ -100,12 +113,16 @@ describe('the CEL step budget', () => {
   });
 
   it('charges nothing to a function called outside an evaluation', () => {
-    withCelBudget(() => {
-      const before = celStepsLeft();
-      expect(celRange(5)).toHaveLength(5);
-      chargeCel(CEL_STEP_BUDGET * 2);
-      expect(celStepsLeft()).toBe(before);
-    });
+    withCelBudget(
+      () => {
+        const before = celStepsLeft();
+        expect(celRange(5)).toHaveLength(5);
+        chargeCel(CEL_STEP_BUDGET * 2);
+        expect(celStepsLeft()).toBe(before);
+      },
+      'guards',
+      CEL_STEP_BUDGET,
+    );
   });
 
   it('decides by steps, never by time: the same outcome every run, monotone in the work', () => {

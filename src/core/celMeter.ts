@@ -8,34 +8,59 @@ import type { Environment } from '@marcbachmann/cel-js';
 // milliseconds, so a condition decides the same on every machine and in every place it runs (the
 // CLI, the simulation worker, Play, the rule playground).
 
-/** The most evaluation steps one condition may take, or the conditions of one scope together. */
+/** The most evaluation steps one condition may take, and the guard rules of one tool call together. */
 export const CEL_STEP_BUDGET = 1_000_000;
+
+/**
+ * The most steps one tool call's preconditions, effects and result may take together: effects
+ * walk tables (a `where` per row, a look-up per item), and tau2-bench's retail tools, imported,
+ * take up to 2.4 million.
+ */
+export const TOOL_CALL_STEP_BUDGET = 10_000_000;
+
+/** What a budget covers, in the words of its message. */
+export type BudgetScope = 'condition' | 'guards' | 'tool-call' | 'lint';
+
+const SCOPE_WORDS: Record<BudgetScope, string> = {
+  condition: 'one condition',
+  guards: 'the guard rules of one tool call together',
+  'tool-call': 'one tool call’s preconditions, effects and result together',
+  lint: 'check’s search for contradicting guard rules',
+};
 
 /** Thrown when a condition, or a scope's conditions, used up the step budget. */
 export class CelBudgetExceeded extends Error {
-  constructor() {
+  constructor(steps: number, scope: BudgetScope) {
     super(
-      `The condition stopped after ${CEL_STEP_BUDGET.toLocaleString('en-US')} steps, the most one condition (or one tool call’s conditions together) may take. ` +
+      `The condition stopped after ${steps.toLocaleString('en-US')} steps, the most ${SCOPE_WORDS[scope]} may take. ` +
         'Nested all/exists/map/filter over long lists, or range() of a large number, multiply the work.',
     );
     this.name = 'CelBudgetExceeded';
   }
 }
 
-/** Steps left in the budget now running. */
+/** Steps left in the budget now running, its size and what it covers. */
 let left = CEL_STEP_BUDGET;
+let size = CEL_STEP_BUDGET;
+let covers: BudgetScope = 'condition';
 /** How many `withCelBudget` scopes are open; 0: each evaluation gets its own budget. */
 let scopes = 0;
 
+/** The error for the budget now running. */
+export function overBudget(): CelBudgetExceeded {
+  return new CelBudgetExceeded(size, covers);
+}
+
 /**
- * Runs `work` with one step budget shared by every condition it evaluates (the guards of one
- * tool call, the preconditions and effects of one call): `steps`, `CEL_STEP_BUDGET` unless a
- * search over many evaluations (lint) sets its own. A scope inside another shares the outer one.
+ * Runs `work` with one step budget shared by every condition it evaluates: the guards of one
+ * tool call (`CEL_STEP_BUDGET`), the preconditions and effects of one call
+ * (`TOOL_CALL_STEP_BUDGET`), lint's search. A scope inside another shares the outer one.
  */
-export function withCelBudget<T>(work: () => T, steps: number = CEL_STEP_BUDGET): T {
+export function withCelBudget<T>(work: () => T, scope: BudgetScope, steps: number): T {
   if (scopes > 0) return work();
   scopes++;
-  left = steps;
+  left = size = steps;
+  covers = scope;
   try {
     return work();
   } finally {
@@ -48,7 +73,10 @@ let running = 0;
 
 /** Runs one evaluation: in the scope's budget inside one, else with a budget of its own. */
 export function meteredRun<T>(evaluate: () => T): T {
-  if (scopes === 0 && running === 0) left = CEL_STEP_BUDGET;
+  if (scopes === 0 && running === 0) {
+    left = size = CEL_STEP_BUDGET;
+    covers = 'condition';
+  }
   running++;
   try {
     return evaluate();
@@ -64,7 +92,7 @@ export function meteredRun<T>(evaluate: () => T): T {
 export function chargeCel(steps: number): void {
   if (running === 0) return;
   left -= steps;
-  if (left < 0) throw new CelBudgetExceeded();
+  if (left < 0) throw overBudget();
 }
 
 /** The steps left in the budget now running, for tests and for the pattern matcher's share. */
@@ -96,7 +124,7 @@ export function installCelMeter(env: Environment): Environment {
   const evaluator = captured;
   if (!evaluator) throw new Error('The CEL meter could not reach the evaluator.');
   evaluator.run = function (ast, ctx) {
-    if (--left < 0) throw new CelBudgetExceeded();
+    if (--left < 0) throw overBudget();
     return ast.evaluate(this, ast, ctx);
   };
   evaluator.tryEval = function (ast, ctx) {

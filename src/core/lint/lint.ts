@@ -127,7 +127,7 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
   }
   // The search evaluates conditions up to MAX_EVALUATIONS times: 20 budgets in all, however
   // costly each condition (celMeter.ts); past them, no more contradictions are found.
-  out.push(...withCelBudget(() => findContradictions(model, parsed), 20 * CEL_STEP_BUDGET));
+  out.push(...withCelBudget(() => findContradictions(model, parsed), 'lint', 20 * CEL_STEP_BUDGET));
 
   // Scenarios that expect nothing pass on their own.
   const scenarioFile = files['scenarios.yaml'];

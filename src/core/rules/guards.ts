@@ -1,5 +1,5 @@
 import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
-import { withCelBudget } from '../celMeter.ts';
+import { CEL_STEP_BUDGET, withCelBudget } from '../celMeter.ts';
 import type { GuardRule, ProjectModel, Row, ToolGuards } from '../format/model.ts';
 import { typedArgs } from './typedArgs.ts';
 
@@ -82,7 +82,11 @@ export function decideToolCall(
     history: context.history.map((past) => typedCall(model, past)),
   });
   // The rules of one call share one step budget (celMeter.ts): no call costs more than that.
-  return withCelBudget(() => decideByRules(call.tool, guards, variables));
+  return withCelBudget(
+    () => decideByRules(call.tool, guards, variables),
+    'guards',
+    CEL_STEP_BUDGET,
+  );
 }
 
 function decideByRules(

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv } from 'ajv';
 import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
-import { withCelBudget } from '../celMeter.ts';
+import { TOOL_CALL_STEP_BUDGET, withCelBudget } from '../celMeter.ts';
 import { createValueAjv } from '../format/columnValues.ts';
 import type { Effect, ProjectModel, Row, Table, Tool } from '../format/model.ts';
 import type { ToolCall } from '../rules/guards.ts';
@@ -50,7 +50,7 @@ class CallFailure extends Error {}
  * expression fails, or a write would leave a row that does not fit its table, a repeated key or
  * a changed key, nothing changes. The agent is shown the tool's `returns` expression when it
  * has one, else what its `select` effects found, else a summary of its writes. Its expressions
- * together run under one step budget (`CEL_STEP_BUDGET`); past it the call fails. Pure and
+ * together run under one step budget (`TOOL_CALL_STEP_BUDGET`); past it the call fails. Pure and
  * deterministic; the input database is never modified.
  */
 export function runTool(
@@ -82,8 +82,10 @@ export function runTool(
   try {
     const typed = typedArgs(tool.parameters, call.args);
     // Preconditions, effects and `returns` of one call share one step budget (celMeter.ts).
-    return withCelBudget(() =>
-      execute(model, tool, typed, db, new Date(context.now), context.resultLimit),
+    return withCelBudget(
+      () => execute(model, tool, typed, db, new Date(context.now), context.resultLimit),
+      'tool-call',
+      TOOL_CALL_STEP_BUDGET,
     );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
