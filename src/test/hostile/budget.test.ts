@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeProject } from '../../core/analyze.ts';
+import { structuredValueProblem } from '../../core/format/columnValues.ts';
 import { parseProject } from '../../core/format/parseProject.ts';
 import type { GuardRule } from '../../core/format/model.ts';
 import { decideToolCall, evaluateRule } from '../../core/rules/guards.ts';
@@ -128,6 +129,25 @@ describe('a counted repeat on a long text', () => {
     });
   }
 
+  it('a say_before_call check is an error that says so', () => {
+    const found = judgeOne(
+      testCheck('say_before_call', { pattern, tool: 'refund_order' }),
+      dialogue([U('Hi'), A(text(), { tool: 'refund_order', args: { order_id: 'o1' } })]),
+    );
+    expect(found).toMatchObject({ passed: false, fault: 'scenario' });
+    expect(found.detail).toMatch(PATTERN_LIMIT);
+  });
+
+  it('a column schema’s pattern on a written value says so instead of escaping Ajv', () => {
+    const column = {
+      name: 'notes',
+      type: 'array' as const,
+      nullable: false,
+      schema: { type: 'array', items: { type: 'string', pattern } },
+    };
+    expect(structuredValueProblem(column, [text()])).toMatch(PATTERN_LIMIT);
+  });
+
   it('a scenario phrase written /like this/ is an error that says so', () => {
     const scenario: SimScenario = {
       id: 's',
@@ -209,6 +229,20 @@ describe('check on a costly pattern', () => {
 });
 
 describe('uniqueItems on a long list of objects', () => {
+  it('refuses a column value past the limit before Ajv compares every pair', () => {
+    const column = {
+      name: 'tags',
+      type: 'array' as const,
+      nullable: false,
+      schema: { type: 'array', uniqueItems: true },
+    };
+    const tags = Array.from({ length: 60_000 }, (_, i) => ({ i }));
+    expect(structuredValueProblem(column, tags)).toBe(
+      '"tags" cannot be checked: the list has 60,000 items, more than the 1,000 a list whose items must be unique is checked for.',
+    );
+    expect(structuredValueProblem(column, tags.slice(0, 1000))).toBeUndefined();
+  });
+
   it('refuses a list past the limit before Ajv compares every pair', () => {
     const project = miniProject({
       'tools.yaml': MINI_FILES['tools.yaml'].replace(
