@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv } from 'ajv';
+import { withMatchBudget } from '../regex/linear.ts';
 import { linearRegExp } from '../regex/schemaPatterns.ts';
 import { uniqueItemsProblem } from './uniqueItems.ts';
 import type { Column } from './model.ts';
@@ -102,7 +103,7 @@ export function structuredValueProblem(column: Column, value: unknown): string |
   const tooLong = uniqueItemsProblem(column.schema, value);
   if (tooLong !== undefined) return `"${column.name}" cannot be checked: ${tooLong}.`;
   try {
-    if (validate(value)) return undefined;
+    if (withMatchBudget(() => validate(value))) return undefined;
   } catch (error) {
     // A pattern too costly on the value (regex/linear.ts) throws inside Ajv.
     return `"${column.name}" cannot be checked against its schema: ${error instanceof Error ? error.message : String(error)}`;

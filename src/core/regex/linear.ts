@@ -89,8 +89,8 @@ function compileUncached(source: string, flags: PatternFlags): LinearRegex | Pat
   return {
     source,
     flags,
-    exec: (text) => run(program, isWord, text, source, MATCH_STEP_BUDGET).found,
-    test: (text) => run(program, isWord, text, source, MATCH_STEP_BUDGET).found !== undefined,
+    exec: (text) => scoped((budget) => run(program, isWord, text, source, budget)),
+    test: (text) => scoped((budget) => run(program, isWord, text, source, budget)) !== undefined,
     counted: (text, budget) => {
       const { found, steps } = run(program, isWord, text, source, budget);
       return { matched: found !== undefined, steps };
@@ -280,12 +280,46 @@ interface Program {
  */
 export const MATCH_STEP_BUDGET = 3_000_000;
 
+/** Steps left to the open `withMatchBudget` scope; undefined: each match has a budget of its own. */
+let scopeLeft: number | undefined;
+
+/**
+ * Runs `work` with one `MATCH_STEP_BUDGET` shared by every `exec` and `test` in it: one check
+ * over every agent message, one call's arguments or one value against its schema, so many
+ * texts (a hundred strings of an argument, thirty answers) cannot multiply the budget. A scope
+ * inside another shares the outer one.
+ */
+export function withMatchBudget<T>(work: () => T): T {
+  if (scopeLeft !== undefined) return work();
+  scopeLeft = MATCH_STEP_BUDGET;
+  try {
+    return work();
+  } finally {
+    scopeLeft = undefined;
+  }
+}
+
+/** One match under the open scope's budget (drawing its steps from it), or a budget of its own. */
+function scoped(
+  match: (budget: number) => { found: { index: number; text: string } | undefined; steps: number },
+): { index: number; text: string } | undefined {
+  if (scopeLeft === undefined) return match(MATCH_STEP_BUDGET).found;
+  try {
+    const { found, steps } = match(scopeLeft);
+    scopeLeft -= steps;
+    return found;
+  } catch (error) {
+    if (error instanceof PatternTooCostly) scopeLeft = 0;
+    throw error;
+  }
+}
+
 /** Thrown by `exec` and `test` when matching would take more than `MATCH_STEP_BUDGET` steps. */
 export class PatternTooCostly extends Error {
   readonly pattern: string;
-  constructor(pattern: string, length: number, budget: number) {
+  constructor(pattern: string, length: number, shared: boolean) {
     super(
-      `The pattern /${pattern}/ was too costly to match on this text of ${length.toLocaleString('en-US')} characters (over ${budget.toLocaleString('en-US')} steps); large repeat counts like {1,1000} multiply the work.`,
+      `The pattern /${pattern}/ was too costly to match on this text of ${length.toLocaleString('en-US')} characters (over ${MATCH_STEP_BUDGET.toLocaleString('en-US')} steps${shared ? ', with the texts the same check or value matched before it' : ''}); large repeat counts like {1,1000} multiply the work.`,
     );
     this.name = 'PatternTooCostly';
     this.pattern = pattern;
@@ -326,7 +360,12 @@ function run(
     stackPc[top] = pc;
     stackRegisters[top++] = registers;
     while (top > 0) {
-      if (--steps < 0) throw new PatternTooCostly(source, text.length, budget);
+      if (--steps < 0)
+        throw new PatternTooCostly(
+          source,
+          text.length,
+          scopeLeft !== undefined && budget === scopeLeft && scopeLeft < MATCH_STEP_BUDGET,
+        );
       const p = stackPc[--top] as number;
       const r = stackRegisters[top];
       let fresh = 0;

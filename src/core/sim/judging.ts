@@ -1,7 +1,12 @@
 import { compileCel, isCelProblem } from '../cel.ts';
 import type { Check } from '../format/model.ts';
 import type { LinearRegex } from '../regex/linear.ts';
-import { PatternTooCostly, compilePattern, isPatternProblem } from '../regex/linear.ts';
+import {
+  PatternTooCostly,
+  compilePattern,
+  isPatternProblem,
+  withMatchBudget,
+} from '../regex/linear.ts';
 import { requiredWithArgs } from './actionMatch.ts';
 import { callsPerTurn, saidBeforeCall } from './callChecks.ts';
 import type { Confirmations } from './confirmations.ts';
@@ -57,12 +62,13 @@ interface Verdict {
 }
 
 /**
- * A pattern too costly to match on the agent's text (linear.ts `MATCH_STEP_BUDGET`) judges
- * nothing: the finding is an error of the pattern, which makes the dialogue an error, never a pass.
+ * One check or expectation matches its pattern under one budget across every agent message
+ * (linear.ts `withMatchBudget`); a pattern too costly on the agent's text judges nothing: the
+ * finding is an error of the pattern, which makes the dialogue an error, never a pass.
  */
 function bounded(judge: () => Verdict): Verdict {
   try {
-    return judge();
+    return withMatchBudget(judge);
   } catch (error) {
     if (!(error instanceof PatternTooCostly)) throw error;
     return {

@@ -10,6 +10,7 @@ import { closest } from '../text.ts';
 import { rowKey, sameRow, toPlain, validateRow } from './database.ts';
 import { generatedValue } from './generatedIds.ts';
 import { uniqueItemsProblem } from '../format/uniqueItems.ts';
+import { withMatchBudget } from '../regex/linear.ts';
 import type { Database, RowChange } from './events.ts';
 
 /** What the simulation passes in besides the call: the clock, and optionally a smaller result cap. */
@@ -390,7 +391,8 @@ export function argumentErrors(tool: Tool, args: object): string[] {
   const tooLong = uniqueItemsProblem(tool.parameters, args);
   if (tooLong !== undefined) return [tooLong];
   try {
-    if (validate(args)) return [];
+    // Every pattern of the schema, on every string of the arguments, shares one budget.
+    if (withMatchBudget(() => validate(args))) return [];
   } catch (error) {
     // A pattern too costly on the arguments (regex/linear.ts) throws inside Ajv: a refused call.
     return [

@@ -129,6 +129,35 @@ describe('a counted repeat on a long text', () => {
     });
   }
 
+  it('one check shares one budget across the agent’s messages: ten that each fit do not together', () => {
+    const short = 'a'.repeat(500); // about 630,000 steps each
+    const one = judgeOne(testCheck('must_not_say', { pattern }), dialogue([U('Hi'), A(short)]));
+    expect(one.passed).toBe(true);
+    const replies = Array.from({ length: 10 }, () => [U('And?'), A(short)]).flat();
+    const ten = judgeOne(testCheck('must_not_say', { pattern }), dialogue(replies));
+    expect(ten).toMatchObject({ passed: false, fault: 'scenario' });
+    expect(ten.detail).toContain('with the texts the same check or value matched before it');
+  });
+
+  it('one call’s arguments share one budget across their strings', () => {
+    const project = miniProject({
+      'tools.yaml': MINI_FILES['tools.yaml'].replace(
+        'user_id: { type: string }',
+        `user_id: { type: string }\n        notes: { type: array, items: { type: string, pattern: '${pattern}' } }`,
+      ),
+    });
+    const tool = parseProject(project).model.tools.find((t) => t.name === 'get_user');
+    if (!tool) throw new Error('no get_user');
+    const short = 'a'.repeat(500);
+    expect(argumentErrors(tool, { user_id: 'u1', notes: [short] })).toEqual([
+      '"notes.0" must match pattern "a{1,1000}b"',
+    ]);
+    const many = Array.from({ length: 10 }, () => short);
+    expect(argumentErrors(tool, { user_id: 'u1', notes: many }).join()).toContain(
+      'with the texts the same check or value matched before it',
+    );
+  });
+
   it('a say_before_call check is an error that says so', () => {
     const found = judgeOne(
       testCheck('say_before_call', { pattern, tool: 'refund_order' }),
