@@ -11,8 +11,12 @@ import { refundDeskScript } from './refundDesk.ts';
 // One test at a time: a second page rendering beside it would lengthen the frames measured.
 test.describe.configure({ timeout: 120_000, mode: 'default' });
 
-// Patterns that backtrack, and a condition that never ends, must not hold the page: each part
-// measures the longest main-thread task while the hostile input is answered.
+// Patterns that backtrack, and a condition of 10^10 steps, must not hold the page: each part
+// measures the longest main-thread task while the hostile input is answered. The condition is
+// stopped by the CEL step budget (core/celMeter.ts) wherever it runs: the playground and Play
+// on the page's thread, runs in the worker. That Stop and the time limit terminate a worker
+// that never answers is proven with a worker that cannot answer (simulationClient.test.ts,
+// src/cli/runStuck.test.ts).
 
 /** 40 a's and a "!": 2^40 ways for `(a+)+$` to fail on a backtracking engine. */
 const HOSTILE = `${'a'.repeat(40)}!`;
@@ -143,7 +147,25 @@ test.describe('hostile patterns', () => {
     expect(await longest(page)).toBeLessThan(100);
   });
 
-  test('Stop ends a run whose guard never finishes within a second, the page free all along', async ({
+  test('a 10^10-step guard is refused with the budget’s message in the playground, the page free', async ({
+    workbench,
+    page,
+  }) => {
+    await openDesk(page, true);
+    await workbench.openFile('rules.yaml');
+    await page.getByRole('button', { name: 'Try a tool call' }).click();
+    const playground = page.getByRole('complementary', { name: 'Rule playground' });
+    await playground.getByLabel('Tool').selectOption('get_user');
+    const decision = playground.getByRole('status', { name: 'Decision' });
+    await playground.getByLabel('Arguments (JSON)').fill('{"user_id": "aaaaa"}');
+    await expect(decision).toContainText('Refused by user-id-shape');
+    await resetLongest(page);
+    await playground.getByLabel('Arguments (JSON)').fill('{"user_id": "u1"}');
+    await expect(decision).toContainText('stopped after 1,000,000 steps');
+    expect(await longest(page)).toBeLessThan(100);
+  });
+
+  test('a run whose guard would compute 10^10 steps goes on, Stop ends it within a second, the page free all along', async ({
     workbench,
     page,
   }) => {
@@ -152,13 +174,14 @@ test.describe('hostile patterns', () => {
     await priceModel(page, '0.5', '1.5');
     const pane = workbench.pane('simulate');
     const form = pane.getByRole('form', { name: 'Run settings' });
-    await form.getByLabel('Trials').fill('1');
+    // Enough dialogues that the run is still going when Stop is pressed.
+    await form.getByLabel('Trials').fill('20');
     await form.getByRole('button', { name: 'Run scenarios' }).click();
     const report = pane.getByRole('region', { name: 'Run report' });
-    // The agent's hostile get_user call reaches the guard, whose second rule never ends.
-    await expect(report).toContainText(/Running · 0 of 5 dialogues · \d running · [1-9]/);
+    // Every hostile get_user call meets the endless rule and is refused: dialogues end.
+    await expect(report).toContainText(/Running · [1-9]\d* of 100 dialogues/);
+    // From here, not the run's start (planning it is the page's work, not the guard's).
     await resetLongest(page);
-    await page.waitForTimeout(1_000);
     // Measured in the page: from the click on Stop to the report saying the run stopped.
     const stopMs = page.evaluate(
       () =>
@@ -185,7 +208,30 @@ test.describe('hostile patterns', () => {
     expect(await stopMs).toBeLessThan(1_000);
     await expect(report).toContainText('Stopped ·');
     expect(await longest(page)).toBeLessThan(100);
-    await expect(report).toContainText('Stopped. The simulation was busy');
+  });
+
+  test('in Play, the model agent’s call meets the 10^10-step guard: refused with the budget’s message, the page free', async ({
+    workbench,
+    page,
+  }) => {
+    await openDesk(page, true);
+    await useEndpoint(page, server.url);
+    const pane = workbench.pane('simulate');
+    await pane.getByRole('tab', { name: 'Play' }).click();
+    const setup = pane.getByRole('form', { name: 'Play settings' });
+    await setup.getByRole('radio', { name: /^The customer/ }).check();
+    await setup.getByRole('button', { name: 'Start playing' }).click();
+    const play = pane.getByRole('region', { name: 'Play' });
+    await expect(play.getByLabel('Game status')).toHaveText('Your turn');
+    const box = play.getByLabel('Your message to the agent');
+    await box.fill('I want a refund for order o1.');
+    await resetLongest(page);
+    await box.press('Enter');
+    const dialogue = play.getByRole('list', { name: 'Dialogue' });
+    await expect(dialogue).toContainText('refused by never-ends');
+    await expect(dialogue).toContainText('stopped after 1,000,000 steps');
+    await expect(play.getByLabel('Game status')).toHaveText(/Your turn|Game over/);
+    expect(await longest(page)).toBeLessThan(100);
   });
 
   test('a backtracking must_not_say check on the agent’s words in Play is judged at once', async ({

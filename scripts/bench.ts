@@ -7,6 +7,7 @@ import { chromium } from '@playwright/test';
 import { analyzeProject, toBundle } from '../src/core/index.ts';
 import type { Project } from '../src/core/index.ts';
 import { generateProject } from '../src/core/testing/generateProject.ts';
+import { budgetFigures } from './bench/budgetFigures.ts';
 import { checkFigures } from './bench/checkFigures.ts';
 import { editorFigures } from './bench/editorFigures.ts';
 import { compareFigures } from './bench/compareFigures.ts';
@@ -173,6 +174,7 @@ console.log(
       graph_chunk_gzip_kb: round((build.lazyGzipBytes.graph ?? 0) / 1024),
       ...parseLintFigures(project),
       ...checkFigures(),
+      ...budgetFigures(),
       ...graphFigures(),
       ...(await relateFigures()),
       ...compareFigures(),

@@ -6,6 +6,7 @@ import {
   useLinearMatches,
   withMatchesName,
 } from './celMatches.ts';
+import { installCelMeter, meteredRun } from './celMeter.ts';
 import { CEL_VARIABLES } from './celVariables.ts';
 import type { CelContext } from './celVariables.ts';
 import { closest } from './text.ts';
@@ -38,9 +39,12 @@ export class CelRunError extends Error {
 
 const cache = new Map<string, CompiledExpression | CelProblem>();
 
-/** What expressions run in: any variable may be read, and PolicyLab's list functions are known. */
-const runtime = registerLinearMatches(
-  registerListFunctions(new Environment({ unlistedVariablesAreDyn: true })),
+/**
+ * What expressions run in: any variable may be read, PolicyLab's list functions are known, and
+ * every evaluation runs under the step budget of celMeter.ts.
+ */
+const runtime = installCelMeter(
+  registerLinearMatches(registerListFunctions(new Environment({ unlistedVariablesAreDyn: true }))),
 );
 
 /** Compiles a CEL expression; results are cached by source text. */
@@ -55,7 +59,7 @@ export function compileCel(source: string): CompiledExpression | CelProblem {
       source,
       run(variables) {
         try {
-          const value: unknown = evaluate(variables);
+          const value: unknown = meteredRun((): unknown => evaluate(variables));
           return value;
         } catch (error) {
           const message = withMatchesName(firstLine(error));

@@ -1,4 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { chargeCel } from './celMeter.ts';
 
 // List functions PolicyLab adds to CEL: `sum`, `min` and `max` over a list of numbers, so a
 // total reads `sum(args.items.map(i, i.price))` instead of a chain of additions.
@@ -10,8 +11,17 @@ import type { Environment } from '@marcbachmann/cel-js';
 
 type Numeric = bigint | number;
 
+// Each function charges the CEL step budget (celMeter.ts) by the size of what it walks or builds.
+
+/** The number of items or entries a function will walk, charged to the step budget. */
+function charged<T>(value: T): T {
+  if (Array.isArray(value)) chargeCel(value.length);
+  else if (typeof value === 'object' && value !== null) chargeCel(Object.keys(value).length);
+  return value;
+}
+
 function numbersOf(name: string, list: unknown): Numeric[] {
-  const items: readonly unknown[] = Array.isArray(list) ? list : [];
+  const items: readonly unknown[] = Array.isArray(list) ? charged(list) : [];
   return items.map((item, i) => {
     if (typeof item === 'bigint') return item;
     if (typeof item === 'number' && Number.isFinite(item)) return item;
@@ -62,7 +72,8 @@ export function celMax(list: unknown): Numeric {
 type Plain = Readonly<Record<string, unknown>>;
 
 function mapOf(name: string, value: unknown): Plain {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Plain;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value))
+    return charged(value as Plain);
   throw new Error(`${name}() takes a map; got ${Array.isArray(value) ? 'a list' : String(value)}.`);
 }
 
@@ -80,6 +91,7 @@ export function celMerge(left: unknown, right: unknown): Plain {
 /** A copy of a list with item `index` (from 0) replaced; an error past its end. */
 export function celSetAt(list: unknown, index: unknown, value: unknown): unknown[] {
   if (!Array.isArray(list)) throw new Error('setAt() takes a list.');
+  charged(list);
   const i = Number(index);
   if (!Number.isInteger(i) || i < 0 || i >= list.length)
     throw new Error(`setAt(): index ${String(index)} is outside a list of ${list.length}.`);
@@ -130,6 +142,8 @@ export function celAbs(value: unknown): Numeric {
 /** A list's items in ascending order: numbers by value, strings by code point. */
 export function celSorted(list: unknown): unknown[] {
   if (!Array.isArray(list)) throw new Error('sorted() takes a list.');
+  // Sorting n items costs about n·log2(n) comparisons.
+  chargeCel(Math.ceil(list.length * Math.log2(list.length + 1)));
   const items = [...(list as unknown[])];
   if (items.every((i): i is string => typeof i === 'string'))
     return items.sort((a, b) => (a < b ? -1 : a === b ? 0 : 1));
@@ -143,6 +157,7 @@ export function celRange(n: unknown): bigint[] {
   if (!Number.isInteger(count) || count < 0)
     throw new Error(`range() takes a count; got ${String(n)}.`);
   if (count > 100_000) throw new Error(`range(${count}) is longer than 100000.`);
+  chargeCel(count);
   return Array.from({ length: count }, (_, i) => BigInt(i));
 }
 

@@ -1,5 +1,11 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import { compilePattern, isPatternProblem } from './regex/linear.ts';
+import { celStepsLeft, chargeCel, overBudget } from './celMeter.ts';
+import {
+  MATCH_STEP_BUDGET,
+  PatternTooCostly,
+  compilePattern,
+  isPatternProblem,
+} from './regex/linear.ts';
 
 // CEL's `text.matches(pattern)` on the linear matcher (regex/linear.ts). The CEL library runs
 // `new RegExp(pattern).test(text)`, which backtracks: `args.name.matches('(a+)+$')` with a model's
@@ -11,6 +17,9 @@ import { compilePattern, isPatternProblem } from './regex/linear.ts';
 /** The name CEL's `matches` runs under once `useLinearMatches` has rewritten an expression. */
 export const LINEAR_MATCHES = '__matches';
 
+/** How many of the matcher's steps cost one CEL step: about what each takes in time. */
+const MATCHER_STEPS_PER_CEL_STEP = 4;
+
 /** Registers `string.__matches(string): bool` on a CEL environment. */
 export function registerLinearMatches(env: Environment): Environment {
   return env.registerFunction(
@@ -18,7 +27,19 @@ export function registerLinearMatches(env: Environment): Environment {
     (text: string, pattern: string) => {
       const compiled = compilePattern(pattern, 'u');
       if (isPatternProblem(compiled)) throw new Error(`matches(): ${compiled.message}`);
-      return compiled.test(text);
+      // The matcher's steps count against the condition's budget too (MATCHER_STEPS_PER_CEL_STEP
+      // to one), so matching inside a loop over a long list is bounded as the loop is.
+      const budget = Math.min(MATCH_STEP_BUDGET, celStepsLeft() * MATCHER_STEPS_PER_CEL_STEP);
+      let result: { matched: boolean; steps: number };
+      try {
+        result = compiled.counted(text, budget);
+      } catch (error) {
+        // Cut short by what the condition had left, not by the matcher's own limit.
+        if (error instanceof PatternTooCostly && budget < MATCH_STEP_BUDGET) throw overBudget();
+        throw error;
+      }
+      chargeCel(Math.ceil(result.steps / MATCHER_STEPS_PER_CEL_STEP));
+      return result.matched;
     },
   );
 }

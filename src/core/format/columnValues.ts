@@ -1,6 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv } from 'ajv';
+import { withMatchBudget } from '../regex/linear.ts';
 import { linearRegExp } from '../regex/schemaPatterns.ts';
+import { uniqueItemsProblem } from './uniqueItems.ts';
 import type { Column } from './model.ts';
 
 // Structured column values (`type: array` or `type: object`, with an optional `schema:`). The
@@ -97,7 +99,15 @@ export function structuredValueProblem(column: Column, value: unknown): string |
   }
   if (column.schema === undefined) return undefined;
   const validate = validatorFor(column.schema);
-  if (typeof validate === 'string' || validate(value)) return undefined;
+  if (typeof validate === 'string') return undefined;
+  const tooLong = uniqueItemsProblem(column.schema, value);
+  if (tooLong !== undefined) return `"${column.name}" cannot be checked: ${tooLong}.`;
+  try {
+    if (withMatchBudget(() => validate(value))) return undefined;
+  } catch (error) {
+    // A pattern too costly on the value (regex/linear.ts) throws inside Ajv.
+    return `"${column.name}" cannot be checked against its schema: ${error instanceof Error ? error.message : String(error)}`;
+  }
   const reasons = [...new Set((validate.errors ?? []).map((e) => worded(column.name, e)))];
   return `"${column.name}" does not fit its schema: ${reasons.slice(0, 3).join('; ')}.`;
 }

@@ -5,6 +5,7 @@ import { policySpans } from '../graph/locate.ts';
 import type { ParsedProject } from '../format/parseProject.ts';
 import type { GuardRule, Policy, ProjectModel, Tool } from '../format/model.ts';
 import type { PastCall } from '../rules/guards.ts';
+import { CEL_STEP_BUDGET, withCelBudget } from '../celMeter.ts';
 import { evaluateRule, guardVariables, typedCall } from '../rules/guards.ts';
 import { seedDatabase } from '../sim/database.ts';
 import { words } from '../text.ts';
@@ -124,7 +125,9 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
       );
     }
   }
-  out.push(...findContradictions(model, parsed));
+  // The search evaluates conditions up to MAX_EVALUATIONS times: 20 budgets in all, however
+  // costly each condition (celMeter.ts); past them, no more contradictions are found.
+  out.push(...withCelBudget(() => findContradictions(model, parsed), 'lint', 20 * CEL_STEP_BUDGET));
 
   // Scenarios that expect nothing pass on their own.
   const scenarioFile = files['scenarios.yaml'];

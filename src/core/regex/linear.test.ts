@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LinearRegex, PatternFlags } from './linear.ts';
-import { MAX_PROGRAM, compilePattern, isPatternProblem } from './linear.ts';
+import {
+  MATCH_STEP_BUDGET,
+  MAX_PROGRAM,
+  PatternTooCostly,
+  compilePattern,
+  isPatternProblem,
+} from './linear.ts';
 
 function compiled(source: string, flags: PatternFlags = 'iu'): LinearRegex {
   const result = compilePattern(source, flags);
@@ -118,6 +124,31 @@ describe('the linear matcher', () => {
     const problem = compilePattern('(unclosed', 'iu');
     expect(isPatternProblem(problem) && problem.message).toBe(
       'Invalid regular expression: /(unclosed/iu: Unterminated group',
+    );
+  });
+
+  it('stops a match past its step budget with a message naming the pattern, the text and the limit', () => {
+    const counted = compiled('a{1,1000}b');
+    const text = 'a'.repeat(20_000);
+    expect(() => counted.test(text)).toThrow(PatternTooCostly);
+    expect(() => counted.exec(text)).toThrow(
+      `The pattern /a{1,1000}b/ was too costly to match on this text of 20,000 characters (over ${MATCH_STEP_BUDGET.toLocaleString('en-US')} steps)`,
+    );
+    // The same pattern on a short text is an ordinary answer.
+    expect(counted.exec('xaaab')).toEqual({ index: 1, text: 'aaab' });
+  });
+
+  it('counts steps the same way every time, and a budget just under the count stops it', () => {
+    fc.assert(
+      fc.property(pattern, text, (source, t) => {
+        const regex = compiled(source);
+        const { matched, steps } = regex.counted(t, MATCH_STEP_BUDGET);
+        expect(matched).toBe(regex.test(t));
+        expect(regex.counted(t, MATCH_STEP_BUDGET)).toEqual({ matched, steps });
+        expect(regex.counted(t, steps)).toEqual({ matched, steps });
+        if (steps > 0) expect(() => regex.counted(t, steps - 1)).toThrow(PatternTooCostly);
+      }),
+      { numRuns: 500 },
     );
   });
 });

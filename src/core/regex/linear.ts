@@ -12,9 +12,14 @@ import { UnsupportedPattern, parsePattern } from './parse.ts';
 export interface LinearRegex {
   readonly source: string;
   readonly flags: PatternFlags;
-  /** The leftmost match, as `RegExp.exec` would find it: its index and text. */
+  /**
+   * The leftmost match, as `RegExp.exec` would find it: its index and text. Throws
+   * `PatternTooCostly` past `MATCH_STEP_BUDGET` steps (`exec` and `test` alike).
+   */
   exec(text: string): { readonly index: number; readonly text: string } | undefined;
   test(text: string): boolean;
+  /** `test` under a budget of its own, with the steps it took (CEL charges them to its own budget). */
+  counted(text: string, budget: number): { readonly matched: boolean; readonly steps: number };
 }
 
 /** Why a pattern cannot be compiled, at `offset` in its source; `construct` when it is valid JavaScript. */
@@ -84,8 +89,12 @@ function compileUncached(source: string, flags: PatternFlags): LinearRegex | Pat
   return {
     source,
     flags,
-    exec: (text) => run(program, isWord, text),
-    test: (text) => run(program, isWord, text) !== undefined,
+    exec: (text) => scoped((budget) => run(program, isWord, text, source, budget)),
+    test: (text) => scoped((budget) => run(program, isWord, text, source, budget)) !== undefined,
+    counted: (text, budget) => {
+      const { found, steps } = run(program, isWord, text, source, budget);
+      return { matched: found !== undefined, steps };
+    },
   };
 }
 
@@ -191,13 +200,17 @@ class Compiler {
 
   /** One iteration past the minimum: it must match something. */
   private iteration(node: Node): void {
-    const r = this.registers++;
     if (this.open.length >= MAX_NESTING)
       throw new UnsupportedPattern(
         'Repeats nested this deep',
         0,
         `Repeats nested more than ${MAX_NESTING} deep (like ((a*)*)*) are not supported; write the pattern flatter.`,
       );
+    // A register per depth, not per repeat: an iteration's register is read only while it is
+    // open, and no other at its depth is open then. A thread copies at most MAX_NESTING of them
+    // (one per repeat made `a{1,1000}` copy a thousand at every step).
+    const r = this.open.length;
+    this.registers = Math.max(this.registers, r + 1);
     this.push({ op: 'mark', r });
     this.open.push(r);
     this.emit(node);
@@ -213,18 +226,42 @@ class Compiler {
 /**
  * One list of threads in priority order, each with its start and registers. A thread is known by
  * its instruction and by which enclosing repeats began at this very position and have matched
- * nothing yet: threads alike in both behave alike from here on, so only the first is kept.
+ * nothing yet: threads alike in both behave alike from here on, so only the first is kept. The
+ * common key (no repeat fresh) is a stamp per instruction; the rare others go in a set.
  */
 class Threads {
-  pcs: number[] = [];
-  starts: number[] = [];
-  registers: (Int32Array | undefined)[] = [];
-  readonly seen = new Set<number>();
+  size = 0;
+  readonly pcs: number[] = [];
+  readonly starts: number[] = [];
+  readonly registers: (Int32Array | undefined)[] = [];
+  private readonly stamps: Int32Array;
+  private stamp = 1;
+  private readonly fresh = new Set<number>();
+  constructor(program: number) {
+    this.stamps = new Int32Array(program);
+  }
   clear(): void {
-    this.pcs = [];
-    this.starts = [];
-    this.registers = [];
-    this.seen.clear();
+    this.size = 0;
+    this.stamp++;
+    if (this.fresh.size > 0) this.fresh.clear();
+  }
+  /** Marks the key as seen; false when it already was. */
+  first(pc: number, fresh: number): boolean {
+    if (fresh === 0) {
+      if (this.stamps[pc] === this.stamp) return false;
+      this.stamps[pc] = this.stamp;
+      return true;
+    }
+    const key = pc * (1 << MAX_NESTING) + fresh;
+    if (this.fresh.has(key)) return false;
+    this.fresh.add(key);
+    return true;
+  }
+  push(pc: number, start: number, registers: Int32Array | undefined): void {
+    this.pcs[this.size] = pc;
+    this.starts[this.size] = start;
+    this.registers[this.size] = registers;
+    this.size++;
   }
 }
 
@@ -234,14 +271,74 @@ interface Program {
   readonly enclosing: readonly (readonly number[])[];
 }
 
+/**
+ * The most steps one match may take (a step: one thread followed at one position). Time is the
+ * text's length times the threads alive at once, and a counted repeat keeps a thread per count:
+ * `a{1,1000}b` on 20,000 a's is 40 million steps (27 s before this budget). 3 million steps is
+ * about 80 ms in Node; an ordinary pattern needs a few steps per character, well under it on the
+ * longest answer (200,000 characters: `[a-z]{2,20}@[a-z]+\.com` takes under 2 million).
+ */
+export const MATCH_STEP_BUDGET = 3_000_000;
+
+/** Steps left to the open `withMatchBudget` scope; undefined: each match has a budget of its own. */
+let scopeLeft: number | undefined;
+
+/**
+ * Runs `work` with one `MATCH_STEP_BUDGET` shared by every `exec` and `test` in it: one check
+ * over every agent message, one call's arguments or one value against its schema, so many
+ * texts (a hundred strings of an argument, thirty answers) cannot multiply the budget. A scope
+ * inside another shares the outer one.
+ */
+export function withMatchBudget<T>(work: () => T): T {
+  if (scopeLeft !== undefined) return work();
+  scopeLeft = MATCH_STEP_BUDGET;
+  try {
+    return work();
+  } finally {
+    scopeLeft = undefined;
+  }
+}
+
+/** One match under the open scope's budget (drawing its steps from it), or a budget of its own. */
+function scoped(
+  match: (budget: number) => { found: { index: number; text: string } | undefined; steps: number },
+): { index: number; text: string } | undefined {
+  if (scopeLeft === undefined) return match(MATCH_STEP_BUDGET).found;
+  try {
+    const { found, steps } = match(scopeLeft);
+    scopeLeft -= steps;
+    return found;
+  } catch (error) {
+    if (error instanceof PatternTooCostly) scopeLeft = 0;
+    throw error;
+  }
+}
+
+/** Thrown by `exec` and `test` when matching would take more than `MATCH_STEP_BUDGET` steps. */
+export class PatternTooCostly extends Error {
+  readonly pattern: string;
+  constructor(pattern: string, length: number, shared: boolean) {
+    super(
+      `The pattern /${pattern}/ was too costly to match on this text of ${length.toLocaleString('en-US')} characters (over ${MATCH_STEP_BUDGET.toLocaleString('en-US')} steps${shared ? ', with the texts the same check or value matched before it' : ''}); large repeat counts like {1,1000} multiply the work.`,
+    );
+    this.name = 'PatternTooCostly';
+    this.pattern = pattern;
+  }
+}
+
 function run(
   { instructions: program, registers: count, enclosing }: Program,
   isWord: (cp: number) => boolean,
   text: string,
-): { index: number; text: string } | undefined {
-  let current = new Threads();
-  let next = new Threads();
-  const stack: { pc: number; registers: Int32Array | undefined }[] = [];
+  source: string,
+  budget: number,
+): { found: { index: number; text: string } | undefined; steps: number } {
+  let current = new Threads(program.length);
+  let next = new Threads(program.length);
+  // The stack of threads still to follow: instruction and registers side by side.
+  const stackPc: number[] = [];
+  const stackRegisters: (Int32Array | undefined)[] = [];
+  let steps = budget;
   const wordBefore = (at: number): boolean =>
     at > 0 && isWord(text.codePointAt(at - (isLowSurrogateAt(text, at - 1) ? 2 : 1)) ?? 0);
   const wordAt = (at: number): boolean => at < text.length && isWord(text.codePointAt(at) ?? 0);
@@ -259,39 +356,58 @@ function run(
     registers: Int32Array | undefined,
     at: number,
   ): void => {
-    stack.push({ pc, registers });
-    while (stack.length > 0) {
-      const { pc: p, registers: r } = stack.pop() as (typeof stack)[number];
+    let top = 0;
+    stackPc[top] = pc;
+    stackRegisters[top++] = registers;
+    while (top > 0) {
+      if (--steps < 0)
+        throw new PatternTooCostly(
+          source,
+          text.length,
+          scopeLeft !== undefined && budget === scopeLeft && scopeLeft < MATCH_STEP_BUDGET,
+        );
+      const p = stackPc[--top] as number;
+      const r = stackRegisters[top];
       let fresh = 0;
-      for (const [bit, register] of (enclosing[p] ?? []).entries())
-        if (r?.[register] === at) fresh |= 1 << bit;
-      const key = p * (1 << MAX_NESTING) + fresh;
-      if (list.seen.has(key)) continue;
-      list.seen.add(key);
+      if (r !== undefined) {
+        const around = enclosing[p] as readonly number[];
+        for (let bit = 0; bit < around.length; bit++)
+          if (r[around[bit] as number] === at) fresh |= 1 << bit;
+      }
+      if (!list.first(p, fresh)) continue;
       const instruction = program[p] as Instruction;
       switch (instruction.op) {
         case 'jmp':
-          stack.push({ pc: instruction.to, registers: r });
+          stackPc[top] = instruction.to;
+          stackRegisters[top++] = r;
           break;
         case 'split':
-          stack.push({ pc: instruction.y, registers: r }, { pc: instruction.x, registers: r });
+          stackPc[top] = instruction.y;
+          stackRegisters[top++] = r;
+          stackPc[top] = instruction.x;
+          stackRegisters[top++] = r;
           break;
         case 'assert':
-          if (holds(instruction.kind, at)) stack.push({ pc: p + 1, registers: r });
+          if (holds(instruction.kind, at)) {
+            stackPc[top] = p + 1;
+            stackRegisters[top++] = r;
+          }
           break;
         case 'mark': {
           const marked = r ? r.slice() : new Int32Array(count).fill(-1);
           marked[instruction.r] = at;
-          stack.push({ pc: p + 1, registers: marked });
+          stackPc[top] = p + 1;
+          stackRegisters[top++] = marked;
           break;
         }
         case 'progress':
-          if (r?.[instruction.r] !== at) stack.push({ pc: p + 1, registers: r });
+          if (r?.[instruction.r] !== at) {
+            stackPc[top] = p + 1;
+            stackRegisters[top++] = r;
+          }
           break;
         default:
-          list.pcs.push(p);
-          list.starts.push(start);
-          list.registers.push(r);
+          list.push(p, start, r);
       }
     }
   };
@@ -299,11 +415,11 @@ function run(
   current.clear();
   for (let at = 0; ;) {
     if (!found) add(current, 0, at, undefined, at);
-    if (found && current.pcs.length === 0) break;
+    if (found && current.size === 0) break;
     const cp = at < text.length ? (text.codePointAt(at) ?? 0) : -1;
     const width = cp > 0xffff ? 2 : 1;
     next.clear();
-    for (let i = 0; i < current.pcs.length; i++) {
+    for (let i = 0; i < current.size; i++) {
       const pc = current.pcs[i] as number;
       const instruction = program[pc] as Instruction;
       if (instruction.op === 'match') {
@@ -317,7 +433,10 @@ function run(
     [current, next] = [next, current];
     at += width;
   }
-  return found && { index: found.start, text: text.slice(found.start, found.end) };
+  return {
+    found: found && { index: found.start, text: text.slice(found.start, found.end) },
+    steps: budget - steps,
+  };
 }
 
 function isLowSurrogateAt(text: string, i: number): boolean {

@@ -1,5 +1,6 @@
 import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
-import type { GuardRule, ProjectModel, Row } from '../format/model.ts';
+import { CEL_STEP_BUDGET, withCelBudget } from '../celMeter.ts';
+import type { GuardRule, ProjectModel, Row, ToolGuards } from '../format/model.ts';
 import { typedArgs } from './typedArgs.ts';
 
 /** A tool call to judge: the tool's name and its arguments. */
@@ -47,7 +48,8 @@ export interface GuardDecision {
  * Judges a tool call against the project's guard rules. Rules of the tool are tried in the order
  * written and the first that matches decides. A condition that reads a missing argument refuses
  * the call (no silent bypass) unless its rule says `if_missing: skip`; a condition that fails to
- * evaluate refuses it too. When no rule matches, the tool's `default` applies (allow unless the
+ * evaluate refuses it too, and so does one that runs past the step budget the rules of one call
+ * share (`CEL_STEP_BUDGET`). When no rule matches, the tool's `default` applies (allow unless the
  * author wrote `deny`).
  */
 export function decideToolCall(
@@ -79,6 +81,19 @@ export function decideToolCall(
     ...context,
     history: context.history.map((past) => typedCall(model, past)),
   });
+  // The rules of one call share one step budget (celMeter.ts): no call costs more than that.
+  return withCelBudget(
+    () => decideByRules(call.tool, guards, variables),
+    'guards',
+    CEL_STEP_BUDGET,
+  );
+}
+
+function decideByRules(
+  tool: string,
+  guards: ToolGuards,
+  variables: Readonly<Record<string, unknown>>,
+): GuardDecision {
   const trace: RuleTrace[] = [];
   for (const rule of guards.rules) {
     const outcome = evaluateRule(rule, variables);
@@ -101,8 +116,8 @@ export function decideToolCall(
     decidedBy: { kind: 'default', decision: guards.defaultDecision },
     fallback: allowed ? undefined : 'message',
     reason: allowed
-      ? `No rule of "${call.tool}" matched; its default allows the call.`
-      : `No rule of "${call.tool}" allowed the call, and its default is deny.`,
+      ? `No rule of "${tool}" matched; its default allows the call.`
+      : `No rule of "${tool}" allowed the call, and its default is deny.`,
     trace,
   };
 }

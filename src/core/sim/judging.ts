@@ -1,7 +1,12 @@
 import { compileCel, isCelProblem } from '../cel.ts';
 import type { Check } from '../format/model.ts';
 import type { LinearRegex } from '../regex/linear.ts';
-import { compilePattern, isPatternProblem } from '../regex/linear.ts';
+import {
+  PatternTooCostly,
+  compilePattern,
+  isPatternProblem,
+  withMatchBudget,
+} from '../regex/linear.ts';
 import { requiredWithArgs } from './actionMatch.ts';
 import { callsPerTurn, saidBeforeCall } from './callChecks.ts';
 import type { Confirmations } from './confirmations.ts';
@@ -41,7 +46,7 @@ export function runChecks(checks: readonly Check[], whole: Transcript): Finding[
   const transcript = agentSide(whole);
   const confirmations = confirmationsOf(checks, transcript);
   return checks.map((check) => {
-    const verdict = judgeCheck(check, transcript, confirmations);
+    const verdict = bounded(() => judgeCheck(check, transcript, confirmations));
     return finding(check.id, check.policy, verdict);
   });
 }
@@ -54,6 +59,24 @@ interface Verdict {
   readonly fault?: 'scenario';
   /** Reading alone could not settle it (confirm_before after an unclear reply). */
   readonly unclear?: true;
+}
+
+/**
+ * One check or expectation matches its pattern under one budget across every agent message
+ * (linear.ts `withMatchBudget`); a pattern too costly on the agent's text judges nothing: the
+ * finding is an error of the pattern, which makes the dialogue an error, never a pass.
+ */
+function bounded(judge: () => Verdict): Verdict {
+  try {
+    return withMatchBudget(judge);
+  } catch (error) {
+    if (!(error instanceof PatternTooCostly)) throw error;
+    return {
+      passed: false,
+      detail: `Not judged: ${error.message} This is a fault of the pattern, not the agent.`,
+      fault: 'scenario',
+    };
+  }
 }
 
 function finding(id: string, policy: string | undefined, verdict: Verdict): Finding {
@@ -210,7 +233,11 @@ export function checkExpectations(
   return groups.flatMap(([key, items, judge]) =>
     items.map((item, i) => {
       const id = `expected.${key}[${i}]`;
-      return finding(id, policyOf(id), judge(item, id));
+      return finding(
+        id,
+        policyOf(id),
+        bounded(() => judge(item, id)),
+      );
     }),
   );
 }

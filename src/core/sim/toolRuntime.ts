@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv } from 'ajv';
 import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
+import { TOOL_CALL_STEP_BUDGET, withCelBudget } from '../celMeter.ts';
 import { createValueAjv } from '../format/columnValues.ts';
 import type { Effect, ProjectModel, Row, Table, Tool } from '../format/model.ts';
 import type { ToolCall } from '../rules/guards.ts';
@@ -8,6 +9,8 @@ import { typedArgs } from '../rules/typedArgs.ts';
 import { closest } from '../text.ts';
 import { rowKey, sameRow, toPlain, validateRow } from './database.ts';
 import { generatedValue } from './generatedIds.ts';
+import { uniqueItemsProblem } from '../format/uniqueItems.ts';
+import { withMatchBudget } from '../regex/linear.ts';
 import type { Database, RowChange } from './events.ts';
 
 /** What the simulation passes in besides the call: the clock, and optionally a smaller result cap. */
@@ -47,7 +50,8 @@ class CallFailure extends Error {}
  * A call is all or nothing: if any
  * expression fails, or a write would leave a row that does not fit its table, a repeated key or
  * a changed key, nothing changes. The agent is shown the tool's `returns` expression when it
- * has one, else what its `select` effects found, else a summary of its writes. Pure and
+ * has one, else what its `select` effects found, else a summary of its writes. Its expressions
+ * together run under one step budget (`TOOL_CALL_STEP_BUDGET`); past it the call fails. Pure and
  * deterministic; the input database is never modified.
  */
 export function runTool(
@@ -78,7 +82,12 @@ export function runTool(
   }
   try {
     const typed = typedArgs(tool.parameters, call.args);
-    return execute(model, tool, typed, db, new Date(context.now), context.resultLimit);
+    // Preconditions, effects and `returns` of one call share one step budget (celMeter.ts).
+    return withCelBudget(
+      () => execute(model, tool, typed, db, new Date(context.now), context.resultLimit),
+      'tool-call',
+      TOOL_CALL_STEP_BUDGET,
+    );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return failed(db, `"${tool.name}" failed and changed nothing: ${message}`);
@@ -371,10 +380,25 @@ function validatorFor(tool: Tool): ValidateFunction | null {
   return validate;
 }
 
-/** Why the arguments break the tool's parameter schema, in words for the agent; at most three. */
+/**
+ * Why the arguments break the tool's parameter schema, in words for the agent; at most three.
+ * Arguments that cannot be checked in bounded time (a list too long for `uniqueItems`, a pattern
+ * too costly on them) are refused, with why.
+ */
 export function argumentErrors(tool: Tool, args: object): string[] {
   const validate = validatorFor(tool);
-  if (validate === null || validate(args)) return [];
+  if (validate === null) return [];
+  const tooLong = uniqueItemsProblem(tool.parameters, args);
+  if (tooLong !== undefined) return [tooLong];
+  try {
+    // Every pattern of the schema, on every string of the arguments, shares one budget.
+    if (withMatchBudget(() => validate(args))) return [];
+  } catch (error) {
+    // A pattern too costly on the arguments (regex/linear.ts) throws inside Ajv: a refused call.
+    return [
+      `they could not be checked (${error instanceof Error ? error.message : String(error)})`,
+    ];
+  }
   const messages = (validate.errors ?? []).map(describeError);
   return [...new Set(messages)].slice(0, 3);
 }

@@ -52,7 +52,18 @@ export const REFUSED_PATTERNS: readonly { readonly pattern: string; readonly say
 ];
 
 /**
- * A guard condition that computes without end (10^10 steps, no pattern in it): what a stuck
- * simulation worker is made of, so Stop and the time limit must end the worker itself.
+ * A guard condition of 10^10 steps with no pattern in it. It froze the page for good (the rule
+ * playground, Play) and held a simulation worker until it was terminated; under the CEL step
+ * budget (core/celMeter.ts) it stops after a million steps with a message that names the limit.
  */
 export const ENDLESS_CONDITION = 'range(100000).all(i, range(100000).all(j, i + j >= 0))';
+
+/**
+ * A counted repeat: no backtracking, but the linear matcher keeps a thread per count, so its work
+ * is the text's length times the count. On 20,000 a's it took 27 s in Node before the matcher
+ * had a step budget (core/regex/linear.ts `MATCH_STEP_BUDGET`).
+ */
+export const COUNTED_REPEAT = {
+  pattern: 'a{1,1000}b',
+  text: (): string => 'a'.repeat(20_000),
+} as const;

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics.ts';
 import type { Check } from '../model.ts';
+import { costNote } from '../../regex/cost.ts';
 import { compilePattern, isPatternProblem } from '../../regex/linear.ts';
 import type { ReferenceContext } from './context.ts';
 import { Findings } from './context.ts';
@@ -50,6 +51,9 @@ export function checkChecks(context: ReferenceContext): Diagnostic[] {
             ? `This is not a valid regular expression: ${problem.message}`
             : `This pattern cannot be used: ${problem.message}`,
         );
+      const costly = isPatternProblem(problem) ? undefined : costNote(check.pattern);
+      if (costly !== undefined)
+        found.report('rules.yaml', [...check.path, 'pattern'], 'costly-pattern', costly, 'warning');
     }
   }
   return found.diagnostics;
