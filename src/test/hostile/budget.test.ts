@@ -6,6 +6,7 @@ import type { GuardRule } from '../../core/format/model.ts';
 import { decideToolCall, evaluateRule } from '../../core/rules/guards.ts';
 import { seedDatabase } from '../../core/sim/database.ts';
 import type { SimScenario } from '../../core/sim/events.ts';
+import { NOTHING_EXPECTED } from '../../core/sim/events.ts';
 import { checkExpectations } from '../../core/sim/judging.ts';
 import { argumentErrors, runTool } from '../../core/sim/toolRuntime.ts';
 import { judgeOne, testCheck } from '../../core/testing/checks.ts';
@@ -13,6 +14,12 @@ import { A, U, dialogue } from '../../core/testing/dialogues.ts';
 import { MINI_FILES, miniProject, miniWith } from '../../core/testing/miniProject.ts';
 import { CEL_BOMBS, FOR_EACH_BOMB } from './celBombs.ts';
 import { COUNTED_REPEAT, ENDLESS_CONDITION } from './patternInputs.ts';
+
+/** A scenario expecting only `expected` of the dialogue. */
+function expecting(expected: Partial<SimScenario['expected']>): SimScenario {
+  const nobody = { persona: '', goal: '', knows: [], unknown: [], rows: {} };
+  return { id: 's', policies: ['p'], ...nobody, expected: { ...NOTHING_EXPECTED, ...expected } };
+}
 
 // Every input here ran for minutes to centuries before the budgets; each must now end with a
 // message that names the limit, through the same entry points the page, Play and the CLI call.
@@ -96,22 +103,7 @@ describe('CEL step bombs', () => {
   });
 
   it('an expectation past the budget is an error of the scenario, never a pass', () => {
-    const scenario: SimScenario = {
-      id: 's',
-      policies: ['p'],
-      persona: '',
-      goal: '',
-      knows: [],
-      unknown: [],
-      rows: {},
-      expected: {
-        database: [ENDLESS_CONDITION],
-        requiredActions: [],
-        forbiddenActions: [],
-        mustSay: [],
-        mustNotSay: [],
-      },
-    };
+    const scenario = expecting({ database: [ENDLESS_CONDITION] });
     const [finding] = checkExpectations(scenario, dialogue([U('Hi'), A('Hello')]), {}, {});
     expect(finding).toMatchObject({ passed: false, fault: 'scenario' });
     expect(finding?.detail).toMatch(CEL_LIMIT);
@@ -178,22 +170,7 @@ describe('a counted repeat on a long text', () => {
   });
 
   it('a scenario phrase written /like this/ is an error that says so', () => {
-    const scenario: SimScenario = {
-      id: 's',
-      policies: ['p'],
-      persona: '',
-      goal: '',
-      knows: [],
-      unknown: [],
-      rows: {},
-      expected: {
-        database: [],
-        requiredActions: [],
-        forbiddenActions: [],
-        mustSay: [],
-        mustNotSay: [`/${pattern}/`],
-      },
-    };
+    const scenario = expecting({ mustNotSay: [`/${pattern}/`] });
     const [finding] = checkExpectations(scenario, dialogue([U('Hi'), A(text())]), {}, {});
     expect(finding).toMatchObject({ passed: false, fault: 'scenario' });
     expect(finding?.detail).toMatch(PATTERN_LIMIT);
