@@ -19,7 +19,7 @@ import { importInThread } from '../workers/importClient.ts';
 import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
 import { createSelectors } from './selectors.ts';
-import type { AnalysisSlice } from './slices/analysisSlice.ts';
+import type { AnalysisSlice, AnalysisTrigger } from './slices/analysisSlice.ts';
 import type { AssistLogSlice } from './slices/assistLogSlice.ts';
 import { createAssistLogSlice } from './slices/assistLogSlice.ts';
 import type { AttackSlice } from './slices/attackSlice.ts';
@@ -134,6 +134,7 @@ export function createAppStore(
   const newId = services.newId ?? (() => crypto.randomUUID());
   const now = services.now ?? (() => new Date().toISOString());
   const tab = services.tab ?? newTabId();
+  const analysisTrigger: AnalysisTrigger = { now: () => undefined };
   const store = createStore<AppState>()((...args) => ({
     ...createUiSlice(services.preferences, initial.readOnly)(...args),
     ...createProjectSlice(initial.project)(...args),
@@ -144,7 +145,7 @@ export function createAppStore(
       now,
       ...(services.exclusive && { exclusive: services.exclusive }),
     })(...args),
-    ...createAnalysisSlice(...args),
+    ...createAnalysisSlice(analysisTrigger)(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),
     ...createGraphRunSlice(services.runs)(...args),
     ...createRelateSlice(services.models, services.preferences)(...args),
@@ -194,7 +195,13 @@ export function createAppStore(
     maxWaitMs: services.autosaveMaxWaitMs ?? Math.max(delayMs, 400),
   });
   joinTabs(store, services.tabs ?? silentTabChannel, tab);
-  analyzeOnChange(store, scheduler, services.analyze, services.analysisDelayMs ?? 120);
+  analyzeOnChange(
+    store,
+    scheduler,
+    services.analyze,
+    services.analysisDelayMs ?? 120,
+    analysisTrigger,
+  );
   // Each project has its own Assist log, read when the project opens.
   store.subscribe((state, previous) => {
     if (state.projectId !== previous.projectId) void state.loadAssistLog();
@@ -203,12 +210,17 @@ export function createAppStore(
   return Object.assign(store, { selectors: createSelectors() });
 }
 
-/** Re-analyses the project whenever its files change; only the newest answer is kept. */
+/**
+ * Re-analyses the project whenever its files change; only the newest answer is kept. `trigger`
+ * gets the way to analyse the current text at once (someone waits for it); a text whose analysis
+ * failed is analysed again when asked.
+ */
 function analyzeOnChange(
   store: StoreApi<AppState>,
   scheduler: Scheduler,
   analyze: Analyzer,
   delayMs: number,
+  trigger: AnalysisTrigger,
 ) {
   let asked: Project['files'] | undefined;
   const run = () => {
@@ -223,6 +235,7 @@ function analyzeOnChange(
       },
       (error: unknown) => {
         if (error instanceof Superseded) return;
+        if (asked === project.files) asked = undefined;
         store.getState().setAnalysisError(error instanceof Error ? error.message : String(error));
       },
     );
@@ -235,6 +248,10 @@ function analyzeOnChange(
     scheduler.clearTimeout(timer);
     timer = scheduler.setTimeout(run, delayMs);
   });
+  trigger.now = () => {
+    scheduler.clearTimeout(timer);
+    run();
+  };
   run();
 }
 
