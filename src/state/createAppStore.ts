@@ -16,10 +16,14 @@ import { Superseded } from '../workers/analysisClient.ts';
 import { layoutInThread } from '../workers/layoutClient.ts';
 import type { DomainImporter } from '../workers/importClient.ts';
 import { importInThread } from '../workers/importClient.ts';
+import type { IdeAsk } from '../workers/ideClient.ts';
+import { ideInThread } from '../workers/ideClient.ts';
 import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
 import { createSelectors } from './selectors.ts';
 import type { AnalysisSlice, AnalysisTrigger } from './slices/analysisSlice.ts';
+import type { IdeSlice } from './slices/ideSlice.ts';
+import { createIdeSlice } from './slices/ideSlice.ts';
 import type { AssistLogSlice } from './slices/assistLogSlice.ts';
 import { createAssistLogSlice } from './slices/assistLogSlice.ts';
 import type { AttackSlice } from './slices/attackSlice.ts';
@@ -86,6 +90,8 @@ export interface AppServices {
   readonly scheduler?: Scheduler;
   /** Reads and lints projects (in a worker in the page, in-thread in tests). */
   readonly analyze: Analyzer;
+  /** Answers the editor's definition, references and rename (in a worker in the page); in-thread when absent. */
+  readonly ide?: IdeAsk;
   /** Lays out the policy graph (in a worker in the page); in-thread when absent. */
   readonly layout?: Layouter;
   /** Imports a dropped tau2-bench or IntellAgent domain (in a worker in the page); in-thread when absent. */
@@ -106,6 +112,7 @@ export type AppState = UiSlice &
   ProjectSlice &
   LibrarySlice &
   AnalysisSlice &
+  IdeSlice &
   GraphSlice &
   GraphRunSlice &
   RelateSlice &
@@ -146,6 +153,7 @@ export function createAppStore(
       ...(services.exclusive && { exclusive: services.exclusive }),
     })(...args),
     ...createAnalysisSlice(analysisTrigger)(...args),
+    ...createIdeSlice(services.ide ?? ideInThread)(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),
     ...createGraphRunSlice(services.runs)(...args),
     ...createRelateSlice(services.models, services.preferences)(...args),
