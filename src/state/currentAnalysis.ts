@@ -12,8 +12,8 @@ export type CurrentAnalysis =
  * Resolves with the analysis of the text the project has when the analysis arrives: the one in
  * the store when it is of the current text, else the next one that is (an edit while waiting is
  * waited for too). Never parses on this thread: the analysis comes from the analyser (a worker in
- * the page). `analyzeNow` asks for the current text's analysis without the settling delay. A
- * failed analysis ends the wait with its message.
+ * the page). `analyzeNow` asks for the current text's analysis without the settling delay (again
+ * when it failed before). A failure while waiting ends the wait with its message.
  */
 export function awaitCurrentAnalysis(
   store: Pick<StoreApi<AppState>, 'getState' | 'subscribe'>,
@@ -29,7 +29,7 @@ export function awaitCurrentAnalysis(
     const stop = store.subscribe((state, previous) => {
       const answer =
         settled(state) ??
-        (state.analysisError !== null && state.analysisError !== previous.analysisError
+        (state.analysisError !== null && state.analysisFailures !== previous.analysisFailures
           ? {
               ok: false as const,
               problem: `The project could not be checked: ${state.analysisError}`,

@@ -168,10 +168,20 @@ describe('runs are planned from the analysis of the current text', () => {
     expect(store.getState().checkingProject).toBe(false);
     expect(plans).toEqual([]);
 
+    // Asked again, failing the same way: said again, not waited on forever.
     const asked = held.asked.length;
-    const again = store.getState().startRun();
+    const twice = store.getState().startRun();
     await settle();
     expect(held.asked.length).toBe(asked + 1);
+    expect(store.getState().checkingProject).toBe(true);
+    held.last().fail('The analysis worker stopped: out of memory');
+    await twice;
+    expect(store.getState().checkingProject).toBe(false);
+    expect(store.getState().simulationMessage).toMatch(/^The project could not be checked/);
+
+    const again = store.getState().startRun();
+    await settle();
+    expect(held.asked.length).toBe(asked + 2);
     held.last().release();
     await again;
     expect(plans).toHaveLength(1);

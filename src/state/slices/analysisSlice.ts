@@ -9,6 +9,8 @@ export interface AnalysisSlice {
   /** The latest analysis, and the project texts it was made from. */
   analysis: (Analysis & { readonly files: Project['files'] }) | null;
   analysisError: string | null;
+  /** How many analyses have failed: a new failure, even with the same message, is told by it. */
+  analysisFailures: number;
   setAnalysis: (analysis: Analysis, files: Project['files']) => void;
   setAnalysisError: (message: string | null) => void;
   /**
@@ -34,10 +36,14 @@ export const createAnalysisSlice =
       }),
     analysis: null,
     analysisError: null,
+    analysisFailures: 0,
     setAnalysis: (analysis, files) => {
       set({ analysis: { ...analysis, files }, analysisError: null });
     },
     setAnalysisError: (analysisError) => {
-      set({ analysisError });
+      set((state) => ({
+        analysisError,
+        analysisFailures: state.analysisFailures + (analysisError === null ? 0 : 1),
+      }));
     },
   });
