@@ -24,3 +24,44 @@ export function withManyPolicies(
   const tail = at < 0 ? '' : policies.slice(head.length);
   return { ...files, 'policies.yaml': `${head}${lines.join('\n')}\n${tail}` };
 }
+
+/**
+ * `files` with `count` more orders at the end of database.yaml (100,000 add about 7 MB), whose
+ * last table must be `orders` as in the refund desk: reading every row and checking it against its
+ * columns makes the whole parse take the page's thread for a second or more, while the policy
+ * graph and the problems stay small.
+ */
+export function withManyOrders(
+  files: Readonly<Record<string, string>>,
+  count: number,
+): Record<string, string> {
+  const rows: string[] = [];
+  for (let i = 0; i < count; i++)
+    rows.push(
+      `      - { id: big-${i}, user_id: u${(i % 2) + 1}, status: delivered, days_since_delivery: ${i % 60} }`,
+    );
+  const database = files['database.yaml'] ?? '';
+  return { ...files, 'database.yaml': `${database.trimEnd()}\n${rows.join('\n')}\n` };
+}
+
+/**
+ * `files` with `count` more scenarios at the end of scenarios.yaml (30,000 add about 5 MB), whose
+ * last list must be `scenarios:` as in the refund desk: the whole parse reads and checks each,
+ * while a game of Play uses one, so the game's own work stays small.
+ */
+export function withManyScenarios(
+  files: Readonly<Record<string, string>>,
+  count: number,
+): Record<string, string> {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++)
+    lines.push(
+      `  - id: asks-again-${i}`,
+      `    policies: [verify-identity]`,
+      `    persona: A customer who asks about order number ${i} again.`,
+      `    goal: Learn whether order ${i} was refunded.`,
+      `    expected: { forbidden_actions: [{ tool: refund_order, policy: verify-identity }] }`,
+    );
+  const scenarios = files['scenarios.yaml'] ?? 'scenarios:\n';
+  return { ...files, 'scenarios.yaml': `${scenarios.trimEnd()}\n${lines.join('\n')}\n` };
+}
