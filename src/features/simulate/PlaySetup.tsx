@@ -15,7 +15,7 @@ export function PlaySetup() {
       aria-label="Play settings"
       onSubmit={(event) => {
         event.preventDefault();
-        void startPlay();
+        if (!checking) void startPlay();
       }}
     >
       <p className="simulate-faint">

@@ -60,7 +60,7 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
   );
   const onSubmit = (event: SyntheticEvent) => {
     event.preventDefault();
-    if (!live) void startRun();
+    if (!live && !checking) void startRun();
   };
 
   if (compact && !editing) {
