@@ -23,6 +23,7 @@ import {
 } from '../adapters/storage/runRepository.ts';
 import { createWorkerAnalyzer } from '../workers/analysisClient.ts';
 import { createLayoutClient } from '../workers/layoutClient.ts';
+import { createIdeClient } from '../workers/ideClient.ts';
 import { createWorkerImporter } from '../workers/importClient.ts';
 import type { SimulationWorker } from '../workers/simulationClient.ts';
 import { createWorkerSimulator } from '../workers/simulationClient.ts';
@@ -71,6 +72,8 @@ const store = createAppStore({
   examples,
   analyze,
   layout: (input, options) => layoutClient.layout(input, options),
+  // Go to definition, references and rename parse the whole project: in a worker, on first use.
+  ide: createIdeClient(),
   // A dropped domain with a large database is imported off the main thread.
   importDomain: createWorkerImporter(),
   runs,

@@ -16,10 +16,14 @@ import { Superseded } from '../workers/analysisClient.ts';
 import { layoutInThread } from '../workers/layoutClient.ts';
 import type { DomainImporter } from '../workers/importClient.ts';
 import { importInThread } from '../workers/importClient.ts';
+import type { IdeAsk } from '../workers/ideClient.ts';
+import { ideInThread } from '../workers/ideClient.ts';
 import type { Simulator } from '../workers/simulationClient.ts';
 import { simulateInThread } from '../workers/simulationClient.ts';
 import { createSelectors } from './selectors.ts';
-import type { AnalysisSlice } from './slices/analysisSlice.ts';
+import type { AnalysisSlice, AnalysisTrigger } from './slices/analysisSlice.ts';
+import type { IdeSlice } from './slices/ideSlice.ts';
+import { createIdeSlice } from './slices/ideSlice.ts';
 import type { AssistLogSlice } from './slices/assistLogSlice.ts';
 import { createAssistLogSlice } from './slices/assistLogSlice.ts';
 import type { AttackSlice } from './slices/attackSlice.ts';
@@ -86,6 +90,8 @@ export interface AppServices {
   readonly scheduler?: Scheduler;
   /** Reads and lints projects (in a worker in the page, in-thread in tests). */
   readonly analyze: Analyzer;
+  /** Answers the editor's definition, references and rename (in a worker in the page); in-thread when absent. */
+  readonly ide?: IdeAsk;
   /** Lays out the policy graph (in a worker in the page); in-thread when absent. */
   readonly layout?: Layouter;
   /** Imports a dropped tau2-bench or IntellAgent domain (in a worker in the page); in-thread when absent. */
@@ -106,6 +112,7 @@ export type AppState = UiSlice &
   ProjectSlice &
   LibrarySlice &
   AnalysisSlice &
+  IdeSlice &
   GraphSlice &
   GraphRunSlice &
   RelateSlice &
@@ -134,6 +141,7 @@ export function createAppStore(
   const newId = services.newId ?? (() => crypto.randomUUID());
   const now = services.now ?? (() => new Date().toISOString());
   const tab = services.tab ?? newTabId();
+  const analysisTrigger: AnalysisTrigger = { now: () => undefined };
   const store = createStore<AppState>()((...args) => ({
     ...createUiSlice(services.preferences, initial.readOnly)(...args),
     ...createProjectSlice(initial.project)(...args),
@@ -144,7 +152,8 @@ export function createAppStore(
       now,
       ...(services.exclusive && { exclusive: services.exclusive }),
     })(...args),
-    ...createAnalysisSlice(...args),
+    ...createAnalysisSlice(analysisTrigger)(...args),
+    ...createIdeSlice(services.ide ?? ideInThread)(...args),
     ...createGraphSlice(services.layout ?? layoutInThread)(...args),
     ...createGraphRunSlice(services.runs)(...args),
     ...createRelateSlice(services.models, services.preferences)(...args),
@@ -194,7 +203,13 @@ export function createAppStore(
     maxWaitMs: services.autosaveMaxWaitMs ?? Math.max(delayMs, 400),
   });
   joinTabs(store, services.tabs ?? silentTabChannel, tab);
-  analyzeOnChange(store, scheduler, services.analyze, services.analysisDelayMs ?? 120);
+  analyzeOnChange(
+    store,
+    scheduler,
+    services.analyze,
+    services.analysisDelayMs ?? 120,
+    analysisTrigger,
+  );
   // Each project has its own Assist log, read when the project opens.
   store.subscribe((state, previous) => {
     if (state.projectId !== previous.projectId) void state.loadAssistLog();
@@ -203,12 +218,17 @@ export function createAppStore(
   return Object.assign(store, { selectors: createSelectors() });
 }
 
-/** Re-analyses the project whenever its files change; only the newest answer is kept. */
+/**
+ * Re-analyses the project whenever its files change; only the newest answer is kept. `trigger`
+ * gets the way to analyse the current text at once (someone waits for it); a text whose analysis
+ * failed is analysed again when asked.
+ */
 function analyzeOnChange(
   store: StoreApi<AppState>,
   scheduler: Scheduler,
   analyze: Analyzer,
   delayMs: number,
+  trigger: AnalysisTrigger,
 ) {
   let asked: Project['files'] | undefined;
   const run = () => {
@@ -223,6 +243,7 @@ function analyzeOnChange(
       },
       (error: unknown) => {
         if (error instanceof Superseded) return;
+        if (asked === project.files) asked = undefined;
         store.getState().setAnalysisError(error instanceof Error ? error.message : String(error));
       },
     );
@@ -235,6 +256,10 @@ function analyzeOnChange(
     scheduler.clearTimeout(timer);
     timer = scheduler.setTimeout(run, delayMs);
   });
+  trigger.now = () => {
+    scheduler.clearTimeout(timer);
+    run();
+  };
   run();
 }
 

@@ -102,9 +102,15 @@ export type PlannedRun =
  * Play and the CLI all plan through here, so a run means the same wherever it was started.
  * With `continueFrom`, plans the one dialogue that continues it, or refuses (`fix: 'log'`) when
  * the log cannot be continued there (see `dialoguePrefix`).
+ * `model` is the project's parsed model when the caller already has it (the page's analysis of
+ * this very text, so the page never parses a whole project on its own thread); parsed here when
+ * absent (the CLI).
  */
-export function planRun(project: Project, request: RunRequest): PlannedRun {
-  const model = parseProject(project).model;
+export function planRun(
+  project: Project,
+  request: RunRequest,
+  model: ProjectModel = parseProject(project).model,
+): PlannedRun {
   const started = request.resuming?.find((e) => e.type === 'run-started');
   if (request.resuming && !started)
     return refuse('The run’s log has no start to go on from.', 'log');

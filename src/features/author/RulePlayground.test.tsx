@@ -108,4 +108,30 @@ describe('RulePlayground', () => {
         'The typed rows for "order" are left out: there is no such table. Did you mean "orders"?',
     });
   });
+
+  it('shows the rule that refused where rules.yaml writes its id', async () => {
+    const { store } = renderWithStore(<RulePlayground />);
+    act(() => {
+      store.getState().setFiles(FILES);
+    });
+    await screen.findByLabelText('Tool');
+    fireEvent.change(screen.getByLabelText('Tool'), { target: { value: 'refund_order' } });
+    fireEvent.change(screen.getByLabelText('Arguments (JSON)'), {
+      target: { value: JSON.stringify({ order_id: 'o9' }) },
+    });
+    fireEvent.change(screen.getByLabelText('Earlier calls (JSON list, optional)'), {
+      target: { value: JSON.stringify([LOOKED_UP]) },
+    });
+    // The verdict's link (the rules tried below link the same rule).
+    const [link] = screen.getAllByRole('button', { name: 'refund-known-order' });
+    if (!link) throw new Error('no link to the rule');
+    fireEvent.click(link);
+    const lines = FILES['rules.yaml'].split('\n');
+    const line = lines.findIndex((l) => l.includes('id: refund-known-order'));
+    expect(store.getState().reveal).toMatchObject({
+      file: 'rules.yaml',
+      line: line + 1,
+      column: (lines[line]?.indexOf('refund-known-order') ?? 0) + 1,
+    });
+  });
 });

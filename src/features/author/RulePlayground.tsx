@@ -4,10 +4,10 @@ import {
   LineIndex,
   decideToolCall,
   emptyArguments,
-  parseProject,
   seedDatabase,
   withGuardRule,
 } from '../../core/index.ts';
+import { guardRuleIdSpan } from '../../core/format/ruleSpan.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { Icon } from '../../ui/Icon.tsx';
 
@@ -125,12 +125,12 @@ export function RulePlayground() {
     };
   }, [model, judged, chosen, argsText, history, rows]);
 
+  // Reads rules.yaml as it is now, and only that file: a big project is never parsed here.
   const showRule = (ruleId: string) => {
-    const parsed = parseProject(store.getState().project);
-    const rule = parsed.model.guards.flatMap((g) => g.rules).find((r) => r.id === ruleId);
-    if (!rule) return;
-    const span = parsed.files['rules.yaml'].spanOf([...rule.path, 'id']);
-    const at = new LineIndex(store.getState().project.files['rules.yaml']).position(span.start);
+    const text = store.getState().project.files['rules.yaml'];
+    const span = guardRuleIdSpan(text, ruleId);
+    if (!span) return;
+    const at = new LineIndex(text).position(span.start);
     revealAt('rules.yaml', at.line, at.column);
   };
 

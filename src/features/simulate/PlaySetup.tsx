@@ -6,6 +6,7 @@ export function PlaySetup() {
   const settings = useAppStore((s) => s.playSettings);
   const setSettings = useAppStore((s) => s.setPlaySettings);
   const startPlay = useAppStore((s) => s.startPlay);
+  const checking = useAppStore((s) => s.checkingProject);
   const scenarios = useAppStore((s) => s.analysis?.model.scenarios);
   const chosen = scenarios?.find((s) => s.id === settings.scenario);
   return (
@@ -14,7 +15,7 @@ export function PlaySetup() {
       aria-label="Play settings"
       onSubmit={(event) => {
         event.preventDefault();
-        void startPlay();
+        if (!checking) void startPlay();
       }}
     >
       <p className="simulate-faint">
@@ -87,8 +88,8 @@ export function PlaySetup() {
         </p>
       )}
       <div>
-        <button type="submit" className="button">
-          Start playing
+        <button type="submit" className="button" aria-disabled={checking}>
+          {checking ? 'Checking the project…' : 'Start playing'}
         </button>
       </div>
     </form>

@@ -15,6 +15,7 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
   const setSettings = useAppStore((s) => s.setRunSettings);
   const live = useAppStore((s) => s.currentRun?.live ?? false);
   const startRun = useAppStore((s) => s.startRun);
+  const checking = useAppStore((s) => s.checkingProject);
   const cancelRun = useAppStore((s) => s.cancelRun);
   const fixedNow = useAppStore((s) => s.analysis?.model.now);
   const clock = fixedNow !== undefined && <FixedClock now={fixedNow} />;
@@ -49,15 +50,17 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
           Stop
         </button>
       ) : (
-        <button type="submit" className="button">
-          Run scenarios
+        // Planned from the analysis of the current text, which may be on its way; a click meanwhile
+        // does nothing, and the button keeps the focus.
+        <button type="submit" className="button" aria-disabled={checking}>
+          {checking ? 'Checking the project…' : 'Run scenarios'}
         </button>
       )}
     </>
   );
   const onSubmit = (event: SyntheticEvent) => {
     event.preventDefault();
-    if (!live) void startRun();
+    if (!live && !checking) void startRun();
   };
 
   if (compact && !editing) {

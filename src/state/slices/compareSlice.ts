@@ -95,12 +95,16 @@ export function createCompareSlice(
             set({ compareMessage: source });
             return undefined;
           }
-          const { project, projectId } = get();
-          const [{ parseProject }, { recheckRun }] = await Promise.all([
-            import('../../core/format/parseProject.ts'),
-            import('../../core/sim/recheck.ts'),
-          ]);
-          const { model, diagnostics } = parseProject(project);
+          // Today's project as the analysis of its current text read it: the page never parses
+          // the whole project itself, and never re-checks against an older text.
+          const current = await get().currentAnalysis();
+          if (!current.ok) {
+            set({ compareMessage: current.problem });
+            return undefined;
+          }
+          const { projectId } = get();
+          const { recheckRun } = await import('../../core/sim/recheck.ts');
+          const { model, diagnostics } = current.analysis;
           const errors = diagnostics.filter((d) => d.severity === 'error').length;
           // What does not parse judges nothing: say so rather than let its checks vanish.
           const broken =
@@ -109,7 +113,7 @@ export function createCompareSlice(
               : [
                   `Today’s project has ${errors} error${errors === 1 ? '' : 's'} (see Problems): what does not parse was left out of the re-check, so its checks and expectations judged nothing.`,
                 ];
-          const recheck = recheckRun(model, project.files, id, source.events);
+          const recheck = recheckRun(model, current.files, id, source.events);
           const newRun = `run-${newId()}`;
           const title = `Re-check of ${source.title}`;
           if (runs) {

@@ -23,6 +23,7 @@ import type { Simulator } from '../../workers/simulationClient.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { ModelServices } from './modelsSlice.ts';
 import { choosePlayers } from './players.ts';
+import { checkedProject } from './simulationSlice.ts';
 
 /** Which side the person plays. */
 export type Seat = 'user' | 'agent';
@@ -178,6 +179,8 @@ export function createPlaySlice(
           });
           return;
         }
+        const checked = await checkedProject(set, get);
+        if (!checked) return;
         const [{ planRun }, seats] = await Promise.all([
           import('../../core/sim/plan.ts'),
           import('../../core/sim/seat.ts'),
@@ -194,22 +197,26 @@ export function createPlaySlice(
         });
         const other = timed(opponent);
         const judge = players.judge && timed(players.judge);
-        const planned = planRun(state.project, {
-          seed: 1,
-          trials: 1,
-          concurrency: 1,
-          maxTurns: PLAY_LIMITS.maxTurns,
-          timeLimitMs: PLAY_LIMITS.timeLimitMs,
-          scenarios: scenarioId === null ? 'none' : [scenarioId],
-          ...(scenarioId === null && { ownScenarios: [freePlayScenario(goal)] }),
-          agent: side === 'agent' ? you : other,
-          user: side === 'user' ? you : other,
-          ...(judge && { judge }),
-          externalAgent: side === 'user' && players.externalAgent,
-          prices: state.modelSettings.prices,
-          freeModels: [PERSON, ...players.freeModels],
-          now: now(),
-        });
+        const planned = planRun(
+          checked.project,
+          {
+            seed: 1,
+            trials: 1,
+            concurrency: 1,
+            maxTurns: PLAY_LIMITS.maxTurns,
+            timeLimitMs: PLAY_LIMITS.timeLimitMs,
+            scenarios: scenarioId === null ? 'none' : [scenarioId],
+            ...(scenarioId === null && { ownScenarios: [freePlayScenario(goal)] }),
+            agent: side === 'agent' ? you : other,
+            user: side === 'user' ? you : other,
+            ...(judge && { judge }),
+            externalAgent: side === 'user' && players.externalAgent,
+            prices: state.modelSettings.prices,
+            freeModels: [PERSON, ...players.freeModels],
+            now: now(),
+          },
+          checked.model,
+        );
         const scenario = planned.ok ? planned.plan.scenarios[0]?.scenario : undefined;
         if (!planned.ok || !scenario) {
           set({

@@ -1,6 +1,8 @@
 import type { StateCreator } from 'zustand';
 import type {
   LevelBand,
+  Project,
+  ProjectModel,
   ReadLog,
   RunRepository,
   RunRequest,
@@ -21,6 +23,7 @@ import {
 import type { Simulator } from '../../workers/simulationClient.ts';
 import { simulateInThread } from '../../workers/simulationClient.ts';
 import type { AppState } from '../createAppStore.ts';
+import type { CurrentAnalysis } from '../currentAnalysis.ts';
 import type { ModelServices } from './modelsSlice.ts';
 import { choosePlayers } from './players.ts';
 
@@ -62,6 +65,11 @@ export interface SimulationSlice {
   currentRun: CurrentRun | null;
   /** Why a run cannot start, or what went wrong around one. */
   simulationMessage: string | null;
+  /**
+   * A run or a game waits for the analysis of the project's current text before it is planned
+   * (the text changed since the last one): the Run and Play buttons say "Checking the project…".
+   */
+  checkingProject: boolean;
 
   setRunSettings: (patch: Partial<RunSettings>) => void;
   refreshRuns: () => Promise<void>;
@@ -144,33 +152,39 @@ export function createSimulationSlice(
         });
         return undefined;
       }
+      const checked = await checkedProject(set, get);
+      if (!checked) return undefined;
       const { planRun } = await import('../../core/sim/plan.ts');
       const settings = state.runSettings;
-      const planned = planRun(state.project, {
-        seed: settings.seed,
-        trials: settings.trials,
-        concurrency: settings.concurrency,
-        maxTurns: settings.maxTurns,
-        ...((settings.budgetDollars !== null || settings.budgetTokens !== null) && {
-          budget: {
-            ...(settings.budgetDollars !== null && { dollars: settings.budgetDollars }),
-            ...(settings.budgetTokens !== null && { tokens: settings.budgetTokens }),
-          },
-        }),
-        scenarios: 'all',
-        ...(settings.generated > 0 && {
-          generate: { count: settings.generated, levels: settings.levels },
-        }),
-        agent,
-        user,
-        ...(players.judge && { judge: players.judge }),
-        ...(players.generator && { generator: players.generator }),
-        externalAgent: players.externalAgent,
-        prices: state.modelSettings.prices,
-        freeModels: players.freeModels,
-        now: now(),
-        ...derived,
-      });
+      const planned = planRun(
+        checked.project,
+        {
+          seed: settings.seed,
+          trials: settings.trials,
+          concurrency: settings.concurrency,
+          maxTurns: settings.maxTurns,
+          ...((settings.budgetDollars !== null || settings.budgetTokens !== null) && {
+            budget: {
+              ...(settings.budgetDollars !== null && { dollars: settings.budgetDollars }),
+              ...(settings.budgetTokens !== null && { tokens: settings.budgetTokens }),
+            },
+          }),
+          scenarios: 'all',
+          ...(settings.generated > 0 && {
+            generate: { count: settings.generated, levels: settings.levels },
+          }),
+          agent,
+          user,
+          ...(players.judge && { judge: players.judge }),
+          ...(players.generator && { generator: players.generator }),
+          externalAgent: players.externalAgent,
+          prices: state.modelSettings.prices,
+          freeModels: players.freeModels,
+          now: now(),
+          ...derived,
+        },
+        checked.model,
+      );
       if (!planned.ok) {
         const where = WHERE_TO_FIX[planned.fix];
         set({ simulationMessage: where ? `${planned.problem} ${where}` : planned.problem });
@@ -267,6 +281,7 @@ export function createSimulationSlice(
       runList: [],
       currentRun: null,
       simulationMessage: null,
+      checkingProject: false,
 
       setRunSettings: (patch) => {
         set({ runSettings: { ...get().runSettings, ...patch } });
@@ -413,6 +428,31 @@ export function createSimulationSlice(
       },
     };
   };
+}
+
+/**
+ * The project as it is now and its parsed model, from the analysis of this very text (waited for,
+ * with `checkingProject` set, when the last analysis is of an older text), or undefined with the
+ * reason in `simulationMessage`. A run is never planned on an older text's model, and the page
+ * never parses the whole project itself.
+ */
+export async function checkedProject(
+  set: (partial: Partial<AppState>) => void,
+  get: () => AppState,
+): Promise<{ readonly project: Project; readonly model: ProjectModel } | undefined> {
+  if (get().checkingProject) return undefined;
+  set({ checkingProject: true, simulationMessage: null });
+  let current: CurrentAnalysis;
+  try {
+    current = await get().currentAnalysis();
+  } finally {
+    set({ checkingProject: false });
+  }
+  if (!current.ok) {
+    set({ simulationMessage: current.problem });
+    return undefined;
+  }
+  return { project: { ...get().project, files: current.files }, model: current.analysis.model };
 }
 
 function messageOf(error: unknown): string {

@@ -2,7 +2,6 @@ import type { ProjectFileName } from '../../../core/index.ts';
 import {
   LineIndex,
   completionsAt,
-  definitionOf,
   hoverText,
   promptPlaceHover,
   isProjectFileName,
@@ -51,13 +50,23 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
   registered = { store };
   const state = () => (registered ?? { store }).store.getState();
   const model = () => state().analysis?.model;
-  // The full parse (schemas, expressions) is for go to definition, references and rename only, and
-  // finding references parses each YAML file again, so both load on first use, not with the editor.
-  const parsed = async () => {
-    const { parseProject } = await import('../../../core/format/parseProject.ts');
-    return parseProject(state().project);
+  // Go to definition, references and rename need the full parse of the whole project and a search
+  // of every YAML file: the store's IDE worker does both (keeping its last parse), never this thread.
+  const ask = async (
+    textModel: TextModel,
+    position: { lineNumber: number; column: number },
+    question:
+      { kind: 'symbol' | 'definition' | 'references' } | { kind: 'rename'; newName: string },
+  ) => {
+    const file = fileOf(textModel);
+    if (!file) return undefined;
+    return state().askIde({
+      ...question,
+      file,
+      text: textModel.getValue(),
+      offset: offsetOf(textModel, position),
+    });
   };
-  const references = () => import('../../../core/ide/references.ts');
   const offsetOf = (text: TextModel, position: { lineNumber: number; column: number }) =>
     text.getOffsetAt(position);
   const rangeOf = (file: ProjectFileName, start: number, end: number) => {
@@ -117,9 +126,7 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
 
   monaco.languages.registerDefinitionProvider('yaml', {
     async provideDefinition(textModel, position) {
-      const project = await parsed();
-      const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
-      const definition = symbol && definitionOf(project, symbol);
+      const definition = (await ask(textModel, position, { kind: 'definition' }))?.places[0];
       if (!definition) return null;
       return {
         uri: fileUri(monaco, definition.file),
@@ -130,11 +137,8 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
 
   monaco.languages.registerReferenceProvider('yaml', {
     async provideReferences(textModel, position) {
-      const project = await parsed();
-      const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
-      if (!symbol) return [];
-      const { referencesOf } = await references();
-      return referencesOf(state().project, project, symbol).map((o) => ({
+      const answer = await ask(textModel, position, { kind: 'references' });
+      return (answer?.places ?? []).map((o) => ({
         uri: fileUri(monaco, o.file),
         range: rangeOf(o.file, o.start, o.end),
       }));
@@ -145,7 +149,7 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
     async resolveRenameLocation(textModel, position) {
       const text = textModel.getValue();
       const offset = offsetOf(textModel, position);
-      const symbol = symbolAt((await parsed()).model, text, offset);
+      const symbol = (await ask(textModel, position, { kind: 'symbol' }))?.symbol;
       const at = wordAt(text, offset) ?? wordAt(text, offset - 1);
       if (!symbol || !at)
         return {
@@ -161,13 +165,10 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
       };
     },
     async provideRenameEdits(textModel, position, newName) {
-      const project = await parsed();
-      const symbol = symbolAt(project.model, textModel.getValue(), offsetOf(textModel, position));
-      if (!symbol) return { edits: [], rejectReason: 'Nothing to rename here.' };
-      const { referencesOf, renameSymbol } = await references();
-      const result = renameSymbol(state().project, project, symbol, newName.trim());
-      if ('error' in result) return { edits: [], rejectReason: result.error };
-      const edits = referencesOf(state().project, project, symbol).map((o) => ({
+      const answer = await ask(textModel, position, { kind: 'rename', newName: newName.trim() });
+      if (!answer?.symbol) return { edits: [], rejectReason: 'Nothing to rename here.' };
+      if (answer.error !== undefined) return { edits: [], rejectReason: answer.error };
+      const edits = answer.places.map((o) => ({
         resource: fileUri(monaco, o.file),
         versionId: undefined,
         textEdit: { range: rangeOf(o.file, o.start, o.end), text: newName.trim() },
