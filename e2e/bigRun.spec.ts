@@ -20,9 +20,10 @@ const manyOrders = (files: Record<string, string>) => withManyOrders(files, 100_
 const manyScenarios = (files: Record<string, string>) => withManyScenarios(files, 20_000);
 /**
  * The longest main-thread task allowed from the click. Parsing the project on the page's thread
- * (before) took 560-600 ms on the orders project; planning from the analysis takes 120-140 ms.
+ * (before) took 560-600 ms on the orders project on an idle machine; planning from the analysis
+ * takes 120-140 ms there, and up to 390 ms with another test's page busy beside it.
  */
-const BOUND_MS = 300;
+const BOUND_MS = 450;
 
 async function openBigDesk(
   page: Page,

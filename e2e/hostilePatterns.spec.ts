@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { CEL_STEP_BUDGET } from '../src/core/celMeter.ts';
 import { ENDLESS_CONDITION } from '../src/test/hostile/patternInputs.ts';
 import type { RecordedRequest, ServerReply, TestServer } from '../src/test/servers/http.ts';
 import type { OpenAIRequestBody } from '../src/test/servers/openaiServer.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
-import { priceModel, useEndpoint } from './endpoints.ts';
+import { runOnEndpoint, useEndpoint } from './endpoints.ts';
 import { expect, test } from './fixtures.ts';
 import { refundDeskScript } from './refundDesk.ts';
+import { longest, resetLongest, watchLongTasks } from './longTasks.ts';
 
 // One test at a time: a second page rendering beside it would lengthen the frames measured.
 test.describe.configure({ timeout: 120_000, mode: 'default' });
@@ -69,42 +71,6 @@ async function openDesk(page: Page, endless: boolean) {
   await page.goto(`/?bundle=${path}`);
 }
 
-/** Records the longest main-thread task (long animation frame where the browser has them). */
-async function watchLongTasks(page: Page) {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longest: number; __since: number };
-    w.__longest = 0;
-    w.__since = 0;
-    const type = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')
-      ? 'long-animation-frame'
-      : 'longtask';
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries())
-        if (entry.startTime >= w.__since) w.__longest = Math.max(w.__longest, entry.duration);
-    }).observe({ type, buffered: true });
-  });
-}
-
-const resetLongest = (page: Page) =>
-  page.evaluate(() => {
-    const w = window as unknown as { __longest: number; __since: number };
-    w.__longest = 0;
-    w.__since = performance.now();
-  });
-
-/** The longest task since the reset, once the frames in flight have been reported. */
-const longest = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        requestAnimationFrame(() => {
-          setTimeout(() => {
-            resolve((window as unknown as { __longest: number }).__longest);
-          }, 50);
-        });
-      }),
-  );
-
 /** The refund desk's models, but the agent looks the customer up by a hostile user id. */
 function hostileAgent(request: RecordedRequest): ServerReply {
   const reply = refundDeskScript(request);
@@ -161,7 +127,9 @@ test.describe('hostile patterns', () => {
     await expect(decision).toContainText('Refused by user-id-shape');
     await resetLongest(page);
     await playground.getByLabel('Arguments (JSON)').fill('{"user_id": "u1"}');
-    await expect(decision).toContainText('stopped after 1,000,000 steps');
+    await expect(decision).toContainText(
+      `stopped after ${CEL_STEP_BUDGET.toLocaleString('en-US')} steps`,
+    );
     expect(await longest(page)).toBeLessThan(100);
   });
 
@@ -170,14 +138,9 @@ test.describe('hostile patterns', () => {
     page,
   }) => {
     await openDesk(page, true);
-    await useEndpoint(page, server.url);
-    await priceModel(page, '0.5', '1.5');
     const pane = workbench.pane('simulate');
-    const form = pane.getByRole('form', { name: 'Run settings' });
     // Enough dialogues that the run is still going when Stop is pressed.
-    await form.getByLabel('Trials').fill('20');
-    await form.getByRole('button', { name: 'Run scenarios' }).click();
-    const report = pane.getByRole('region', { name: 'Run report' });
+    const report = await runOnEndpoint(pane, server.url, { Trials: '20' });
     // Every hostile get_user call meets the endless rule and is refused: dialogues end.
     await expect(report).toContainText(/Running · [1-9]\d* of 100 dialogues/);
     // From here, not the run's start (planning it is the page's work, not the guard's).
@@ -229,7 +192,9 @@ test.describe('hostile patterns', () => {
     await box.press('Enter');
     const dialogue = play.getByRole('list', { name: 'Dialogue' });
     await expect(dialogue).toContainText('refused by never-ends');
-    await expect(dialogue).toContainText('stopped after 1,000,000 steps');
+    await expect(dialogue).toContainText(
+      `stopped after ${CEL_STEP_BUDGET.toLocaleString('en-US')} steps`,
+    );
     await expect(play.getByLabel('Game status')).toHaveText(/Your turn|Game over/);
     expect(await longest(page)).toBeLessThan(100);
   });

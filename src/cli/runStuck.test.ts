@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CEL_STEP_BUDGET } from '../core/celMeter.ts';
 import { MINI_FILES } from '../core/testing/miniProject.ts';
 import { ENDLESS_CONDITION } from '../test/hostile/patternInputs.ts';
 import type { RecordedRequest, TestServer } from '../test/servers/http.ts';
@@ -77,7 +78,9 @@ describe('policylab run with a guard that would never finish', () => {
       const { events } = await run(projectWithGuard(ENDLESS_CONDITION), server.url, 60);
       const guard = events.find((e) => e.type === 'guard');
       expect(guard).toMatchObject({ allowed: false, rule: 'never-ends' });
-      expect(guard?.reason).toContain('stopped after 1,000,000 steps');
+      expect(guard?.reason).toContain(
+        `stopped after ${CEL_STEP_BUDGET.toLocaleString('en-US')} steps`,
+      );
       const endings = events.filter((e) => e.type === 'dialogue-ended');
       expect(endings.length).toBeGreaterThan(0);
       for (const ending of endings) expect(ending.reason).not.toBe('time-limit');

@@ -9,7 +9,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 // CLI, the simulation worker, Play, the rule playground).
 
 /** The most evaluation steps one condition may take, and the guard rules of one tool call together. */
-export const CEL_STEP_BUDGET = 1_000_000;
+export const CEL_STEP_BUDGET = 500_000;
 
 /**
  * The most steps one tool call's preconditions, effects and result may take together: effects

@@ -62,7 +62,7 @@ export const FOR_EACH_BOMB = {
 } as const;
 
 /** A condition just under the budget (about 630,000 steps): each evaluation alone is allowed. */
-const NEAR_BUDGET = 'range(300).all(i, range(300).all(j, i + j >= 0))';
+const NEAR_BUDGET = 'range(200).all(i, range(200).all(j, i + j >= 0))';
 
 /**
  * rules.yaml's guards for `check`'s contradiction search: eight rules of get_user, allow and
