@@ -52,7 +52,9 @@ export function parseProject(project: Project): ParsedProject {
   const diagnostics: Diagnostic[] = [];
   const parse = (name: keyof typeof SCHEMAS) => {
     const { file, schemaDiagnostics } = parseFileCached(name, project.files[name]);
-    diagnostics.push(...file.diagnostics, ...schemaDiagnostics);
+    // A loop, not push(...): a file may hold more problems than a call may take arguments.
+    for (const d of file.diagnostics) diagnostics.push(d);
+    for (const d of schemaDiagnostics) diagnostics.push(d);
     return file;
   };
   const files: YamlFiles = {

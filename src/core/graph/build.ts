@@ -68,7 +68,7 @@ export function buildGraph(model: ProjectModel, options: BuildGraphOptions = {})
     });
   }
   if (options.heuristic !== false) {
-    edges.push(...heuristicEdges(nodes, (i, j) => pairs.has(i * n + j)));
+    for (const edge of heuristicEdges(nodes, (i, j) => pairs.has(i * n + j))) edges.push(edge);
   }
   return { nodes, edges, categories: [...categories] };
 }

@@ -11,7 +11,7 @@ export function inferSchema(values: readonly JsonValue[]): JsonSchema {
     if (v === null) types.add('null');
     else if (Array.isArray(v)) {
       types.add('array');
-      arrays.push(...(v as readonly JsonValue[]));
+      for (const item of v as readonly JsonValue[]) arrays.push(item);
     } else if (typeof v === 'object') {
       types.add('object');
       objects.push(v as Readonly<Record<string, JsonValue>>);

@@ -30,7 +30,7 @@ export function changesUpTo(replay: Replay, step: number): RowChange[] {
   const changes: RowChange[] = [];
   for (const s of replay.steps) {
     if (s.index > step) break;
-    if (s.call?.result) changes.push(...s.call.result.changes);
+    if (s.call?.result) for (const change of s.call.result.changes) changes.push(change);
   }
   return changes;
 }

@@ -127,7 +127,7 @@ export function transcriptOf(events: readonly SimEvent[], dialogue: string): Tra
       case 'tool-result': {
         const call = byId.get(event.call);
         if (call) call.result = { ok: event.ok, text: event.result, changes: event.changes };
-        changes.push(...event.changes);
+        for (const change of event.changes) changes.push(change);
         break;
       }
       case 'dialogue-ended':

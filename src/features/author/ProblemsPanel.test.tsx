@@ -7,7 +7,7 @@ import type { AppServices } from '../../state/createAppStore.ts';
 import { createAppStore } from '../../state/createAppStore.ts';
 import { renderWithStore } from '../../test/renderWithStore.tsx';
 import { testServices } from '../../test/services.ts';
-import { ProblemsPanel } from './ProblemsPanel.tsx';
+import { PROBLEMS_PAGE, ProblemsPanel } from './ProblemsPanel.tsx';
 
 /** The panel over the mini project with its guard rule's policy changed to `policy`. */
 async function panelWithRulePolicy(policy: string) {
@@ -45,6 +45,36 @@ describe('ProblemsPanel', () => {
       'Hide 1 note',
       expect.stringContaining('Only a judge model can report on "verify-identity"'),
     ]);
+  });
+
+  it('draws a long list a page at a time, saying how many are not shown', async () => {
+    // Each of 260 guard rules names an unknown policy: more problems than a page.
+    const { store } = renderWithStore(<ProblemsPanel />);
+    const rule = (i: number) =>
+      `      - id: r${i}\n        policy: nowhere-${i}\n        decision: allow\n`;
+    act(() => {
+      store.getState().setFiles({
+        ...MINI_FILES,
+        'rules.yaml': `guards:\n  get_user:\n    rules:\n${Array.from({ length: 260 }, (_, i) => rule(i)).join('')}`,
+      });
+    });
+    const panel = screen.getByRole('region', { name: 'Problems' });
+    const more = await within(panel).findByRole('button', { name: /^Show \d+ more problems/ });
+    const total = (store.getState().analysis?.diagnostics ?? []).filter(
+      (d) => d.severity !== 'info',
+    ).length;
+    expect(total).toBeGreaterThan(PROBLEMS_PAGE);
+    const drawn = () =>
+      panel.querySelectorAll('button.problem:not(.problems-more):not(.problems-notes)').length;
+    expect(drawn()).toBe(PROBLEMS_PAGE);
+    // Fewer than a page are left: the button offers exactly those.
+    const hidden = total - PROBLEMS_PAGE;
+    expect(hidden).toBeLessThan(PROBLEMS_PAGE);
+    expect(more.textContent).toBe(`Show ${hidden} more problems (${hidden} not shown)`);
+    while (drawn() < total)
+      fireEvent.click(within(panel).getByRole('button', { name: /^Show \d+ more problems/ }));
+    expect(drawn()).toBe(total);
+    expect(within(panel).queryByRole('button', { name: /more problems/ })).toBeNull();
   });
 
   it('says there are no problems when there are only notes', async () => {

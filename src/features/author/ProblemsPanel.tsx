@@ -7,6 +7,8 @@ import { Icon } from '../../ui/Icon.tsx';
 
 const NO_DIAGNOSTICS: readonly Diagnostic[] = [];
 const SEVERITY_ICON = { error: 'alert', warning: 'alert', info: 'info' } as const;
+/** How many rows the list draws at first, and how many more each "Show more" adds. */
+export const PROBLEMS_PAGE = 500;
 
 /** Whether the analysis shown is of the text as it is now (none has run yet on opening). */
 const analysisIsCurrent = (s: AppState) =>
@@ -24,6 +26,9 @@ export function ProblemsPanel() {
   const revealAt = useAppStore((s) => s.revealAt);
   const [open, setOpen] = useState(true);
   const [notesOpen, setNotesOpen] = useState(false);
+  // A project can have hundreds of thousands of problems: the list draws a page at a time.
+  const [problemsShown, setProblemsShown] = useState(PROBLEMS_PAGE);
+  const [notesShown, setNotesShown] = useState(PROBLEMS_PAGE);
   const counts = countBySeverity(diagnostics);
   const problems = diagnostics.filter((d) => d.severity !== 'info');
   const notes = diagnostics.filter((d) => d.severity === 'info');
@@ -81,7 +86,15 @@ export function ProblemsPanel() {
               {current ? 'No problems in this project.' : 'Checking…'}
             </li>
           )}
-          {problems.map(row)}
+          {problems.slice(0, problemsShown).map(row)}
+          <ShowMore
+            shown={problemsShown}
+            total={problems.length}
+            what="problems"
+            onMore={() => {
+              setProblemsShown(problemsShown + PROBLEMS_PAGE);
+            }}
+          />
           {notes.length > 0 && (
             <li>
               <button
@@ -102,9 +115,35 @@ export function ProblemsPanel() {
               </button>
             </li>
           )}
-          {notesOpen && notes.map(row)}
+          {notesOpen && notes.slice(0, notesShown).map(row)}
+          {notesOpen && (
+            <ShowMore
+              shown={notesShown}
+              total={notes.length}
+              what="notes"
+              onMore={() => {
+                setNotesShown(notesShown + PROBLEMS_PAGE);
+              }}
+            />
+          )}
         </ul>
       )}
     </section>
+  );
+}
+
+/** "Show 500 more (12,345 not shown)" under a list cut at `shown` rows; nothing when none are cut. */
+function ShowMore(props: { shown: number; total: number; what: string; onMore: () => void }) {
+  const hidden = props.total - props.shown;
+  if (hidden <= 0) return null;
+  return (
+    <li>
+      <button type="button" className="problem problems-more" onClick={props.onMore}>
+        <span className="problem-message">
+          Show {Math.min(hidden, PROBLEMS_PAGE)} more {props.what} ({hidden.toLocaleString('en-US')}{' '}
+          not shown)
+        </span>
+      </button>
+    </li>
   );
 }

@@ -63,6 +63,13 @@ export function oversizeProject(): Project {
   }).project;
 }
 
+/** A policies.yaml of `count` items that are not policies: one problem each. */
+export function manyProblems(count = 200_000): Project {
+  return projectFromFiles('Many problems', {
+    'policies.yaml': `policies:\n${'  - 1\n'.repeat(count)}`,
+  }).project;
+}
+
 /** A name, the input it makes, and what a clear answer to it says. */
 export interface HostileCheckInput {
   readonly name: string;
@@ -82,6 +89,12 @@ export const HOSTILE_CHECK_INPUTS: readonly HostileCheckInput[] = [
     name: '60,000 templated policies (11.4 MB)',
     make: () => manyPolicies(60_000),
     says: /^This reads almost like "known-/,
+  },
+  {
+    // More problems than a call takes arguments: collecting them once overflowed the stack.
+    name: '200,000 problems in one file',
+    make: () => manyProblems(200_000),
+    says: /"policies" must be a mapping/,
   },
   {
     name: 'a 40 MB policies.yaml',
