@@ -121,7 +121,7 @@ async function panFigures(page: Page) {
   await page.goto(`http://127.0.0.1:${PORT}/?bundle=/bench/generated-graph.policylab.json`);
   const pane = page.locator('section[data-pane="graph"]');
   await pane.getByRole('button', { name: 'Maximize Graph' }).click();
-  await pane.getByText('1000 policies').waitFor({ timeout: 120_000 });
+  await pane.getByText(/^1,000 policies/).waitFor({ timeout: 120_000 });
   await pane.getByRole('button', { name: 'Lay out again' }).waitFor({ timeout: 120_000 });
   const box = await pane.locator('.react-flow__pane').boundingBox();
   if (!box) throw new Error('The graph canvas is not on screen.');
