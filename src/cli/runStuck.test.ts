@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CEL_STEP_BUDGET } from '../core/celMeter.ts';
 import { MINI_FILES } from '../core/testing/miniProject.ts';
+import { miniProjectFolder } from '../test/cliFolders.ts';
 import { ENDLESS_CONDITION } from '../test/hostile/patternInputs.ts';
 import type { RecordedRequest, TestServer } from '../test/servers/http.ts';
 import type { OpenAIRequestBody } from '../test/servers/openaiServer.ts';
@@ -22,8 +22,7 @@ function lookUpFirst(request: RecordedRequest) {
 
 /** The mini project in a fresh folder, with a guard on get_user whose condition is `when`. */
 function projectWithGuard(when: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'policylab-stuck-'));
-  for (const [name, text] of Object.entries(MINI_FILES)) writeFileSync(path.join(dir, name), text);
+  const dir = miniProjectFolder();
   const guard = `guards:\n  get_user:\n    rules:\n      - id: never-ends\n        policy: verify-identity\n        decision: forbid\n        when: '${when}'\n        message: Never reached.\n`;
   writeFileSync(
     path.join(dir, 'rules.yaml'),
