@@ -43,3 +43,24 @@ describe('while the project is being checked before a run', () => {
     expect({ runs, games }).toEqual({ runs: 1, games: 1 });
   });
 });
+
+describe('the budget fields', () => {
+  it('take dollars as typed and tokens as a whole number; empty is none, a count below one is refused', () => {
+    const { store } = renderWithStore(<RunForm />);
+    const dollars = screen.getByLabelText('Budget $');
+    const tokens = screen.getByLabelText('Budget tokens');
+    const budget = () => {
+      const { budgetDollars, budgetTokens } = store.getState().runSettings;
+      return { budgetDollars, budgetTokens };
+    };
+    fireEvent.change(dollars, { target: { value: '2.5' } });
+    fireEvent.change(tokens, { target: { value: '1500.4' } });
+    expect(budget()).toEqual({ budgetDollars: 2.5, budgetTokens: 1500 });
+    fireEvent.change(tokens, { target: { value: '0' } });
+    fireEvent.change(dollars, { target: { value: '-1' } });
+    expect(budget()).toEqual({ budgetDollars: 2.5, budgetTokens: 1500 });
+    fireEvent.change(dollars, { target: { value: '' } });
+    fireEvent.change(tokens, { target: { value: '' } });
+    expect(budget()).toEqual({ budgetDollars: null, budgetTokens: null });
+  });
+});

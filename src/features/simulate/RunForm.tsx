@@ -43,6 +43,31 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
     </label>
   );
 
+  // A budget may be left empty (none); a tokens budget is a whole number.
+  const budget = (
+    field: 'budgetDollars' | 'budgetTokens',
+    label: string,
+    { min, step, whole }: { min: number; step: number; whole: boolean },
+  ) => (
+    <label className="run-field">
+      <span>{label}</span>
+      <input
+        type="number"
+        min={min}
+        step={step}
+        placeholder="none"
+        value={settings[field] ?? ''}
+        disabled={live}
+        onChange={(event) => {
+          const text = event.target.value;
+          const value = whole ? Math.round(Number(text)) : Number(text);
+          if (text === '') setSettings({ [field]: null });
+          else if (Number.isFinite(value) && value >= min) setSettings({ [field]: value });
+        }}
+      />
+    </label>
+  );
+
   const submit = (
     <>
       {live ? (
@@ -91,40 +116,8 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
       {number('trials', 'Trials', 20)}
       {number('concurrency', 'At once', 32)}
       {number('maxTurns', 'Max turns', 50)}
-      <label className="run-field">
-        <span>Budget $</span>
-        <input
-          type="number"
-          min={0}
-          step={0.1}
-          placeholder="none"
-          value={settings.budgetDollars ?? ''}
-          disabled={live}
-          onChange={(event) => {
-            const text = event.target.value;
-            const value = Number(text);
-            if (text === '') setSettings({ budgetDollars: null });
-            else if (Number.isFinite(value) && value >= 0) setSettings({ budgetDollars: value });
-          }}
-        />
-      </label>
-      <label className="run-field">
-        <span>Budget tokens</span>
-        <input
-          type="number"
-          min={1}
-          step={1000}
-          placeholder="none"
-          value={settings.budgetTokens ?? ''}
-          disabled={live}
-          onChange={(event) => {
-            const text = event.target.value;
-            const value = Math.round(Number(text));
-            if (text === '') setSettings({ budgetTokens: null });
-            else if (Number.isFinite(value) && value >= 1) setSettings({ budgetTokens: value });
-          }}
-        />
-      </label>
+      {budget('budgetDollars', 'Budget $', { min: 0, step: 0.1, whole: false })}
+      {budget('budgetTokens', 'Budget tokens', { min: 1, step: 1000, whole: true })}
       {number('generated', 'Generate', 200, 0)}
       {settings.generated > 0 && number('seed', 'Seed', 1_000_000)}
       {settings.generated > 0 && <LevelsField disabled={live} />}
