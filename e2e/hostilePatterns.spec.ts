@@ -12,6 +12,8 @@ import { longest, resetLongest, watchLongTasks } from './longTasks.ts';
 
 // One test at a time: a second page rendering beside it would lengthen the frames measured.
 test.describe.configure({ timeout: 120_000, mode: 'default' });
+// A trace snapshots the whole DOM in the page's thread at each step: it would be measured too.
+test.use({ trace: 'off' });
 
 // Patterns that backtrack, and a condition of 10^10 steps, must not hold the page: each part
 // measures the longest main-thread task while the hostile input is answered. The condition is

@@ -5,6 +5,8 @@ import { useEndpoint } from './endpoints.ts';
 import { expect, test } from './fixtures.ts';
 
 test.describe.configure({ timeout: 90_000 });
+// A trace snapshots the whole DOM in the page's thread at each step: it would be measured too.
+test.use({ trace: 'off' });
 
 /*
  * A provider that never stops answering: 1 KB every 5 ms, forever. Play shows the words as they
