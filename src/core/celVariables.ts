@@ -11,3 +11,17 @@ export const CEL_VARIABLES = {
 
 /** Where a condition is written: a guard, an effect, a tool's returns, or a check's assertion. */
 export type CelContext = keyof typeof CEL_VARIABLES;
+
+/** Words CEL keeps for itself: none may follow a dot (`row.in` does not parse). */
+const CEL_WORDS = new Set(
+  'true false null in as break const continue else for function if import let loop package namespace return var void while'.split(
+    ' ',
+  ),
+);
+
+/** `base.name` in CEL, or `base["name"]` where the name is a word CEL keeps or not an identifier. */
+export function celSelect(base: string, name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !CEL_WORDS.has(name)
+    ? `${base}.${name}`
+    : `${base}[${JSON.stringify(name)}]`;
+}

@@ -1,3 +1,4 @@
+import { celSelect } from '../../celVariables.ts';
 import { compileCel, isCelProblem } from '../../cel.ts';
 import type { PyStatement } from '../python/statements.ts';
 import { readPythonModule } from '../python/module.ts';
@@ -82,18 +83,18 @@ function effectOf(tokens: readonly PyToken[], scope: ConditionScope): Effect | s
     return 'it changes something other than a field of a row it looked up by key';
   if (!row.columns.has(field.value))
     return `it changes "${field.value}", which is not a column of ${row.table}`;
-  const where = `row.${row.keyColumn} == ${row.key}`;
+  const where = `${celSelect('row', row.keyColumn)} == ${row.key}`;
   const rest = tokens.slice(4);
   let value: string | undefined;
   if (op?.value === '=') value = valueOf(rest, scope);
   else if (op?.value === '+=' || op?.value === '-=') {
     const amount = valueOf(rest, scope);
-    value = amount && `row.${field.value} ${op.value[0] ?? '+'} ${amount}`;
+    value = amount && `${celSelect('row', field.value)} ${op.value[0] ?? '+'} ${amount}`;
   } else if (op?.value === '.' && tokens[4]?.value === 'append' && tokens[5]?.value === '(') {
     const item = valueOf(tokens.slice(6, -1), scope);
     value =
       item && tokens[tokens.length - 1]?.value === ')'
-        ? `row.${field.value} + [${item}]`
+        ? `${celSelect('row', field.value)} + [${item}]`
         : undefined;
   } else return 'it changes a row in a way PolicyLab does not recognise';
   if (value === undefined || [value, where].some((cel) => isCelProblem(compileCel(cel))))

@@ -56,6 +56,12 @@ describe('celOfPython', () => {
     expect(celOfPython(python, scope)).toBeUndefined();
   });
 
+  it('reads a field named with a word CEL keeps through brackets (found by the property below)', () => {
+    expect(celOfPython('order.null == "x"', scope)).toBe(
+      'db.orders.filter(r, r.id == args.order_id)[0]["null"] == "x"',
+    );
+  });
+
   it('never throws, and whatever it writes is CEL that compiles (property)', () => {
     const piece = fc.constantFrom(
       'order',

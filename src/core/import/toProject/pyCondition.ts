@@ -1,3 +1,4 @@
+import { celSelect } from '../../celVariables.ts';
 import type { PyToken } from '../python/tokenize.ts';
 import { tokenizePython } from '../python/tokenize.ts';
 
@@ -101,7 +102,7 @@ export function celOfPython(condition: string, scope: ConditionScope): string | 
       at += negated ? 2 : 1;
       const right = operand();
       const test = right.table
-        ? `db.${right.table.name}.exists(r, r.${right.table.key} == ${left.cel})`
+        ? `db.${right.table.name}.exists(r, ${celSelect('r', right.table.key)} == ${left.cel})`
         : right.collection
           ? `${left.cel} in ${right.cel}`
           : undefined;
@@ -117,7 +118,10 @@ export function celOfPython(condition: string, scope: ConditionScope): string | 
         const field = peek(1)?.value ?? '';
         at += 2;
         const row = [...scope.rows.values()].find((r) => r.cel === value.cel);
-        value = { cel: `${value.cel}.${field}`, collection: row?.collections.has(field) ?? false };
+        value = {
+          cel: celSelect(value.cel, field),
+          collection: row?.collections.has(field) ?? false,
+        };
       } else if (
         is('[') &&
         peek(1)?.type === 'string' &&
@@ -129,7 +133,10 @@ export function celOfPython(condition: string, scope: ConditionScope): string | 
         const field = peek(1)?.value ?? '';
         at += 3;
         const row = [...scope.rows.values()].find((r) => r.cel === value.cel);
-        value = { cel: `${value.cel}.${field}`, collection: row?.collections.has(field) ?? false };
+        value = {
+          cel: celSelect(value.cel, field),
+          collection: row?.collections.has(field) ?? false,
+        };
       } else if (is('[') && peek(1)?.type === 'number' && is(']', 2) && !value.table) {
         value = { cel: `${value.cel}[${peek(1)?.value ?? ''}]`, collection: false };
         at += 3;

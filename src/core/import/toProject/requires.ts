@@ -1,3 +1,4 @@
+import { celSelect } from '../../celVariables.ts';
 import { compileCel, isCelProblem } from '../../cel.ts';
 import type { ImportedTool, JsonSchema } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
@@ -71,7 +72,7 @@ export function scopeOfTool(
 /** The row of a table whose key is `key` (CEL), as a variable of a tool's body. */
 function rowOf(table: TablePlan, key: string): RowVariable {
   return {
-    cel: `db.${table.name}.filter(r, r.${table.key} == ${key})[0]`,
+    cel: `db.${table.name}.filter(r, ${celSelect('r', table.key)} == ${key})[0]`,
     collections: new Set(
       table.columns
         .filter((c) => c.spec.type === 'array' || c.spec.type === 'object')

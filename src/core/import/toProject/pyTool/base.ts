@@ -1,3 +1,4 @@
+import { celSelect } from '../../../celVariables.ts';
 import type { JsonSchema } from '../../domain.ts';
 import type { PyFunction } from '../../python/module.ts';
 import type { TablePlan } from '../database.ts';
@@ -14,7 +15,6 @@ import {
   type Value,
   celName,
   discriminators,
-  fieldCel,
   firstField,
   stored,
   withReads,
@@ -77,7 +77,7 @@ export abstract class ReaderBase {
   protected read(place: Place): CelValue {
     // Each look-up's `r` is its own: CEL scopes a macro's variable to the macro.
     const r = 'r';
-    const row = `db.${place.table.name}.filter(${r}, ${r}.${fieldCel(place.table.key)} == ${place.key.cel})[0]`;
+    const row = `db.${place.table.name}.filter(${r}, ${celSelect(r, place.table.key)} == ${place.key.cel})[0]`;
     const parts: CelValue[] = [place.key];
     for (const step of place.steps) {
       if ('key' in step) parts.push(step.key);
@@ -101,7 +101,7 @@ export abstract class ReaderBase {
   protected renderRow(place: Place, row: string): string {
     let out = row;
     for (const step of place.steps) {
-      if ('field' in step) out += `.${fieldCel(step.field)}`;
+      if ('field' in step) out = celSelect(out, step.field);
       else if ('key' in step) out += `[${step.key.cel}]`;
       else out += `.filter(${step.match.name}, ${step.match.cond.cel})[0]`;
     }

@@ -1,3 +1,4 @@
+import { celSelect } from '../../../celVariables.ts';
 import type { Effect } from '../effects.ts';
 import { ExpressionReader } from './expressions.ts';
 import {
@@ -9,7 +10,6 @@ import {
   bare,
   columnSchema,
   conflicts,
-  fieldCel,
   fieldSchema,
   firstField,
   mapLiteral,
@@ -62,7 +62,7 @@ export abstract class ChangeReader extends ExpressionReader {
         throw new Unreadable(`it sets "${field}", which is not a column of ${place.table.name}`);
       const schema = columnSchema(place.table, field);
       const current = this.cel(
-        group.sets.get(field) ?? `row.${fieldCel(field)}`,
+        group.sets.get(field) ?? celSelect('row', field),
         [],
         schema,
         stored(schema),
@@ -88,7 +88,7 @@ export abstract class ChangeReader extends ExpressionReader {
     const inside = this.renderRow(place, 'row');
     const schema = fieldSchema(place.schema, field);
     const current = this.cel(
-      entry.fields.get(field) ?? `${inside}.${fieldCel(field)}`,
+      entry.fields.get(field) ?? celSelect(inside, field),
       [],
       schema,
       stored(schema),
@@ -121,7 +121,7 @@ export abstract class ChangeReader extends ExpressionReader {
     // Changes inside a column, applied to the column in order, each at its place.
     for (const { place, fields } of group.nested.values()) {
       const column = firstField(place);
-      const base = sets.get(column) ?? `row.${fieldCel(column)}`;
+      const base = sets.get(column) ?? celSelect('row', column);
       const patch = mapLiteral([...fields].map(([f, v]) => [f, bare(v)]));
       sets.set(
         column,
@@ -147,7 +147,7 @@ export abstract class ChangeReader extends ExpressionReader {
               `it reads ${read.replace('[]', '')} before a change to it and uses it after (line ${this.line})`,
             );
     }
-    let where = `row.${fieldCel(group.table.key)} == ${group.key.cel}`;
+    let where = `${celSelect('row', group.table.key)} == ${group.key.cel}`;
     let when = frame.when.length > 0 ? this.all(frame.when).cel : undefined;
     let each: { for_each: string; as: string } | undefined;
     const loop = frame.loop;

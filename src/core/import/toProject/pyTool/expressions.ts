@@ -1,3 +1,4 @@
+import { celSelect } from '../../../celVariables.ts';
 import type { PyExpr } from '../../python/expression.ts';
 import { parsePyExpr } from '../../python/expression.ts';
 import { readPythonModule } from '../../python/module.ts';
@@ -13,7 +14,6 @@ import {
   columnSchema,
   containsReturn,
   entrySchema,
-  fieldCel,
   fieldSchema,
   firstField,
   itemSchema,
@@ -125,7 +125,7 @@ export abstract class ExpressionReader extends ReaderBase {
     if (obj.k === 'cel') {
       const schema = fieldSchema(obj.schema, name);
       // A field of a value read from the database is stored JSON: a number is a double.
-      return this.cel(`${obj.cel}.${fieldCel(name)}`, [obj], schema, stored(schema));
+      return this.cel(celSelect(obj.cel, name), [obj], schema, stored(schema));
     }
     throw new Unreadable(`it reads ".${name}" of a ${obj.k}`);
   }
@@ -256,7 +256,7 @@ export abstract class ExpressionReader extends ReaderBase {
         if (!tag)
           throw new Unreadable(`isinstance of ${cls.name}, which no column's data tells apart`);
         const x = this.celOf(this.expr(subject, frame));
-        return this.cel(`${x.cel}.${fieldCel(tag.field)} == ${JSON.stringify(tag.value)}`, [x]);
+        return this.cel(`${celSelect(x.cel, tag.field)} == ${JSON.stringify(tag.value)}`, [x]);
       }
       case 'any':
       case 'all': {
@@ -360,7 +360,7 @@ export abstract class ExpressionReader extends ReaderBase {
       if (rightValue.k === 'table') {
         const r = 'r';
         test = this.cel(
-          `db.${rightValue.table.name}.exists(${r}, ${r}.${fieldCel(rightValue.table.key)} == ${left.cel})`,
+          `db.${rightValue.table.name}.exists(${r}, ${celSelect(r, rightValue.table.key)} == ${left.cel})`,
           [left],
         );
         test = {

@@ -1,3 +1,4 @@
+import { celSelect } from '../../../celVariables.ts';
 import type { JsonSchema } from '../../domain.ts';
 import type { PyStatement } from '../../python/statements.ts';
 import { indexOfTopLevel } from '../../python/statements.ts';
@@ -260,10 +261,6 @@ export function celName(name: string): string {
   return RESERVED.has(name) ? `${name}_` : name;
 }
 
-export function fieldCel(name: string): string {
-  return IDENT.test(name) && !RESERVED.has(name) ? name : `["${name}"]`.replace(/^/, '');
-}
-
 export function firstField(place: Place): string {
   const first = place.steps[0];
   if (first === undefined || !('field' in first))
@@ -292,7 +289,7 @@ export function rebuild(
   const [step, ...rest] = steps;
   if (step === undefined) return change(base);
   if ('field' in step) {
-    const at = `${base}.${fieldCel(step.field)}`;
+    const at = celSelect(base, step.field);
     return `put(${base}, ${JSON.stringify(step.field)}, ${rebuild(at, rest, change)})`;
   }
   if ('key' in step) {
