@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_SUGGESTIONS, closest, editDistance, editDistanceWithin } from './text.ts';
+import { MAX_SUGGESTIONS, aside, closest, editDistance, editDistanceWithin } from './text.ts';
 
 /** Levenshtein by the textbook table, to hold the bounded one to. */
 function textbook(a: string, b: string): number {
@@ -105,5 +105,14 @@ describe('closest', () => {
     expect(closest('tool_99_lookp', known)).not.toBe('tool_99_lookup');
     known.add('tool_99_lookup');
     expect(closest('tool_99_lookp', known)).toBe('tool_99_lookup');
+  });
+});
+
+describe('aside', () => {
+  it('sets a message in parentheses without its closing period', () => {
+    expect(aside('No such key: x')).toBe('(No such key: x)');
+    expect(aside('Too costly. Large repeats multiply the work. ')).toBe(
+      '(Too costly. Large repeats multiply the work)',
+    );
   });
 });

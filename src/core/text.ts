@@ -148,3 +148,8 @@ export function closest(word: string, candidates: Iterable<string>): string | un
 export function words(text: string): string[] {
   return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 }
+
+/** A message set in parentheses inside a sentence: its own closing period dropped, so no ".)." */
+export function aside(message: string): string {
+  return `(${message.trim().replace(/\.+$/, '')})`;
+}

@@ -1,3 +1,4 @@
+import { aside } from '../text.ts';
 import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
 import { CEL_STEP_BUDGET, withCelBudget } from '../celMeter.ts';
 import type { GuardRule, ProjectModel, Row, ToolGuards } from '../format/model.ts';
@@ -174,7 +175,7 @@ export function evaluateRule(
     const message = error instanceof Error ? error.message : String(error);
     return {
       outcome: 'failed',
-      detail: `The call is refused: "${rule.id}" could not be evaluated (${message}).`,
+      detail: `The call is refused: "${rule.id}" could not be evaluated ${aside(message)}.`,
     };
   }
 }

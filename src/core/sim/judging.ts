@@ -1,3 +1,4 @@
+import { aside } from '../text.ts';
 import { compileCel, isCelProblem } from '../cel.ts';
 import type { Check } from '../format/model.ts';
 import type { LinearRegex } from '../regex/linear.ts';
@@ -287,7 +288,7 @@ function evaluate(source: string, db: Database): boolean | string {
     if (typeof value === 'boolean') return value;
     return `The assertion gave ${JSON.stringify(toPlain(value))}, not true or false.`;
   } catch (error) {
-    return `The assertion could not be evaluated (${messageOf(error)}).`;
+    return `The assertion could not be evaluated ${aside(messageOf(error))}.`;
   }
 }
 

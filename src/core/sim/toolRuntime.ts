@@ -6,7 +6,7 @@ import { createValueAjv } from '../format/columnValues.ts';
 import type { Effect, ProjectModel, Row, Table, Tool } from '../format/model.ts';
 import type { ToolCall } from '../rules/guards.ts';
 import { typedArgs } from '../rules/typedArgs.ts';
-import { closest } from '../text.ts';
+import { aside, closest } from '../text.ts';
 import { rowKey, sameRow, toPlain, validateRow } from './database.ts';
 import { generatedValue } from './generatedIds.ts';
 import { uniqueItemsProblem } from '../format/uniqueItems.ts';
@@ -130,7 +130,7 @@ function execute(
       }
       // cel-js words an index out of bounds as "No such key: index out of bounds, ...".
       const message = missing ?? (error instanceof Error ? error.message : String(error));
-      throw new CallFailure(`${label} could not be evaluated (${message}).`);
+      throw new CallFailure(`${label} could not be evaluated ${aside(message)}.`);
     }
   };
   const condition = (source: string, label: string, row?: Row, scope?: Scope): boolean => {

@@ -84,6 +84,7 @@ describe('CEL step bombs', () => {
     const outcome = evaluateRule(rule, { args: {} });
     expect(outcome.outcome).toBe('failed');
     expect(outcome.detail).toMatch(CEL_LIMIT);
+    expect(outcome.detail).toMatch(/multiply the work\)\.$/);
   });
 
   it('a for_each effect whose runs together pass the budget fails the call and changes nothing', () => {
@@ -103,6 +104,7 @@ describe('CEL step bombs', () => {
       expect(outcome.ok).toBe(false);
       expect(outcome.db).toBe(db);
       if (!outcome.ok) expect(outcome.error).toMatch(CALL_LIMIT);
+      if (!outcome.ok) expect(outcome.error).not.toContain('.).');
     }
   });
 
@@ -111,6 +113,7 @@ describe('CEL step bombs', () => {
     const [finding] = checkExpectations(scenario, dialogue([U('Hi'), A('Hello')]), {}, {});
     expect(finding).toMatchObject({ passed: false, fault: 'scenario' });
     expect(finding?.detail).toMatch(CEL_LIMIT);
+    expect(finding?.detail).not.toContain('.).');
   });
 });
 
