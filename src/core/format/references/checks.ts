@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics.ts';
 import type { Check } from '../model.ts';
+import type { YamlPath } from '../yamlFile.ts';
 import { costNote } from '../../regex/cost.ts';
 import { compilePattern, isPatternProblem } from '../../regex/linear.ts';
 import type { ReferenceContext } from './context.ts';
@@ -40,21 +41,35 @@ export function checkChecks(context: ReferenceContext): Diagnostic[] {
       const name = check[field];
       if (name !== undefined) found.toolRef('rules.yaml', [...check.path, field], name);
     }
-    if (check.pattern !== undefined) {
-      const problem = compilePattern(check.pattern, 'iu');
-      if (isPatternProblem(problem))
-        found.report(
-          'rules.yaml',
-          [...check.path, 'pattern'],
-          problem.construct === undefined ? 'bad-pattern' : 'unsupported-pattern',
-          problem.construct === undefined
-            ? `This is not a valid regular expression: ${problem.message}`
-            : `This pattern cannot be used: ${problem.message}`,
-        );
-      const costly = isPatternProblem(problem) ? undefined : costNote(check.pattern);
-      if (costly !== undefined)
-        found.report('rules.yaml', [...check.path, 'pattern'], 'costly-pattern', costly, 'warning');
-    }
+    if (check.pattern !== undefined)
+      reportPattern(found, 'rules.yaml', [...check.path, 'pattern'], check.pattern);
   }
   return found.diagnostics;
+}
+
+/**
+ * A pattern the linear matcher will run with the `iu` flags: an error where it is not a valid
+ * regular expression or uses what the matcher cannot run, a warning where a counted repeat may
+ * pass the matcher's budget on an ordinary answer (regex/cost.ts).
+ */
+export function reportPattern(
+  found: Findings,
+  file: 'rules.yaml' | 'scenarios.yaml',
+  path: YamlPath,
+  pattern: string,
+): void {
+  const problem = compilePattern(pattern, 'iu');
+  if (isPatternProblem(problem)) {
+    found.report(
+      file,
+      path,
+      problem.construct === undefined ? 'bad-pattern' : 'unsupported-pattern',
+      problem.construct === undefined
+        ? `This is not a valid regular expression: ${problem.message}`
+        : `This pattern cannot be used: ${problem.message}`,
+    );
+    return;
+  }
+  const costly = costNote(pattern);
+  if (costly !== undefined) found.report(file, path, 'costly-pattern', costly, 'warning');
 }

@@ -88,3 +88,29 @@ describe('check warns about must_say phrases that look like patterns', () => {
     expect(warnings(withPhrases("['I cannot cancel', 'It costs $50.']"))).toEqual([]);
   });
 });
+
+describe('check holds a phrase written between slashes to what a check pattern is', () => {
+  const about = (project: ReturnType<typeof ticketDesk>) =>
+    parseProject(project)
+      .diagnostics.filter((d) => d.code.endsWith('-pattern'))
+      .map((d) => [d.code, d.line, d.severity]);
+
+  it('an invalid pattern is an error, one the linear matcher cannot run is too', () => {
+    expect(about(withPhrases("['/refund (of/', '/(a)\\1/']"))).toEqual([
+      ['bad-pattern', 7, 'error'],
+      ['unsupported-pattern', 7, 'error'],
+    ]);
+  });
+
+  it('a counted repeat that may pass the matcher’s budget on an ordinary answer is warned about', () => {
+    const found = parseProject(
+      withPhrases('[]', "[{ phrase: '/(ab){1,1000}c/', policy: before-show }]"),
+    ).diagnostics.filter((d) => d.code === 'costly-pattern');
+    expect(found.map((d) => [d.line, d.severity])).toEqual([[8, 'warning']]);
+    expect(found[0]?.message).toContain('repeats up to 1,000 times');
+  });
+
+  it('says nothing of an ordinary pattern', () => {
+    expect(about(withPhrases("['/refund of \\d+ dollars/', '/cancel.*order/']"))).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics.ts';
 import type { YamlPath } from '../yamlFile.ts';
 import { valueAt } from '../yamlFile.ts';
 import type { ReferenceContext } from './context.ts';
+import { reportPattern } from './checks.ts';
 import { Findings } from './context.ts';
 
 /**
@@ -29,7 +30,8 @@ export function regexLookalike(phrase: string): string | undefined {
 /**
  * scenarios.yaml: a `must_say` or `must_not_say` phrase is literal text unless written between
  * slashes (`/…/`); one that looks like a regular expression but is not so written is warned
- * about, since it would be looked for character by character.
+ * about, since it would be looked for character by character. One written between slashes is
+ * held to what rules.yaml's check patterns are: valid, runnable by the linear matcher, not costly.
  */
 export function checkPhrases(context: ReferenceContext): Diagnostic[] {
   const found = new Findings(context);
@@ -46,6 +48,11 @@ export function checkPhrases(context: ReferenceContext): Diagnostic[] {
             ? [item, at]
             : [valueAt(item, ['phrase']), [...at, 'phrase'] as YamlPath];
         if (typeof phrase !== 'string') return;
+        const written = /^\/(.+)\/$/s.exec(phrase.trim())?.[1];
+        if (written !== undefined) {
+          reportPattern(found, 'scenarios.yaml', path, written);
+          return;
+        }
         const sign = regexLookalike(phrase);
         if (sign === undefined) return;
         found.report(
