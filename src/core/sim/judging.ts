@@ -1,13 +1,9 @@
-import { aside } from '../text.ts';
 import { compileCel, isCelProblem } from '../cel.ts';
 import type { Check } from '../format/model.ts';
 import type { LinearRegex } from '../regex/linear.ts';
-import {
-  PatternTooCostly,
-  compilePattern,
-  isPatternProblem,
-  withMatchBudget,
-} from '../regex/linear.ts';
+import { PatternTooCostly, withMatchBudget } from '../regex/linear.ts';
+import { compilePhrasePattern, slashPattern } from '../regex/phrase.ts';
+import { aside } from '../text.ts';
 import { requiredWithArgs } from './actionMatch.ts';
 import { callsPerTurn, saidBeforeCall } from './callChecks.ts';
 import type { Confirmations } from './confirmations.ts';
@@ -95,7 +91,12 @@ function judgeCheck(check: Check, transcript: Transcript, confirmations: Confirm
     case 'must_say':
     case 'must_not_say':
       if (check.pattern === undefined) return skip('the check has no "pattern".');
-      return says(transcript, regex(check.pattern), `matches /${check.pattern}/`, check.kind);
+      return says(
+        transcript,
+        compilePhrasePattern(check.pattern),
+        `matches /${check.pattern}/`,
+        check.kind,
+      );
     case 'tool_order':
       if (check.first === undefined || check.then === undefined)
         return skip('the check needs both "first" and "then".');
@@ -133,7 +134,7 @@ function judgeCheck(check: Check, transcript: Transcript, confirmations: Confirm
     case 'say_before_call': {
       if (check.pattern === undefined || check.tool === undefined)
         return skip('the check needs "pattern" and "tool".');
-      const pattern = regex(check.pattern);
+      const pattern = compilePhrasePattern(check.pattern);
       if (typeof pattern === 'string') return skip(pattern);
       return saidBeforeCall(transcript, pattern, check.tool);
     }
@@ -363,23 +364,13 @@ function says(
 
 /** A scenario phrase: a regular expression when written /like this/, else literal text. */
 function phrase(text: string): LinearRegex | string {
-  const written = /^\/(.+)\/$/s.exec(text.trim())?.[1];
-  if (written !== undefined) return regex(written);
+  const written = slashPattern(text);
+  if (written !== undefined) return compilePhrasePattern(written);
   const words = text.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return 'the phrase is empty.';
-  return regex(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'));
-}
-
-/**
- * Compiled with the flags lint checks patterns with (format/references/checks.ts), `iu`, on the
- * linear matcher: an agent's answer cannot make a pattern stall the run.
- */
-function regex(source: string): LinearRegex | string {
-  const compiled = compilePattern(source, 'iu');
-  if (!isPatternProblem(compiled)) return compiled;
-  return compiled.construct === undefined
-    ? `/${source}/ is not a valid regular expression (${compiled.message}).`
-    : `/${source}/ cannot be used: ${compiled.message}`;
+  return compilePhrasePattern(
+    words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'),
+  );
 }
 
 const messageOf = (error: unknown): string =>

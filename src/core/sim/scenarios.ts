@@ -1,4 +1,4 @@
-import { compilePattern, isPatternProblem } from '../regex/linear.ts';
+import { compilePhrasePattern, slashPattern } from '../regex/phrase.ts';
 import { CelRunError, checkCel, compileCel, isCelProblem } from '../cel.ts';
 import type { ProjectModel, Row } from '../format/model.ts';
 import { closest } from '../text.ts';
@@ -157,11 +157,8 @@ function danglingReferences(model: ProjectModel, rows: Database, db: Database): 
 
 function phraseProblem(phrase: string): string | undefined {
   if (phrase.trim() === '') return 'the phrase is empty.';
-  const written = /^\/(.+)\/$/s.exec(phrase.trim())?.[1];
+  const written = slashPattern(phrase);
   if (written === undefined) return undefined;
-  const problem = compilePattern(written, 'iu');
-  if (!isPatternProblem(problem)) return undefined;
-  return problem.construct === undefined
-    ? `/${written}/ is not a valid regular expression (${problem.message}).`
-    : `/${written}/ cannot be used: ${problem.message}`;
+  const compiled = compilePhrasePattern(written);
+  return typeof compiled === 'string' ? compiled : undefined;
 }

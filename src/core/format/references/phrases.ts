@@ -1,3 +1,4 @@
+import { slashPattern } from '../../regex/phrase.ts';
 import type { Diagnostic } from '../../diagnostics.ts';
 import type { YamlPath } from '../yamlFile.ts';
 import { valueAt } from '../yamlFile.ts';
@@ -23,7 +24,7 @@ const REGEX_SIGNS: readonly { readonly test: RegExp; readonly shows: string }[] 
 /** Which sign of a regular expression a scenario phrase shows, if it is written as literal text. */
 export function regexLookalike(phrase: string): string | undefined {
   const text = phrase.trim();
-  if (/^\/.+\/$/s.test(text)) return undefined;
+  if (slashPattern(text) !== undefined) return undefined;
   return REGEX_SIGNS.find((sign) => sign.test.test(text))?.shows;
 }
 
@@ -48,7 +49,7 @@ export function checkPhrases(context: ReferenceContext): Diagnostic[] {
             ? [item, at]
             : [valueAt(item, ['phrase']), [...at, 'phrase'] as YamlPath];
         if (typeof phrase !== 'string') return;
-        const written = /^\/(.+)\/$/s.exec(phrase.trim())?.[1];
+        const written = slashPattern(phrase);
         if (written !== undefined) {
           reportPattern(found, 'scenarios.yaml', path, written);
           return;
