@@ -33,7 +33,10 @@ function liveCopies(node: Node): number {
  * ordinary length, or undefined. Said only when a text of under `COSTLY_BELOW_CHARACTERS` made of
  * what the repeat matches would pass the matcher's budget; the runtime budget is the guarantee.
  */
-export function costNote(pattern: string): string | undefined {
+export function costNote(
+  pattern: string,
+  judged: 'the check' | 'the phrase' = 'the check',
+): string | undefined {
   let copies: number;
   try {
     copies = liveCopies(parsePattern(pattern));
@@ -42,5 +45,5 @@ export function costNote(pattern: string): string | undefined {
   }
   const longest = Math.floor(MATCH_STEP_BUDGET / (STEPS_PER_COPY * copies));
   if (longest >= COSTLY_BELOW_CHARACTERS) return undefined;
-  return `This pattern repeats up to ${copies.toLocaleString('en-US')} times, and matching keeps each count alive at once: on an answer with a long run of what it repeats, past about ${longest.toLocaleString('en-US')} characters, it may pass the matcher's limit of ${MATCH_STEP_BUDGET.toLocaleString('en-US')} steps, and the check is then an error. A smaller count, or + or *, costs far less.`;
+  return `This pattern repeats up to ${copies.toLocaleString('en-US')} times, and matching keeps each count alive at once: on an answer with a long run of what it repeats, past about ${longest.toLocaleString('en-US')} characters, it may pass the matcher's limit of ${MATCH_STEP_BUDGET.toLocaleString('en-US')} steps, and ${judged} is then an error. A smaller count, or + or *, costs far less.`;
 }

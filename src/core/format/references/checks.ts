@@ -70,6 +70,6 @@ export function reportPattern(
     );
     return;
   }
-  const costly = costNote(pattern);
+  const costly = costNote(pattern, file === 'rules.yaml' ? 'the check' : 'the phrase');
   if (costly !== undefined) found.report(file, path, 'costly-pattern', costly, 'warning');
 }

@@ -108,6 +108,7 @@ describe('check holds a phrase written between slashes to what a check pattern i
     ).diagnostics.filter((d) => d.code === 'costly-pattern');
     expect(found.map((d) => [d.line, d.severity])).toEqual([[8, 'warning']]);
     expect(found[0]?.message).toContain('repeats up to 1,000 times');
+    expect(found[0]?.message).toContain('the phrase is then an error');
   });
 
   it('says nothing of an ordinary pattern', () => {
