@@ -119,3 +119,25 @@ export function buildFiles(distDir) {
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(distDir, path.join(entry.parentPath, entry.name)));
 }
+
+/**
+ * Libraries the first page must not download: each is needed only once a pane, a worker or a
+ * provider is used. Each is known in the built code by a string of its own source.
+ */
+export const LATER_LIBRARIES = /** @type {const} */ ([
+  { name: 'ajv (schema validation)', marker: 'strictSchema' },
+  { name: '@xyflow/react (the graph)', marker: 'react-flow__' },
+  { name: 'yaml (the format parser)', marker: 'YAMLParseError' },
+  { name: 'dexie (run storage)', marker: 'DexieError' },
+  { name: "Anthropic's SDK", marker: 'anthropic-version' },
+]);
+
+/**
+ * The libraries of `libraries` whose marker is in the given code.
+ * @param {readonly { name: string, marker: string }[]} libraries
+ * @param {string} code the text of the first page's chunks
+ * @returns {string[]} their names
+ */
+export function librariesIn(libraries, code) {
+  return libraries.filter((library) => code.includes(library.marker)).map((l) => l.name);
+}

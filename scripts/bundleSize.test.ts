@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { initialChunkFiles, languageWorkers, missingStubs, stubParts } from './bundleSize.js';
+import {
+  LATER_LIBRARIES,
+  initialChunkFiles,
+  languageWorkers,
+  librariesIn,
+  missingStubs,
+  stubParts,
+} from './bundleSize.js';
 
 describe('initialChunkFiles', () => {
   it('follows static imports from the entry and skips dynamic ones', () => {
@@ -86,5 +93,16 @@ describe('missingStubs', () => {
     expect(missingStubs(parts, `class DiffEditorWidget{};x("Monaco's GPU rendering")`)).toEqual([
       "Monaco's diff editor",
     ]);
+  });
+});
+
+describe('librariesIn', () => {
+  it('names each library whose marker is in the code, and no other', () => {
+    const code = 'var a={strictSchema:!0};class b extends Error{name="YAMLParseError"}';
+    expect(librariesIn(LATER_LIBRARIES, code)).toEqual([
+      'ajv (schema validation)',
+      'yaml (the format parser)',
+    ]);
+    expect(librariesIn(LATER_LIBRARIES, 'const x = 1;')).toEqual([]);
   });
 });

@@ -1,13 +1,16 @@
 // @ts-check
 // Fails when the JavaScript of the initial page (before lazy editor/graph code) passes its budget,
-// when the editor's download (Monaco and what it brings) passes its own, or when the build holds
-// one of Monaco's language workers, which only Monaco imported whole brings, or when a part of Monaco
+// when a library only a pane, a worker or a provider needs is on that first page (LATER_LIBRARIES),
+// when the editor's download (Monaco and what it brings) passes its own, when the build holds one
+// of Monaco's language workers, which only Monaco imported whole brings, or when a part of Monaco
 // that a stub in src/features/author/monaco/stubs/ leaves out is back (its alias in
 // scripts/vite/monacoStubs.js gone or broken).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import {
+  LATER_LIBRARIES,
   buildFiles,
   languageWorkers,
+  librariesIn,
   measureBuild,
   missingStubs,
   stubParts,
@@ -38,6 +41,17 @@ console.log(
   `Initial page JavaScript: ${kb(initialJsGzipBytes)} gzipped (${verdict(initialJsGzipBytes, BUDGET_BYTES)}) in ${initialFiles.join(', ')}`,
 );
 if (initialJsGzipBytes > BUDGET_BYTES) failed = true;
+
+const early = librariesIn(
+  LATER_LIBRARIES,
+  initialFiles.map((file) => readFileSync(`dist/${file}`, 'utf8')).join('\n'),
+);
+if (early.length > 0) {
+  console.log(
+    `On the first page, though only a pane or a worker needs them: ${early.join(', ')}. Something the first page imports statically reaches them; import it lazily or move what it needs into a module of its own.`,
+  );
+  failed = true;
+}
 
 const editorBytes = lazyGzipBytes.editor ?? 0;
 console.log(

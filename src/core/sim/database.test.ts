@@ -4,7 +4,8 @@ import { projectFromFiles } from '../bundle.ts';
 import type { ProjectModel, Row, Table } from '../format/model.ts';
 import { parseProject } from '../format/parseProject.ts';
 import { PROJECT_FILES } from '../project.ts';
-import { describeChange, diffDatabases, seedDatabase, toPlain, validateRow } from './database.ts';
+import { describeChange, diffDatabases, seedDatabase, validateRow } from './database.ts';
+import { toPlain } from './plainValues.ts';
 
 function airline(): ProjectModel {
   const files = Object.fromEntries(

@@ -2,7 +2,8 @@ import { compilePhrasePattern, slashPattern } from '../regex/phrase.ts';
 import { CelRunError, checkCel, compileCel, isCelProblem } from '../cel.ts';
 import type { ProjectModel, Row } from '../format/model.ts';
 import { closest } from '../text.ts';
-import { rowKey, seedDatabase, toPlain } from './database.ts';
+import { rowKey, seedDatabase } from './database.ts';
+import { toPlain } from './plainValues.ts';
 import type { Database, SimScenario } from './events.ts';
 
 /** What scenario levels are summed from: each policy's challenge, by id. */

@@ -7,7 +7,8 @@ import type { Effect, ProjectModel, Row, Table, Tool } from '../format/model.ts'
 import type { ToolCall } from '../rules/guards.ts';
 import { typedArgs } from '../rules/typedArgs.ts';
 import { aside, closest } from '../text.ts';
-import { rowKey, sameRow, toPlain, validateRow } from './database.ts';
+import { rowKey, validateRow } from './database.ts';
+import { sameRow, toPlain } from './plainValues.ts';
 import { generatedValue } from './generatedIds.ts';
 import { uniqueItemsProblem } from '../format/uniqueItems.ts';
 import { withMatchBudget } from '../regex/linear.ts';

@@ -1,4 +1,4 @@
-import { sameRow } from './database.ts';
+import { sameRow } from './plainValues.ts';
 import type { CallMaker, RowChange, SimEvent, Speaker, TerminationReason } from './events.ts';
 
 /** What the guard rules decided about one tool call. */
