@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compileCel, isCelProblem } from '../cel.ts';
 import { parseProject } from '../format/parseProject.ts';
 import type { ChatEngine, ChatRequest, ChatResponse } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
@@ -7,7 +8,7 @@ import { instantRuntime, modelReply, queuedEngine } from '../../test/scriptedMod
 import { miniProject } from '../testing/miniProject.ts';
 import type { SimEvent } from './events.ts';
 import type { GenerateDeps } from './generate.ts';
-import { generateScenario, generateScenarios } from './generate.ts';
+import { generateScenario, generateScenarios, scenarioGeneratorPrompt } from './generate.ts';
 
 const mini = parseProject(miniProject()).model;
 
@@ -226,5 +227,32 @@ describe('generateScenarios', () => {
       overBudget: () => true,
     });
     expect(broke).toEqual({ scenarios: [], failures: [] });
+  });
+});
+
+describe('scenarioGeneratorPrompt', () => {
+  it('writes its example conditions so they parse when a column is named with a word CEL keeps', () => {
+    const project = miniProject();
+    const model = parseProject({
+      ...project,
+      files: {
+        ...project.files,
+        'database.yaml': project.files['database.yaml']
+          .replace('  - name: users\n    key: id', '  - name: users\n    key: in')
+          .replace(
+            '      id: { type: string }\n      name:',
+            '      in: { type: string }\n      null:',
+          )
+          .replace('{ id: u1, name: Ada }', '{ in: u1, "null": Ada }')
+          .replace('{ id: u2, name: Grace }', '{ in: u2, "null": Grace }'),
+      },
+    }).model;
+    const prompt = scenarioGeneratorPrompt(model, { policies: [], level: 1 });
+    const examples = prompt
+      .split('\n')
+      .filter((line) => line.startsWith('  ') && line.includes('db.users'));
+    expect(examples).toHaveLength(4);
+    expect(examples[0]).toBe('  db.users.exists(r, r["in"] == "u1" && r["null"] == "Ada")');
+    for (const line of examples) expect(isCelProblem(compileCel(line.trim())), line).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { celSelect } from '../celVariables.ts';
 import type { ProjectModel, Row } from '../format/model.ts';
 import type { ChatEngine, ChatMessage } from '../models/chat.ts';
 import { ModelError } from '../models/errors.ts';
@@ -300,10 +301,13 @@ function celExamples(model: ProjectModel): string {
   const other = table?.columns.find((c) => c.name !== key);
   const otherName = other?.name ?? 'status';
   const otherValue = JSON.stringify(other?.enum?.[0] ?? row?.[otherName] ?? 'open');
+  const rows = celSelect('db', name);
+  const keyOf = celSelect('r', key);
+  const otherOf = celSelect('r', otherName);
   return [
-    `  db.${name}.exists(r, r.${key} == ${keyValue} && r.${otherName} == ${otherValue})`,
-    `  !db.${name}.exists(r, r.${key} == ${keyValue})`,
-    `  db.${name}.all(r, r.${otherName} != ${otherValue})`,
-    `  size(db.${name}.filter(r, r.${otherName} == ${otherValue})) == 1`,
+    `  ${rows}.exists(r, ${keyOf} == ${keyValue} && ${otherOf} == ${otherValue})`,
+    `  !${rows}.exists(r, ${keyOf} == ${keyValue})`,
+    `  ${rows}.all(r, ${otherOf} != ${otherValue})`,
+    `  size(${rows}.filter(r, ${otherOf} == ${otherValue})) == 1`,
   ].join('\n');
 }
