@@ -1,3 +1,4 @@
+import { celSelect } from '../../celVariables.ts';
 import { compileCel, isCelProblem } from '../../cel.ts';
 import type { ImportedDomain, ImportedTool } from '../domain.ts';
 import type { PyToken } from '../python/tokenize.ts';
@@ -112,7 +113,7 @@ function singletonEffects(
     if (!set || !table) return `"${statement}" is not a field of the user's state set to a value`;
     const value = celOf(set[3] ?? '', {
       name: (n) => (params.has(n) ? `args.${n}` : undefined),
-      field: (t, f) => (t === set[1] ? `row.${f}` : undefined),
+      field: (t, f) => (t === set[1] ? celSelect('row', f) : undefined),
     });
     if (value === undefined) return `"${set[3] ?? ''}" does not read as CEL`;
     effects.push({

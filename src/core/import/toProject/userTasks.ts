@@ -1,3 +1,4 @@
+import { celSelect } from '../../celVariables.ts';
 import type { ImportedEnvCall, ImportedFunction, ImportedTask, JsonValue } from '../domain.ts';
 import { isNotLiteral, literalOfText } from '../python/literal.ts';
 import type { CarryNote } from './carry.ts';
@@ -167,7 +168,7 @@ function assertionCel(
     field: (t, f) => {
       if (!records.has(t) || (table !== undefined && table !== t)) return undefined;
       table = t;
-      return `r.${f}`;
+      return celSelect('r', f);
     },
   });
   const record = table === undefined ? undefined : records.get(table);
