@@ -64,3 +64,25 @@ describe('the budget fields', () => {
     expect(budget()).toEqual({ budgetDollars: null, budgetTokens: null });
   });
 });
+
+describe('the count fields', () => {
+  it('take a whole number within their range and never empty', () => {
+    const { store } = renderWithStore(<RunForm />);
+    const trials = screen.getByLabelText('Trials');
+    const generate = screen.getByLabelText('Generate');
+    const counts = () => {
+      const { trials: t, generated } = store.getState().runSettings;
+      return { trials: t, generated };
+    };
+    fireEvent.change(trials, { target: { value: '3.4' } });
+    fireEvent.change(generate, { target: { value: '0' } });
+    expect(counts()).toEqual({ trials: 3, generated: 0 });
+    fireEvent.change(trials, { target: { value: '21' } });
+    fireEvent.change(generate, { target: { value: '201' } });
+    expect(counts()).toEqual({ trials: 3, generated: 0 });
+    fireEvent.change(trials, { target: { value: '' } });
+    expect(counts()).toEqual({ trials: 3, generated: 0 });
+    fireEvent.change(trials, { target: { value: '20' } });
+    expect(counts()).toEqual({ trials: 20, generated: 0 });
+  });
+});

@@ -20,11 +20,20 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
   const fixedNow = useAppStore((s) => s.analysis?.model.now);
   const clock = fixedNow !== undefined && <FixedClock now={fixedNow} />;
 
-  const number = (
-    field: Exclude<keyof RunSettings, 'budgetDollars' | 'budgetTokens' | 'levels'>,
+  /**
+   * A number field of the settings. A value out of range, or not a number, is not taken. An
+   * `optional` field (a budget) may be left empty, meaning none; `whole` rounds what is typed.
+   */
+  const numberField = (
+    field: Exclude<keyof RunSettings, 'levels'>,
     label: string,
-    max: number,
-    min = 1,
+    {
+      min = 1,
+      max,
+      step,
+      whole = true,
+      optional = false,
+    }: { min?: number; max?: number; step?: number; whole?: boolean; optional?: boolean },
   ) => (
     <label className="run-field">
       <span>{label}</span>
@@ -32,37 +41,19 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
         type="number"
         min={min}
         max={max}
-        value={settings[field]}
-        disabled={live}
-        onChange={(event) => {
-          const value = Math.round(Number(event.target.value));
-          if (Number.isFinite(value) && value >= min && value <= max)
-            setSettings({ [field]: value });
-        }}
-      />
-    </label>
-  );
-
-  // A budget may be left empty (none); a tokens budget is a whole number.
-  const budget = (
-    field: 'budgetDollars' | 'budgetTokens',
-    label: string,
-    { min, step, whole }: { min: number; step: number; whole: boolean },
-  ) => (
-    <label className="run-field">
-      <span>{label}</span>
-      <input
-        type="number"
-        min={min}
         step={step}
-        placeholder="none"
+        placeholder={optional ? 'none' : undefined}
         value={settings[field] ?? ''}
         disabled={live}
         onChange={(event) => {
           const text = event.target.value;
+          if (optional && text === '') {
+            setSettings({ [field]: null });
+            return;
+          }
           const value = whole ? Math.round(Number(text)) : Number(text);
-          if (text === '') setSettings({ [field]: null });
-          else if (Number.isFinite(value) && value >= min) setSettings({ [field]: value });
+          if (Number.isFinite(value) && value >= min && (max === undefined || value <= max))
+            setSettings({ [field]: value });
         }}
       />
     </label>
@@ -113,13 +104,18 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
 
   return (
     <form className="run-form" aria-label="Run settings" onSubmit={onSubmit}>
-      {number('trials', 'Trials', 20)}
-      {number('concurrency', 'At once', 32)}
-      {number('maxTurns', 'Max turns', 50)}
-      {budget('budgetDollars', 'Budget $', { min: 0, step: 0.1, whole: false })}
-      {budget('budgetTokens', 'Budget tokens', { min: 1, step: 1000, whole: true })}
-      {number('generated', 'Generate', 200, 0)}
-      {settings.generated > 0 && number('seed', 'Seed', 1_000_000)}
+      {numberField('trials', 'Trials', { max: 20 })}
+      {numberField('concurrency', 'At once', { max: 32 })}
+      {numberField('maxTurns', 'Max turns', { max: 50 })}
+      {numberField('budgetDollars', 'Budget $', {
+        min: 0,
+        step: 0.1,
+        whole: false,
+        optional: true,
+      })}
+      {numberField('budgetTokens', 'Budget tokens', { step: 1000, optional: true })}
+      {numberField('generated', 'Generate', { min: 0, max: 200 })}
+      {settings.generated > 0 && numberField('seed', 'Seed', { max: 1_000_000 })}
       {settings.generated > 0 && <LevelsField disabled={live} />}
       {clock}
       {submit}
