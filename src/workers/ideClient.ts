@@ -1,6 +1,7 @@
 import type { IdeAnswer, IdeQuery } from '../core/ide/queries.ts';
 import type { Project } from '../core/index.ts';
 import type { IdeRequest, IdeResponse } from './ideProtocol.ts';
+import { workerReplies } from './workerReplies.ts';
 
 /** Answers the editor's questions about the whole project (see core's `ide/queries.ts`). */
 export type IdeAsk = (project: Project, query: IdeQuery) => Promise<IdeAnswer>;
@@ -14,46 +15,19 @@ const defaultWorker = () =>
  * workers cannot be made (tests), the question is answered on this thread.
  */
 export function createIdeClient(makeWorker: () => Worker = defaultWorker): IdeAsk {
-  let worker: Worker | undefined;
+  const replies = workerReplies<IdeResponse, IdeAnswer>(
+    makeWorker,
+    "The editor's worker",
+    (reply) => reply.answer,
+  );
   let lastId = 0;
-  const pending = new Map<
-    number,
-    { resolve: (a: IdeAnswer) => void; reject: (e: Error) => void }
-  >();
-
-  const start = () => {
-    const w = makeWorker();
-    w.onmessage = (event: MessageEvent<IdeResponse>) => {
-      const answer = event.data;
-      const waiting = pending.get(answer.id);
-      pending.delete(answer.id);
-      if (!waiting) return;
-      if (answer.ok) waiting.resolve(answer.answer);
-      else waiting.reject(new Error(answer.error));
-    };
-    w.onerror = (event) => {
-      event.preventDefault();
-      for (const waiting of pending.values())
-        waiting.reject(new Error(`The editor's worker stopped: ${event.message}`));
-      pending.clear();
-      w.terminate();
-      worker = undefined;
-    };
-    return w;
-  };
-
   return (project, query) => {
+    const request: IdeRequest = { id: ++lastId, project, query };
     try {
-      worker ??= start();
+      return replies.send(request);
     } catch {
       return ideInThread(project, query);
     }
-    const id = ++lastId;
-    return new Promise<IdeAnswer>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      const request: IdeRequest = { id, project, query };
-      worker?.postMessage(request);
-    });
   };
 }
 
