@@ -66,7 +66,7 @@ describe('the budget fields', () => {
 });
 
 describe('the count fields', () => {
-  it('take a whole number within their range and never empty', () => {
+  it('take a whole number, the most allowed past it, and never empty', () => {
     const { store } = renderWithStore(<RunForm />);
     const trials = screen.getByLabelText('Trials');
     const generate = screen.getByLabelText('Generate');
@@ -77,12 +77,12 @@ describe('the count fields', () => {
     fireEvent.change(trials, { target: { value: '3.4' } });
     fireEvent.change(generate, { target: { value: '0' } });
     expect(counts()).toEqual({ trials: 3, generated: 0 });
-    fireEvent.change(trials, { target: { value: '21' } });
-    fireEvent.change(generate, { target: { value: '201' } });
-    expect(counts()).toEqual({ trials: 3, generated: 0 });
     fireEvent.change(trials, { target: { value: '' } });
+    fireEvent.change(generate, { target: { value: '-1' } });
     expect(counts()).toEqual({ trials: 3, generated: 0 });
-    fireEvent.change(trials, { target: { value: '20' } });
-    expect(counts()).toEqual({ trials: 20, generated: 0 });
+    fireEvent.change(trials, { target: { value: '25' } });
+    fireEvent.change(generate, { target: { value: '1e9' } });
+    expect(counts()).toEqual({ trials: 20, generated: 200 });
+    expect((trials as HTMLInputElement).value).toBe('20');
   });
 });

@@ -21,7 +21,8 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
   const clock = fixedNow !== undefined && <FixedClock now={fixedNow} />;
 
   /**
-   * A number field of the settings. A value out of range, or not a number, is not taken. An
+   * A number field of the settings: past `max` it takes `max`; below `min`, or not a number, it
+   * takes nothing. An
    * `optional` field (a budget) may be left empty, meaning none; `whole` rounds what is typed.
    */
   const numberField = (
@@ -51,9 +52,11 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
             setSettings({ [field]: null });
             return;
           }
-          const value = whole ? Math.round(Number(text)) : Number(text);
-          if (Number.isFinite(value) && value >= min && (max === undefined || value <= max))
-            setSettings({ [field]: value });
+          // Past the most allowed is the most (typing 25 trials gives 20, not a silent no); below
+          // the least is not taken, so the field can be cleared and typed again.
+          const typed = whole ? Math.round(Number(text)) : Number(text);
+          const value = Math.min(typed, max ?? Infinity);
+          if (Number.isFinite(value) && value >= min) setSettings({ [field]: value });
         }}
       />
     </label>
