@@ -78,6 +78,7 @@ export type { Occurrence, SymbolKind, SymbolName } from './ide/symbols.ts';
 export { definitionOf, symbolAt, wordAt } from './ide/symbols.ts';
 export { referencesOf, renameSymbol } from './ide/references.ts';
 export { appendToTopLevelSequence } from './format/yamlEdit.ts';
+export { guardRuleIdSpan } from './format/ruleSpan.ts';
 export type { EditHistory, EditOrigin, HistoryEntry, HistoryMove, TextChange } from './history.ts';
 export { EMPTY_HISTORY, canStep, diffText, recordEdit, redoStep, undoStep } from './history.ts';
 export type * from './graph/types.ts';

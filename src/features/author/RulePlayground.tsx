@@ -4,10 +4,10 @@ import {
   LineIndex,
   decideToolCall,
   emptyArguments,
+  guardRuleIdSpan,
   seedDatabase,
   withGuardRule,
 } from '../../core/index.ts';
-import { guardRuleIdSpan } from '../../core/format/ruleSpan.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { Icon } from '../../ui/Icon.tsx';
 
