@@ -1,9 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+// Limits sized for a busy machine (CI runs on a developer's, which may be doing other work): a
+// test that awaits something that never comes fails after two minutes, and the watchdog reporter
+// names and stops a test that spins without awaiting, which Vitest's own limit cannot.
 export default defineConfig({
   plugins: [react()],
   test: {
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    reporters: ['default', './scripts/vitest/watchdog.ts'],
     projects: [
       {
         extends: true,
@@ -11,6 +17,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          setupFiles: ['src/test/setupWatchdog.ts'],
         },
       },
       {
@@ -19,7 +26,7 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           include: ['src/**/*.test.tsx'],
-          setupFiles: ['src/test/setupDom.ts'],
+          setupFiles: ['src/test/setupWatchdog.ts', 'src/test/setupDom.ts'],
         },
       },
     ],

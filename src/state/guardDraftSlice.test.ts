@@ -1,3 +1,4 @@
+import { storeReaches } from '../test/bounded.ts';
 import { describe, expect, it } from 'vitest';
 import { storeWithEngine, withEndpointModels } from '../test/modelStore.ts';
 import type { ScriptedAnswer } from '../test/scriptedModels.ts';
@@ -25,9 +26,10 @@ async function drafted(answers: ScriptedAnswer[]) {
   const { store } = storeWithEngine(engine);
   const id = await withEndpointModels(store);
   store.getState().setRoleModel('generator', { engine: id, model: 'm' });
-  const analysed = () =>
-    store.getState().analysis?.model.policies.some((p) => p.id === 'refund-window') === true;
-  while (!analysed()) await new Promise((resolve) => setTimeout(resolve, 1));
+  await storeReaches(
+    store,
+    (state) => state.analysis?.model.policies.some((p) => p.id === 'refund-window') === true,
+  );
   await store.getState().draftGuardRule('refund-window');
   return { store, requests };
 }

@@ -1,3 +1,4 @@
+import { turnUntil } from '../test/bounded.ts';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatEngine, Project, RunPlan, RunRepository, SimEvent } from '../core/index.ts';
@@ -43,12 +44,11 @@ function heldRuns(runs: RunRepository) {
     void until.finally(() => {
       state.settled = true;
     });
-    while (!state.settled) {
-      held.shift()?.release();
-      await new Promise((resolve) => {
-        setImmediate(resolve);
-      });
-    }
+    await turnUntil(
+      'the run to settle',
+      () => state.settled,
+      () => held.shift()?.release(),
+    );
   };
   return { wrapped, held, releaseAll };
 }

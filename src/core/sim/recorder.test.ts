@@ -1,3 +1,4 @@
+import { turnUntil } from '../../test/bounded.ts';
 import { describe, expect, it } from 'vitest';
 import { manualScheduler } from '../../test/manualScheduler.ts';
 import type { SimEvent } from './events.ts';
@@ -117,10 +118,11 @@ describe('createRecorder', () => {
     });
     recorder.emit(ended(2));
     const closing = recorder.close();
-    while (waiting.length > 0 || stored.length < 2) {
-      waiting.shift()?.();
-      await settle();
-    }
+    await turnUntil(
+      'both events stored',
+      () => waiting.length === 0 && stored.length >= 2,
+      () => waiting.shift()?.(),
+    );
     await closing;
     expect(stored).toEqual([ended(1), ended(2)]);
     expect(recorder.events()).toEqual([ended(1), ended(2)]);

@@ -30,11 +30,13 @@ function play(seat: 'user' | 'agent', other: ScriptedAnswer[]) {
   });
   /** Resolves with the next open turn. */
   const next = async (): Promise<SeatTurn> => {
-    for (;;) {
+    // Each round waits for the seat to say something; a thousand words without a turn is a bug.
+    for (let round = 0; round < 1000; round++) {
       const turn = person.pending();
       if (turn) return turn;
       await new Promise<void>((resolve) => (notify = resolve));
     }
+    throw new Error('the seat spoke 1,000 times without opening a turn');
   };
   const controller = new AbortController();
   const { runtime } = waitingRuntime();
