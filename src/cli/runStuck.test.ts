@@ -70,46 +70,38 @@ describe('policylab run with a guard that would never finish', () => {
     await server.close();
   });
 
-  it(
-    'refuses the call with the step budget’s message, and the dialogue and run go on to the end',
-    { timeout: 90_000 },
-    async () => {
-      const { events } = await run(projectWithGuard(ENDLESS_CONDITION), server.url, 60);
-      const guard = events.find((e) => e.type === 'guard');
-      expect(guard).toMatchObject({ allowed: false, rule: 'never-ends' });
-      expect(guard?.reason).toContain(
-        `stopped after ${CEL_STEP_BUDGET.toLocaleString('en-US')} steps`,
-      );
-      const endings = events.filter((e) => e.type === 'dialogue-ended');
-      expect(endings.length).toBeGreaterThan(0);
-      for (const ending of endings) expect(ending.reason).not.toBe('time-limit');
-      expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
-    },
-  );
+  it('refuses the call with the step budget’s message, and the dialogue and run go on to the end', async () => {
+    const { events } = await run(projectWithGuard(ENDLESS_CONDITION), server.url, 60);
+    const guard = events.find((e) => e.type === 'guard');
+    expect(guard).toMatchObject({ allowed: false, rule: 'never-ends' });
+    expect(guard?.reason).toContain(
+      `stopped after ${CEL_STEP_BUDGET.toLocaleString('en-US')} steps`,
+    );
+    const endings = events.filter((e) => e.type === 'dialogue-ended');
+    expect(endings.length).toBeGreaterThan(0);
+    for (const ending of endings) expect(ending.reason).not.toBe('time-limit');
+    expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
+  });
 
-  it(
-    'terminates a thread that never answers at the dialogue time limit, logs why, and finishes the run',
-    { timeout: 90_000 },
-    async () => {
-      const entry = new URL('../test/hostile/neverAnsweringThread.ts', import.meta.url);
-      const threads: ReturnType<typeof simulationThread>[] = [];
-      const simulate = createWorkerSimulator(() => {
-        const thread = simulationThread(entry);
-        threads.push(thread);
-        return thread;
-      });
-      const { events, err } = await run(projectWithGuard('true'), server.url, 1, simulate);
-      const endings = events.filter((e) => e.type === 'dialogue-ended');
-      expect(endings.length).toBeGreaterThan(0);
-      for (const ending of endings) {
-        expect(ending.reason).toBe('time-limit');
-        expect(ending.detail).toContain('still computing');
-      }
-      expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
-      expect(err).toContain('time-limit');
-      // Every thread ended, the stuck one included: it was terminated, not left spinning.
-      expect(threads.length).toBe(2);
-      await Promise.all(threads.map((t) => t.exited));
-    },
-  );
+  it('terminates a thread that never answers at the dialogue time limit, logs why, and finishes the run', async () => {
+    const entry = new URL('../test/hostile/neverAnsweringThread.ts', import.meta.url);
+    const threads: ReturnType<typeof simulationThread>[] = [];
+    const simulate = createWorkerSimulator(() => {
+      const thread = simulationThread(entry);
+      threads.push(thread);
+      return thread;
+    });
+    const { events, err } = await run(projectWithGuard('true'), server.url, 1, simulate);
+    const endings = events.filter((e) => e.type === 'dialogue-ended');
+    expect(endings.length).toBeGreaterThan(0);
+    for (const ending of endings) {
+      expect(ending.reason).toBe('time-limit');
+      expect(ending.detail).toContain('still computing');
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'run-ended', reason: 'done' });
+    expect(err).toContain('time-limit');
+    // Every thread ended, the stuck one included: it was terminated, not left spinning.
+    expect(threads.length).toBe(2);
+    await Promise.all(threads.map((t) => t.exited));
+  });
 });

@@ -229,7 +229,7 @@ describe('policylab open', () => {
   });
 });
 
-describe('share and open through the real binary', { timeout: 60_000 }, () => {
+describe('share and open through the real binary', () => {
   it('passes a whole URL with its view through the shell’s argument list', async () => {
     const run = (args: string[]) =>
       promisify(execFile)(process.execPath, ['bin/policylab.js', ...args]);

@@ -35,63 +35,55 @@ const EXAMPLES = 'public/examples';
 
 describe('quick spans', () => {
   // Many files and runs: the timeout is room for a busy machine, not a bound on speed.
-  it(
-    'say what the yaml document says for every path of the examples and the mini project',
-    { timeout: 60_000 },
-    () => {
-      const texts = [
-        ...Object.entries(MINI_FILES).filter(([name]) => name.endsWith('.yaml')),
-        ...readdirSync(EXAMPLES).flatMap((example) =>
-          readdirSync(`${EXAMPLES}/${example}`)
-            .filter((name) => name.endsWith('.yaml'))
-            .map((name) => [name, readFileSync(`${EXAMPLES}/${example}/${name}`, 'utf8')]),
-        ),
-      ];
-      expect(texts.length).toBeGreaterThan(10);
-      for (const [, text] of texts) {
-        const { quick, careful } = bothWays(text ?? '');
-        expect(quick).toEqual(careful);
-      }
-    },
-  );
+  it('say what the yaml document says for every path of the examples and the mini project', () => {
+    const texts = [
+      ...Object.entries(MINI_FILES).filter(([name]) => name.endsWith('.yaml')),
+      ...readdirSync(EXAMPLES).flatMap((example) =>
+        readdirSync(`${EXAMPLES}/${example}`)
+          .filter((name) => name.endsWith('.yaml'))
+          .map((name) => [name, readFileSync(`${EXAMPLES}/${example}/${name}`, 'utf8')]),
+      ),
+    ];
+    expect(texts.length).toBeGreaterThan(10);
+    for (const [, text] of texts) {
+      const { quick, careful } = bothWays(text ?? '');
+      expect(quick).toEqual(careful);
+    }
+  });
 
-  it(
-    'say what the yaml document says on any value, written in block or flow style',
-    { timeout: 60_000 },
-    () => {
-      const key = fc.string({
-        unit: fc.constantFrom('a', 'b', ' ', '#', ':', '-', '"'),
-        maxLength: 4,
-      });
-      const leaf = fc.oneof(
-        fc.string({
-          unit: fc.constantFrom('a', ' ', '#', ':', '\n', "'", '"', '-', '|'),
-          maxLength: 8,
-        }),
-        fc.integer(),
-        fc.double({ noNaN: true, noDefaultInfinity: true }),
-        fc.boolean(),
-        fc.constant(null),
-      );
-      const { tree } = fc.letrec((tie) => ({
-        tree: fc.oneof(
-          { depthSize: 'small' },
-          leaf,
-          fc.array(tie('tree'), { maxLength: 4 }),
-          fc.dictionary(key, tie('tree'), { maxKeys: 4 }),
-        ),
-      }));
-      fc.assert(
-        fc.property(tree, fc.boolean(), fc.boolean(), (value, flow, comments) => {
-          let text = flow ? dump(value, { flowLevel: 1 }) : stringify(value);
-          if (comments) text = text.replace(/\n/g, ' # note\n');
-          const file = parseYamlFile('policies.yaml', text);
-          const { quick, careful } = bothWays(text);
-          if (file.diagnostics.length > 0 || quick === 'unreadable') return;
-          expect(quick).toEqual(careful);
-        }),
-        { numRuns: 1500 },
-      );
-    },
-  );
+  it('say what the yaml document says on any value, written in block or flow style', () => {
+    const key = fc.string({
+      unit: fc.constantFrom('a', 'b', ' ', '#', ':', '-', '"'),
+      maxLength: 4,
+    });
+    const leaf = fc.oneof(
+      fc.string({
+        unit: fc.constantFrom('a', ' ', '#', ':', '\n', "'", '"', '-', '|'),
+        maxLength: 8,
+      }),
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+    );
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('tree'), { maxLength: 4 }),
+        fc.dictionary(key, tie('tree'), { maxKeys: 4 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(tree, fc.boolean(), fc.boolean(), (value, flow, comments) => {
+        let text = flow ? dump(value, { flowLevel: 1 }) : stringify(value);
+        if (comments) text = text.replace(/\n/g, ' # note\n');
+        const file = parseYamlFile('policies.yaml', text);
+        const { quick, careful } = bothWays(text);
+        if (file.diagnostics.length > 0 || quick === 'unreadable') return;
+        expect(quick).toEqual(careful);
+      }),
+      { numRuns: 1500 },
+    );
+  });
 });
