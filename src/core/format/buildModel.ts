@@ -134,6 +134,7 @@ export function buildTools(value: unknown): Tool[] {
       });
     });
     const returns = str(item.returns);
+    const notImported = str(item.not_imported);
     const requires = preconditionsOf(item.requires, [...path, 'requires']);
     tools.push({
       path,
@@ -145,6 +146,7 @@ export function buildTools(value: unknown): Tool[] {
       ...(returns === undefined ? {} : { returns }),
       ...(requires.length > 0 && { requires }),
       ...sideOf(item.side),
+      ...(notImported !== undefined && { notImported }),
     });
   });
   return tools;

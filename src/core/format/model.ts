@@ -74,6 +74,11 @@ export interface Tool extends Located {
   readonly requires?: readonly Precondition[];
   /** `side: user`: only the simulated user may call it; absent for the agent's tools. */
   readonly side?: Side;
+  /**
+   * `not_imported`: why the tool's behaviour is not in the project (an importer could not carry
+   * its code). A call to it never answers as if it worked: it ends the dialogue as an error.
+   */
+  readonly notImported?: string;
 }
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';

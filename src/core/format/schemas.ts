@@ -138,6 +138,8 @@ export const TOOLS_SCHEMA = {
             },
           },
           returns: CEL,
+          // Why the tool's behaviour is missing (an importer could not carry it): a call is an error.
+          not_imported: TEXT,
           side: SIDE,
           // What must hold for the tool to work, each with the error the agent is told.
           requires: {

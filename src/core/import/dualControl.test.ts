@@ -133,8 +133,8 @@ describe('importing tau2 dual control', () => {
       .filter((n) => n.item.startsWith('user tool') || n.file === 'scenarios.yaml')
       .map((n) => `${n.item} | ${n.message}`);
     expect(dual).toEqual([
-      'user tool check_status_bar | What it returns is computed in Python; it has no `returns`.',
-      'user tool reboot | What it changes on the user\'s device is not carried ("for _ in range(2):" is not a field of the user\'s state set to a value).',
+      'user tool check_status_bar | Not imported: what it returns could not be read (it reads ".signal" of a table). A dialogue that calls it ends as an error.',
+      'user tool reboot | Not imported: what it changes on the user\'s device could not be read ("for _ in range(2):" is not a field of the user\'s state set to a value). A dialogue that calls it ends as an error.',
       'task suspended | initial_state not carried: {"initialization_data":{"agent_data":{"note":"kept as an extra"}}}.',
       'task no_data | Message history turn 3 (assistant, with tool calls) not carried: a history turn is words of the user or the agent.',
       'task no_data | Message history turn 4 (tool) not carried: a history turn is words of the user or the agent.',

@@ -52,10 +52,18 @@ export function importReportText(
       ? ''
       : ` (${file}${n.place?.line !== undefined ? `:${n.place.line}` : ''})`;
   };
+  const missing = notCarried.filter((n) => n.notImported !== undefined);
   const lines = [
     `Imported ${domain.source === 'tau2' ? 'tau2-bench' : 'IntellAgent'} domain "${domain.name}" ${into}:`,
     `  ${domainSummary(domain)}`,
     '',
+    ...(missing.length > 0
+      ? [
+          `Tools not imported (${missing.length}): a dialogue that calls one ends as an error, never as a success.`,
+          ...missing.map((n) => `  - ${n.item.replace(/^tool /, '')}: ${n.notImported ?? ''}`),
+          '',
+        ]
+      : []),
     `Not read (${domain.notes.length}):`,
     ...domain.notes.map((n) => `  - ${n.item}: ${n.message}${where(n)}`),
     '',

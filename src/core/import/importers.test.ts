@@ -177,11 +177,19 @@ describe('projectOfDomain', () => {
     expect(tools.tools.map((t) => [t.name, t.kind, t.returns])).toEqual([
       ['return_book', 'write', undefined],
       ['pay_fine', 'write', undefined],
-      ['get_member', 'read', 'db.members.filter(r, r.card == args.card)'],
+      // A read tool's own answer, read from its body: the member it looked up, a fixed text.
+      ['get_member', 'read', 'db.members.filter(r, r.card == args.card)[0]'],
       ['lend_book', 'write', undefined],
-      ['transfer_to_librarian', 'read', undefined],
+      ['transfer_to_librarian', 'read', '"Transferred"'],
       ['scan_card', 'write', undefined],
     ]);
+    // What the reader could not follow is not imported, with its reason; nothing else is.
+    expect(
+      tools.tools.flatMap((t) => {
+        const reason = (t as { not_imported?: string }).not_imported;
+        return reason === undefined ? [] : [[t.name, reason]];
+      }),
+    ).toEqual([]);
     expect(tool('return_book')?.requires).toEqual([
       { condition: 'db.loans.exists(r, r.loan_id == args.loan_id)', error: 'No such loan' },
       {
@@ -249,7 +257,7 @@ describe('projectOfDomain', () => {
       expect.arrayContaining([
         'tools.yaml | tool lend_book | "No copy of {book_id} left" names values of the call; the message keeps their names in braces.',
         'scenarios.yaml | task x 1 | Expects a call to renew_loan, which is not a tool of the domain; left out.',
-        'tools.yaml | user tool scan_card | A write tool whose body changes nothing PolicyLab can see; it has no effects.',
+        'tools.yaml | user tool scan_card | A write tool whose body only answers or fails; it has no effects.',
         'scenarios.yaml | task x 1 | Environment assertion loan_open({}) not carried: assertions on the agent’s database are not carried yet.',
         'scenarios.yaml | task x 1 | an environment call without a func_name not carried: [{"name":"set_clock"}].',
       ]),

@@ -31,20 +31,16 @@ function retail(limit?: number) {
 }
 
 describe('the tau2-bench retail import', () => {
-  it.skipIf(!present)(
-    `reads every tool, task and table and checks without errors${absent}`,
-    () => {
-      const domain = retail();
-      expect(domain.notes.filter((n) => !n.message.startsWith('Sliced to'))).toEqual([]);
-      expect(domain.tasks).toHaveLength(114);
-      const { files } = projectOfDomain(domain);
-      const errors = analyzeProject(projectFromFiles('retail', files).project).diagnostics.filter(
-        (d) => d.severity === 'error',
-      );
-      expect(errors).toEqual([]);
-    },
-    30_000,
-  );
+  it.skipIf(!present)(`reads every tool, task and table and checks without errors${absent}`, () => {
+    const domain = retail();
+    expect(domain.notes.filter((n) => !n.message.startsWith('Sliced to'))).toEqual([]);
+    expect(domain.tasks).toHaveLength(114);
+    const { files } = projectOfDomain(domain);
+    const errors = analyzeProject(projectFromFiles('retail', files).project).diagnostics.filter(
+      (d) => d.severity === 'error',
+    );
+    expect(errors).toEqual([]);
+  });
 
   it.skipIf(!present)(
     `runs every expected read; each finds what it finds in the whole database${absent}`,
@@ -72,8 +68,6 @@ describe('the tau2-bench retail import', () => {
       // in tau2-bench too: a user giving a wrong email or zip, an order id that does not exist).
       expect(sliced).toEqual(run(Number.POSITIVE_INFINITY));
     },
-    // Replaying 114 tasks takes seconds on a busy machine.
-    30_000,
   );
 
   it.skipIf(!present)(
@@ -83,14 +77,22 @@ describe('the tau2-bench retail import', () => {
       const { files, toolNames } = projectOfDomain(domain);
       const { model } = parseProject(projectFromFiles('retail', files).project);
       const replays = replayTasks(model, domain.tasks, toolNames, '2024-05-15T15:00:00-05:00');
-      const clean = replays.filter((t) => t.calls.every((c) => c.ok));
-      expect(clean.length).toBeGreaterThanOrEqual(Math.ceil(0.9 * domain.tasks.length));
-      // Each failure is one the task's own data makes tau2-bench's tool raise too: a product or
-      // order id that does not exist, an exchange asked of an order that is still pending.
+      // A call to a tool whose answer the reader could not follow is an error, never a success:
+      // these three compute their answer in a search loop, a dict built from a table, eval().
+      const missing = new Set(['calculate', 'get_item_details', 'list_all_product_types']);
+      expect(model.tools.filter((t) => t.notImported !== undefined).map((t) => t.name)).toEqual(
+        [...missing].sort(),
+      );
       const failures = replays.flatMap((t) =>
         t.calls.filter((c) => !c.ok).map((c) => `${t.task} ${c.tool}: ${c.error ?? ''}`),
       );
-      expect(failures).toEqual([
+      const notImported = failures.filter((f) => f.includes('was not imported'));
+      expect(notImported.every((f) => missing.has(f.split(/[ :]/)[1] ?? ''))).toBe(true);
+      const clean = replays.filter((t) => t.calls.every((c) => c.ok || missing.has(c.tool)));
+      expect(clean.length).toBeGreaterThanOrEqual(Math.ceil(0.9 * domain.tasks.length));
+      // Each other failure is one the task's own data makes tau2-bench's tool raise too: a product
+      // or order id that does not exist, an exchange asked of an order that is still pending.
+      expect(failures.filter((f) => !f.includes('was not imported'))).toEqual([
         '2 get_product_details: Product not found',
         '3 get_product_details: Product not found',
         '4 get_product_details: Product not found',
@@ -108,8 +110,6 @@ describe('the tau2-bench retail import', () => {
       expect(moves.length).toBeGreaterThan(10);
       expect(moves.every((c) => c.changes === 1)).toBe(true);
     },
-    // Replaying 114 tasks takes seconds on a busy machine.
-    30_000,
   );
 });
 
@@ -184,7 +184,5 @@ describe('the tau2-bench retail end states', () => {
       expect(differing).toEqual([]);
       expect(replays.length - differing.length).toBeGreaterThanOrEqual(Math.ceil(0.9 * 114));
     },
-    // Replaying 114 tasks takes seconds on a busy machine.
-    30_000,
   );
 });

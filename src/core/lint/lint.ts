@@ -146,8 +146,20 @@ export function lintProject(parsed: ParsedProject): Diagnostic[] {
     }
   }
 
-  // Writes that nothing guards.
+  // Tools whose behaviour is missing: a call to one ends the dialogue as an error.
   const toolsFile = files['tools.yaml'];
+  for (const tool of model.tools)
+    if (tool.notImported !== undefined)
+      out.push(
+        toolsFile.at(
+          [...tool.path, 'not_imported'],
+          'warning',
+          'tool-not-imported',
+          `"${tool.name}" was not imported (${tool.notImported.replace(/\.$/, '')}): a dialogue that calls it ends as an error. Write its effects and returns, then remove not_imported.`,
+        ),
+      );
+
+  // Writes that nothing guards.
   for (const tool of model.tools) {
     // A user's tool (dual control) is the user's to call; guard rules hold only the agent.
     if (tool.kind !== 'write' || tool.side === 'user') continue;

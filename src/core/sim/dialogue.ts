@@ -251,6 +251,8 @@ export async function runDialogue(
           askUser: () => Promise.resolve(''),
         });
         db = outcome.db;
+        if (outcome.projectError !== undefined)
+          throw new Ending('project-error', outcome.projectError);
         view.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
       }
     }
@@ -329,6 +331,8 @@ export async function runDialogue(
           },
         });
         db = outcome.db;
+        if (outcome.projectError !== undefined)
+          throw new Ending('project-error', outcome.projectError);
         if (outcome.ends !== undefined) throw new Ending('guard-end', outcome.ends);
         agentView.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
       }

@@ -20,6 +20,11 @@ export type TerminationReason =
   /** The scenario itself cannot be run (its starting rows do not fit the tables): its fault. */
   | 'scenario-error'
   /**
+   * The project cannot answer what happened: a tool was called whose behaviour it does not hold
+   * (`not_imported`). Its fault, never the agent's, and never a pass.
+   */
+  | 'project-error'
+  /**
    * The agent under test answered badly even after its repair turn (a malformed or unknown tool
    * call): the agent's failure, not an error.
    */
@@ -39,6 +44,7 @@ export const ERROR_ENDINGS: ReadonlySet<TerminationReason> = new Set([
   'time-limit',
   'provider-error',
   'scenario-error',
+  'project-error',
   'user-error',
   'cancelled',
   'budget',
@@ -59,6 +65,11 @@ export const ENDING_LABELS: Readonly<
   'scenario-error': {
     short: 'scenario cannot run',
     sentence: 'The scenario cannot run as written (a fault of the scenario, not the agent).',
+  },
+  'project-error': {
+    short: 'a tool is not in the project',
+    sentence:
+      'A tool was called whose behaviour the project does not hold (an error of the project, not the agent).',
   },
   'agent-error': {
     short: 'the agent answered badly',

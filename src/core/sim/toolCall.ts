@@ -39,6 +39,8 @@ export interface ToolCallOutcome {
   readonly db: Database;
   /** A forbidding rule with `fallback: end` ended the dialogue, for this reason. */
   readonly ends?: string;
+  /** The tool called is `not_imported`: the dialogue ends as an error of the project. */
+  readonly projectError?: string;
 }
 
 /**
@@ -71,12 +73,13 @@ export async function answerToolCall(
   if (wrongSide !== undefined) return { content: closeCall(scene, call.id, false, wrongSide), db };
   if (scene.by === 'user') {
     const outcome = runTool(scene.model, db, { tool: call.name, args }, { now: scene.now });
-    return outcome.ok
-      ? {
-          content: closeCall(scene, call.id, true, outcome.result, outcome.changes),
-          db: outcome.db,
-        }
-      : { content: closeCall(scene, call.id, false, `Error: ${outcome.error}`), db };
+    if (outcome.ok)
+      return {
+        content: closeCall(scene, call.id, true, outcome.result, outcome.changes),
+        db: outcome.db,
+      };
+    const content = closeCall(scene, call.id, false, `Error: ${outcome.error}`);
+    return { content, db, ...(outcome.notImported && { projectError: outcome.error }) };
   }
   const decision = decideToolCall(
     scene.model,
@@ -110,9 +113,10 @@ export async function answerToolCall(
 
   if (decision.allowed) {
     const outcome = runTool(scene.model, db, { tool: call.name, args }, { now: scene.now });
-    return outcome.ok
-      ? { content: result(true, outcome.result, outcome.changes), db: outcome.db }
-      : { content: result(false, `Error: ${outcome.error}`), db };
+    if (outcome.ok)
+      return { content: result(true, outcome.result, outcome.changes), db: outcome.db };
+    const content = result(false, `Error: ${outcome.error}`);
+    return { content, db, ...(outcome.notImported && { projectError: outcome.error }) };
   }
   if (decision.fallback === 'ask_user') {
     const answer = await scene.askUser({ tool: call.name, args, reason: decision.reason });

@@ -33,7 +33,13 @@ export type ToolOutcome =
       readonly changes: readonly RowChange[];
       readonly result: string;
     }
-  | { readonly ok: false; readonly db: Database; readonly error: string };
+  | {
+      readonly ok: false;
+      readonly db: Database;
+      readonly error: string;
+      /** The tool's behaviour is not in the project: the caller must not go on as if it ran. */
+      readonly notImported?: true;
+    };
 
 /** About 8 KB: enough for a screenful of rows, little enough that one big table does not flood the model. */
 export const TOOL_RESULT_LIMIT = 8192;
@@ -42,7 +48,9 @@ export const TOOL_RESULT_LIMIT = 8192;
 class CallFailure extends Error {}
 
 /**
- * Runs one tool call against the database, as the agent under test makes it. The arguments are
+ * Runs one tool call against the database, as the agent under test makes it. A tool marked
+ * `not_imported` fails every call with `notImported` set, so no caller takes it for a success.
+ * The arguments are
  * checked against the tool's parameter schema and typed by it (a declared integer is a CEL int),
  * then the tool's preconditions (`requires`) are tried in order: the first that does not hold
  * fails the call with its own error, and no effect runs. Then the tool's effects run in order,
@@ -70,6 +78,13 @@ export function runTool(
       `There is no tool named "${call.tool}".${guess ? ` Did you mean "${guess}"?` : ''} The tools are: ${names.join(', ') || 'none'}.`,
     );
   }
+  if (tool.notImported !== undefined)
+    return {
+      ok: false,
+      db,
+      error: `Tool "${tool.name}" was not imported: ${tool.notImported}`,
+      notImported: true,
+    };
   const args: unknown = call.args;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return failed(db, `The arguments of "${tool.name}" must be a JSON object.`);

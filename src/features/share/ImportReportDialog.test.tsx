@@ -63,6 +63,43 @@ describe('ImportReportDialog', () => {
     ).toBe('task 0: No persona.');
   });
 
+  it('lists the tools not imported first, with why, before anything else left out', () => {
+    const view = renderWithStore(<ImportReportDialog />);
+    const reason = 'what it returns could not be read (a dict literal (line 9))';
+    act(() => {
+      view.store.setState({
+        importReport: {
+          ...REPORT,
+          notCarried: [
+            ...REPORT.notCarried,
+            {
+              file: 'tools.yaml',
+              item: 'tool list_bikes',
+              message: `Not imported: ${reason}. A dialogue that calls it ends as an error.`,
+              notImported: reason,
+            },
+          ],
+        },
+        importReportOpen: true,
+      });
+    });
+    const dialog = screen.getByTestId('import-report');
+    expect([...dialog.querySelectorAll('h3')].map((h) => h.textContent)).toEqual([
+      'Tools not imported (1)',
+      'Not read (1)',
+      'Not carried, or carried in part (3)',
+    ]);
+    expect(within(dialog).getByRole('list', { name: 'Tools not imported' }).textContent).toBe(
+      `list_bikes: ${reason}`,
+    );
+    expect(dialog.textContent).toContain('ends as an error, never as a success');
+    // Without any, the section is not there.
+    act(() => {
+      view.store.setState({ importReport: REPORT });
+    });
+    expect(within(dialog).queryByRole('list', { name: 'Tools not imported' })).toBeNull();
+  });
+
   it('copies the report’s text, and shows it to copy by hand when the browser refuses', async () => {
     const writeText = vi.fn<(text: string) => Promise<void>>();
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });

@@ -20,6 +20,8 @@ export function ImportReportDialog() {
     show(false);
   };
   const { counts } = report;
+  // Tools left out whole come first: a call to one ends a dialogue as an error.
+  const missing = report.notCarried.filter((n) => n.notImported !== undefined);
   const byFile = new Map<CarryNote['file'], CarryNote[]>();
   for (const note of report.notCarried)
     byFile.set(note.file, [...(byFile.get(note.file) ?? []), note]);
@@ -49,6 +51,21 @@ export function ImportReportDialog() {
               </li>
             ))}
           </ul>
+        )}
+        {missing.length > 0 && (
+          <>
+            <h3 className="dialog-section">Tools not imported ({missing.length})</h3>
+            <p className="import-report-none">
+              A dialogue that calls one of these ends as an error, never as a success.
+            </p>
+            <ul className="import-report-list" aria-label="Tools not imported">
+              {missing.map((n, i) => (
+                <li key={i}>
+                  <strong>{n.item.replace(/^tool /, '')}</strong>: {n.notImported}
+                </li>
+              ))}
+            </ul>
+          </>
         )}
         <h3 className="dialog-section">Not read ({report.notRead.length})</h3>
         {report.notRead.length === 0 ? (

@@ -7,6 +7,8 @@ export interface CarryNote {
   readonly item: string;
   /** What was not carried and what stands in for it, in plain words. */
   readonly message: string;
+  /** Why a tool is left out whole (its `not_imported`): the report lists these first. */
+  readonly notImported?: string;
 }
 
 /** A name PolicyLab accepts for a tool, table or column (`^[a-z][a-z0-9_]*$`). */

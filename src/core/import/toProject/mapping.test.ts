@@ -5,7 +5,6 @@ import { readPythonModule } from '../python/module.ts';
 import { inferSchema } from '../tables.ts';
 import { tau2Tools } from '../tau2Tools.ts';
 import { statedNow } from './clock.ts';
-import { effectsOf } from './effects.ts';
 import type { ConditionScope } from './pyCondition.ts';
 import { celOfPython } from './pyCondition.ts';
 
@@ -102,53 +101,6 @@ describe('celOfPython', () => {
       }),
       { numRuns: 400 },
     );
-  });
-});
-
-const body = (lines: string) =>
-  `def tool(self, order_id: str, city: str, amount: float):\n${lines
-    .split('\n')
-    .map((l) => `    ${l}`)
-    .join('\n')}\n`;
-
-describe('effectsOf', () => {
-  it('sets fields, builds objects, adds and appends on the row the tool looked up', () => {
-    const result = effectsOf(
-      body(
-        'order = self._get_order(order_id)\nif order.status != "pending":\n    raise ValueError("no")\norder.status = "cancelled"\norder.address = Address(city=city, zip="1")\norder.total += amount\norder.tags.append("moved")\nreturn order',
-      ),
-      scope,
-    );
-    expect(result).toEqual({
-      effects: [
-        {
-          update: 'orders',
-          where: 'row.id == args.order_id',
-          set: {
-            status: '"cancelled"',
-            address: '{"city": args.city, "zip": "1"}',
-            total: 'row.total + args.amount',
-            tags: 'row.tags + ["moved"]',
-          },
-        },
-      ],
-    });
-  });
-
-  it.each([
-    ['for t in order.tags:\n    order.total += 1', /inside a block \(line 4\)/],
-    ['order.total = round(order.total, 2)', /does not read as CEL/],
-    ['order.items.extend([1])', /not recognise/],
-    ['other.status = "x"', /other than a field of a row/],
-    ['order.colour = "red"', /"colour", which is not a column of orders/],
-    ['order.status = "x"\nself.db.orders[order_id] = order', /other than a field/],
-  ])('carries no effect at all for %s', (lines, reason) => {
-    const result = effectsOf(body(lines), scope, 2);
-    expect('reason' in result && result.reason).toMatch(reason);
-  });
-
-  it('carries a body that changes nothing as no effects', () => {
-    expect(effectsOf(body('x = order_id\nreturn x'), scope)).toEqual({ effects: [] });
   });
 });
 

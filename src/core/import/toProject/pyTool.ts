@@ -25,6 +25,7 @@ import {
   itemSchema,
   numericOf,
   oneLine,
+  onlyAnswers,
 } from './pyTool/values.ts';
 
 // A write tool's Python body read as what it does: the failures it raises (preconditions) and
@@ -54,11 +55,14 @@ export function programOf(
   parameters: { properties: Record<string, JsonSchema> },
   tables: readonly TablePlan[],
   firstLine = 1,
+  options: { readonly returns?: boolean } = {},
 ): ToolProgram {
   const fn = readPythonModule(body).functions[0];
   if (fn === undefined) return { reason: 'its body could not be read' };
   try {
-    return new Reader(helpers, parameters, tables, firstLine).run(fn);
+    const reader = new Reader(helpers, parameters, tables, firstLine);
+    reader.wantsReturn = options.returns === true;
+    return reader.run(fn);
   } catch (error) {
     if (error instanceof Unreadable || error instanceof PyExprError)
       return { reason: error.message };
@@ -67,6 +71,10 @@ export function programOf(
 }
 
 class Reader extends ChangeReader {
+  /** Whether to read what the body returns (a read tool's answer) into `returned`. */
+  wantsReturn = false;
+  private returned: string | undefined;
+
   run(fn: PyFunction): ToolProgram {
     const locals = new Map<string, Value>([['self', { k: 'self' }]]);
     for (const name of Object.keys(this.parameters.properties)) {
@@ -94,7 +102,17 @@ class Reader extends ChangeReader {
     for (const r of this.requires)
       if (isCelProblem(compileCel(r.condition)))
         throw new Unreadable(`a failure's condition does not compile as CEL`);
-    return { requires: this.requires, effects, notes: this.notes };
+    if (this.wantsReturn && this.returned === undefined)
+      throw new Unreadable('it does not end by returning a value');
+    if (this.returned !== undefined && isCelProblem(compileCel(this.returned)))
+      throw new Unreadable('what it returns does not compile as CEL');
+    return {
+      requires: this.requires,
+      effects,
+      notes: this.notes,
+      inert: onlyAnswers(fn.body),
+      ...(this.returned !== undefined && { returns: this.returned }),
+    };
   }
 
   // ---- statements ----
@@ -158,7 +176,14 @@ class Reader extends ChangeReader {
     if (head === undefined || head.value === 'pass') return;
     if (head.type === 'string' && tokens.length === 1) return; // a docstring
     if (head.value === 'return') {
-      // What a write tool returns is not carried; a helper's return is read by `call`.
+      // A read tool's answer is what its body returns at its end (an early return inside a
+      // block was refused in `run`). What a write tool returns is not carried; a helper's
+      // return is read by `call`.
+      if (this.wantsReturn && this.depth === 0)
+        this.returned =
+          tokens.length === 1
+            ? 'null'
+            : this.celOf(this.expr(parsePyExpr(tokens.slice(1)), frame)).cel;
       return;
     }
     if (head.value === 'raise') {

@@ -2,9 +2,8 @@ import type { ImportedTool, JsonSchema } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import { safeName, uniqueNames } from './carry.ts';
 import type { TablePlan } from './database.ts';
-import { effectsOf } from './effects.ts';
 import { programOf } from './pyTool.ts';
-import { planRequires, scopeOfTool } from './requires.ts';
+import { planRequires } from './requires.ts';
 
 /** A tool of tools.yaml, as plain data to write as YAML. */
 export interface ToolEntry {
@@ -15,6 +14,8 @@ export interface ToolEntry {
   readonly requires?: ReadonlyArray<{ readonly condition: string; readonly error: string }>;
   readonly effects?: ReadonlyArray<Record<string, unknown>>;
   readonly returns?: string;
+  /** Why its behaviour is missing; a call to it ends the dialogue as an error. */
+  readonly not_imported?: string;
 }
 
 /**
@@ -47,47 +48,58 @@ export function planTools(
         item,
         message: `A ${tool.kind} tool (neither read nor write in the source); written as read.`,
       });
-    const returns = kind === 'read' ? returnsOf(tool, tables) : undefined;
     const parameters = schemaParameters(tool.parameters, item, notes);
-    // A write tool's whole body read as failures and changes; when that reader cannot follow
-    // it, its failures one by one and the simple changes of its top level.
+    // A read tool's body read whole gives its own answer and failures; else, when its arguments
+    // name a table's columns, the matching rows stand in (said in a note).
+    const read =
+      kind === 'read'
+        ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1, {
+            returns: true,
+          })
+        : undefined;
+    const answered =
+      read !== undefined && 'returns' in read && read.effects.length === 0 ? read : undefined;
+    const returns = answered?.returns ?? (kind === 'read' ? returnsOf(tool, tables) : undefined);
+    // A write tool's whole body is read as failures and changes, or the tool is not imported: a
+    // part of what it does, carried as if it were all, would be a silent wrong end state.
     const program =
       kind === 'write'
         ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1)
         : undefined;
     const whole = program !== undefined && 'effects' in program ? program : undefined;
     for (const message of whole?.notes ?? []) notes.push({ file: 'tools.yaml', item, message });
-    const requires = whole?.requires ?? planRequires(tool, parameters, tables, item, notes);
-    const written =
-      whole ??
-      (kind === 'write'
-        ? effectsOf(tool.body, scopeOfTool(tool, parameters, tables), tool.place.line ?? 1)
-        : undefined);
-    const effects = written !== undefined && 'effects' in written ? written.effects : undefined;
-    if (written !== undefined && 'reason' in written)
-      notes.push({
-        file: 'tools.yaml',
-        item,
-        message: `What it changes is not carried (${program !== undefined && 'reason' in program ? program.reason : written.reason}); it has no effects, so a call changes nothing.`,
-      });
+    const requires =
+      whole?.requires ?? answered?.requires ?? planRequires(tool, parameters, tables, item, notes);
+    const effects = whole?.effects;
+    let notImported: string | undefined;
+    if (program !== undefined && 'reason' in program)
+      notImported = `what it changes could not be read (${program.reason})`;
+    // A write that changes nothing is far likelier a change the reader missed (state it cannot
+    // see, such as a user's device with no table) than a write tool that does nothing.
     else if (kind === 'write') {
-      if (effects?.length === 0)
+      if (effects?.length === 0 && whole?.inert === true)
         notes.push({
           file: 'tools.yaml',
           item,
-          message: 'A write tool whose body changes nothing PolicyLab can see; it has no effects.',
+          message: 'A write tool whose body only answers or fails; it has no effects.',
         });
+      else if (effects?.length === 0)
+        notImported =
+          'its body changes nothing PolicyLab can see, though the source calls it a write';
     } else if (returns === undefined)
-      notes.push({
-        file: 'tools.yaml',
-        item,
-        message: 'What it returns is computed in Python; it has no `returns`.',
-      });
-    else
+      notImported = `what it returns could not be read (${read !== undefined && 'reason' in read ? read.reason : 'it changes the database'})`;
+    else if (answered === undefined)
       notes.push({
         file: 'tools.yaml',
         item,
         message: `Returns the matching rows (${returns}), not the source's own output.`,
+      });
+    if (notImported !== undefined)
+      notes.push({
+        file: 'tools.yaml',
+        item,
+        message: `Not imported: ${notImported}. A dialogue that calls it ends as an error.`,
+        notImported,
       });
     return {
       name,
@@ -97,6 +109,7 @@ export function planTools(
       ...(requires.length > 0 ? { requires } : {}),
       ...(effects !== undefined && effects.length > 0 ? { effects } : {}),
       ...(returns !== undefined ? { returns } : {}),
+      ...(notImported !== undefined && { not_imported: `${notImported}.` }),
     } satisfies ToolEntry;
   });
   return { entries, names };
@@ -133,15 +146,23 @@ function schemaParameters(
 }
 
 /**
- * For a read tool whose every argument names a column of one table (`order_id`, or `zip` for
- * `address_zip`): that table's rows matching all of them. A table keyed by the argument wins.
+ * For a read tool whose every argument names a column of one table its code reads (`order_id`,
+ * or `zip` for `address_zip`): that table's rows matching all of them. A table keyed by the
+ * argument wins.
  */
 function returnsOf(tool: ImportedTool, tables: readonly TablePlan[]): string | undefined {
   const args = Object.keys(
     (tool.parameters.properties as Record<string, unknown> | undefined) ?? {},
   );
   if (args.length === 0 || !args.every((a) => /^[a-z][a-z0-9_]*$/.test(a))) return undefined;
-  const ordered = [...tables].sort(
+  // Only a table the code reads: a tool that computes from its arguments alone (a quote from a
+  // weight) must not answer with rows that happen to share a column name.
+  const called = Object.entries(tool.helpers ?? {}).filter(([name]) =>
+    tool.body.includes(`self.${name}(`),
+  );
+  const code = [tool.body, ...called.map(([, source]) => source)].join('\n');
+  const read = tables.filter((t) => new RegExp(`\\bdb\\.${t.source}\\b`).test(code));
+  const ordered = [...read].sort(
     (a, b) => Number(args.includes(b.key)) - Number(args.includes(a.key)),
   );
   for (const table of ordered) {

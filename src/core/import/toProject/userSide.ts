@@ -66,18 +66,28 @@ export function planUserSide(
       if (!theirs && replaced && /changes|no effects/.test(note.message)) continue;
       notes.push({ ...note, item: `user tool ${source.name}` });
     }
+    // Whichever planner carried its changes decides; a write neither could read is not imported.
+    const carried = typeof effects === 'object' && effects.length > 0;
+    const notImported =
+      typeof effects === 'string'
+        ? `what it changes on the user's device could not be read (${effects})`
+        : carried
+          ? undefined
+          : entry.not_imported?.replace(/\.$/, '');
     if (typeof effects === 'string')
       notes.push({
         file: 'tools.yaml',
         item: `user tool ${source.name}`,
-        message: `What it changes on the user's device is not carried (${effects}).`,
+        message: `Not imported: ${notImported ?? ''}. A dialogue that calls it ends as an error.`,
+        ...(notImported !== undefined && { notImported }),
       });
-    const { effects: _none, ...rest } = entry;
+    const { effects: _none, not_imported: _reason, ...rest } = entry;
     return [
       {
         ...rest,
         side: 'user' as const,
-        ...(typeof effects === 'object' && effects.length > 0 && { effects }),
+        ...(carried && { effects }),
+        ...(notImported !== undefined && { not_imported: `${notImported}.` }),
       },
     ];
   });

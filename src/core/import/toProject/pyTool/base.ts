@@ -2,7 +2,7 @@ import { celSelect } from '../../../celVariables.ts';
 import type { JsonSchema } from '../../domain.ts';
 import type { PyFunction } from '../../python/module.ts';
 import type { TablePlan } from '../database.ts';
-import type { Effect } from '../effects.ts';
+import type { Effect } from './values.ts';
 import type { Requirement } from '../requires.ts';
 import { negate } from '../requires.ts';
 import {

@@ -1,5 +1,5 @@
 import { celSelect } from '../../../celVariables.ts';
-import type { Effect } from '../effects.ts';
+import type { Effect } from './values.ts';
 import { ExpressionReader } from './expressions.ts';
 import {
   type CelValue,

@@ -3,7 +3,6 @@ import type { JsonSchema } from '../../domain.ts';
 import type { PyStatement } from '../../python/statements.ts';
 import { indexOfTopLevel } from '../../python/statements.ts';
 import type { TablePlan } from '../database.ts';
-import type { Effect } from '../effects.ts';
 import type { Requirement } from '../requires.ts';
 import { balanced } from '../requires.ts';
 
@@ -92,8 +91,19 @@ export interface Frame {
 }
 
 /** What a write tool's body becomes, or why it does not. */
+/** An effect of tools.yaml as plain data (`update`, `where`, `set`, …), to write as YAML. */
+export type Effect = Record<string, unknown>;
+
 export type ToolProgram =
-  | { readonly requires: Requirement[]; readonly effects: Effect[]; readonly notes: string[] }
+  | {
+      readonly requires: Requirement[];
+      readonly effects: Effect[];
+      readonly notes: string[];
+      /** What the body returns at its end, as CEL; only when asked for (read tools). */
+      readonly returns?: string;
+      /** The body only answers or fails (`onlyAnswers`): having no effects is what it does. */
+      readonly inert: boolean;
+    }
   | { readonly reason: string };
 
 export const RESERVED = new Set([
@@ -336,4 +346,19 @@ export function celOfEffect(effect: Effect): string[] {
   const set = effect.set as Record<string, string> | undefined;
   if (set) out.push(...Object.values(set));
   return out;
+}
+
+/**
+ * Whether a body visibly does nothing but answer or fail: every statement a docstring, `pass`,
+ * `return`, `raise`, or an `if`/`elif`/`else` of those. A write tool's body of that kind truly
+ * changes nothing; any other body that the reader saw change nothing changed what it could not see.
+ */
+export function onlyAnswers(statements: readonly PyStatement[]): boolean {
+  return statements.map(oneLine).every((statement) => {
+    const head = statement.tokens[0];
+    if (head === undefined) return true;
+    if (['if', 'elif', 'else'].includes(head.value)) return onlyAnswers(statement.body);
+    if (head.type === 'string' && statement.tokens.length === 1) return true;
+    return ['pass', 'return', 'raise'].includes(head.value) && statement.body.length === 0;
+  });
 }

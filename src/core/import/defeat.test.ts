@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectFromFiles } from '../bundle.ts';
+import { parseProject } from '../format/parseProject.ts';
+import { seedDatabase } from '../sim/database.ts';
+import { runTool } from '../sim/toolRuntime.ts';
+import { readTau2Domain } from './tau2.ts';
+import { projectOfDomain } from './toProject/index.ts';
+
+// A domain written to defeat the reader (testdata/tau2-defeat): tools it can follow, and one
+// tool for each construct it cannot or could not once (an error returned from inside a block, a log line, a model
+// method, max(), isinstance, del, a public tool called as a helper, setattr, a set built from a
+// table, a search loop, an f-string answer). None may come out as a tool that answers success.
+const folder = path.join(
+  path.dirname(new URL(import.meta.url).pathname),
+  'testdata',
+  'tau2-defeat',
+);
+const files = new Map(
+  ['policy.md', 'tasks.json', 'db.json', 'tools.py', 'data_model.py'].map((name) => [
+    name,
+    readFileSync(path.join(folder, name), 'utf8'),
+  ]),
+);
+const imported = projectOfDomain(readTau2Domain('parcel', files));
+const { model } = parseProject(projectFromFiles('parcel', imported.files).project);
+const NOW = '2026-01-01T00:00:00Z';
+
+/** Arguments that fit a tool's parameters, naming the seed's first parcel and customer. */
+function argsFor(name: string): Record<string, unknown> {
+  const tool = model.tools.find((t) => t.name === name);
+  const values: Record<string, unknown> = {
+    parcel_id: 'P1',
+    customer_id: 'c1',
+    owner: 'c1',
+    town: 'Hull',
+    note: 'call first',
+    weight: 3,
+    amounts: [1, 4],
+    extra: { late: 'yes' },
+  };
+  return Object.fromEntries(
+    Object.keys(tool?.parameters.properties ?? {}).map((key) => [key, values[key]]),
+  );
+}
+
+describe('a domain written to defeat the reader', () => {
+  it('carries the tools it can follow, and marks every other one not imported', () => {
+    // credit_customer's max() reads as CEL's max; find_heaviest's search loop does not, so the
+    // owner's parcels stand in for its answer, as the report says.
+    expect(model.tools.filter((t) => t.notImported === undefined).map((t) => t.name)).toEqual([
+      'hold_parcel',
+      'get_parcel',
+      'credit_customer',
+      'find_heaviest',
+    ]);
+    expect(imported.notCarried.find((n) => n.item === 'tool find_heaviest')?.message).toMatch(
+      /^Returns the matching rows .*, not the source's own output\.$/,
+    );
+    // Each is listed first in the report, with the reason.
+    const listed = imported.notCarried.filter((n) => n.notImported !== undefined);
+    expect(listed.map((n) => n.item)).toEqual(
+      model.tools.filter((t) => t.notImported !== undefined).map((t) => `tool ${t.name}`),
+    );
+  });
+
+  it('answers no call to a tool it did not carry with success', () => {
+    const { db } = seedDatabase(model);
+    for (const tool of model.tools) {
+      const outcome = runTool(
+        model,
+        db,
+        { tool: tool.name, args: argsFor(tool.name) },
+        { now: NOW },
+      );
+      if (tool.notImported !== undefined) {
+        expect(outcome, tool.name).toMatchObject({ ok: false, notImported: true, db });
+        continue;
+      }
+      // What is carried does what the source does: hold_parcel holds P1, get_parcel returns it.
+      expect(outcome.ok, tool.name).toBe(true);
+    }
+    const held = runTool(
+      model,
+      db,
+      { tool: 'hold_parcel', args: { parcel_id: 'P1' } },
+      { now: NOW },
+    );
+    expect(held.ok && held.db.parcels?.find((p) => p.parcel_id === 'P1')?.state).toBe('held');
+    const got = runTool(model, db, { tool: 'get_parcel', args: { parcel_id: 'P2' } }, { now: NOW });
+    expect(got.ok && (JSON.parse(got.result) as { town: string }).town).toBe('Ayr');
+    expect(
+      runTool(model, db, { tool: 'get_parcel', args: { parcel_id: 'P9' } }, { now: NOW }),
+    ).toMatchObject({
+      ok: false,
+      error: 'No such parcel',
+    });
+  });
+});
