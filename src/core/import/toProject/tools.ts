@@ -161,7 +161,8 @@ function returnsOf(tool: ImportedTool, tables: readonly TablePlan[]): string | u
     tool.body.includes(`self.${name}(`),
   );
   const code = [tool.body, ...called.map(([, source]) => source)].join('\n');
-  const read = tables.filter((t) => new RegExp(`\\bdb\\.${t.source}\\b`).test(code));
+  // The table named in the code: `self.db.orders` (tau2-bench), `data['orders']` (IntellAgent).
+  const read = tables.filter((t) => namesWord(code, t.source));
   const ordered = [...read].sort(
     (a, b) => Number(args.includes(b.key)) - Number(args.includes(a.key)),
   );
@@ -193,4 +194,15 @@ function columnFor(table: TablePlan, arg: string): string | undefined {
   if (paths.includes(arg)) return arg;
   const suffixed = paths.filter((n) => n.endsWith(`_${arg}`) || n.endsWith(`.${arg}`));
   return suffixed.length === 1 ? suffixed[0] : undefined;
+}
+
+/** Whether `name` stands in `code` as a whole word (no letter, digit or `_` either side). */
+function namesWord(code: string, name: string): boolean {
+  if (name === '') return false;
+  for (let at = code.indexOf(name); at >= 0; at = code.indexOf(name, at + 1)) {
+    const before = code[at - 1] ?? ' ';
+    const after = code[at + name.length] ?? ' ';
+    if (!/\w/.test(before) && !/\w/.test(after)) return true;
+  }
+  return false;
 }
