@@ -52,7 +52,9 @@ export function importReportText(
       ? ''
       : ` (${file}${n.place?.line !== undefined ? `:${n.place.line}` : ''})`;
   };
+  // Tools left out whole are listed once, first; the rest by file after.
   const missing = notCarried.filter((n) => n.notImported !== undefined);
+  const partly = notCarried.filter((n) => n.notImported === undefined);
   const lines = [
     `Imported ${domain.source === 'tau2' ? 'tau2-bench' : 'IntellAgent'} domain "${domain.name}" ${into}:`,
     `  ${domainSummary(domain)}`,
@@ -67,11 +69,11 @@ export function importReportText(
     `Not read (${domain.notes.length}):`,
     ...domain.notes.map((n) => `  - ${n.item}: ${n.message}${where(n)}`),
     '',
-    `Not carried, or carried in part (${notCarried.length}):`,
+    `Not carried, or carried in part (${partly.length}):`,
   ];
-  for (const file of new Set(notCarried.map((n) => n.file))) {
+  for (const file of new Set(partly.map((n) => n.file))) {
     lines.push(`  ${file}:`);
-    for (const n of notCarried.filter((x) => x.file === file))
+    for (const n of partly.filter((x) => x.file === file))
       lines.push(`    - ${n.item}: ${n.message}`);
   }
   lines.push(

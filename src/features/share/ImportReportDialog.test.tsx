@@ -87,7 +87,7 @@ describe('ImportReportDialog', () => {
     expect([...dialog.querySelectorAll('h3')].map((h) => h.textContent)).toEqual([
       'Tools not imported (1)',
       'Not read (1)',
-      'Not carried, or carried in part (3)',
+      'Not carried, or carried in part (2)',
     ]);
     expect(within(dialog).getByRole('list', { name: 'Tools not imported' }).textContent).toBe(
       `list_bikes: ${reason}`,

@@ -23,8 +23,8 @@ export function ImportReportDialog() {
   // Tools left out whole come first: a call to one ends a dialogue as an error.
   const missing = report.notCarried.filter((n) => n.notImported !== undefined);
   const byFile = new Map<CarryNote['file'], CarryNote[]>();
-  for (const note of report.notCarried)
-    byFile.set(note.file, [...(byFile.get(note.file) ?? []), note]);
+  const partly = report.notCarried.filter((n) => n.notImported === undefined);
+  for (const note of partly) byFile.set(note.file, [...(byFile.get(note.file) ?? []), note]);
 
   return (
     <Dialog
@@ -79,12 +79,8 @@ export function ImportReportDialog() {
             ))}
           </ul>
         )}
-        <h3 className="dialog-section">
-          Not carried, or carried in part ({report.notCarried.length})
-        </h3>
-        {report.notCarried.length === 0 && (
-          <p className="import-report-none">Everything was carried.</p>
-        )}
+        <h3 className="dialog-section">Not carried, or carried in part ({partly.length})</h3>
+        {partly.length === 0 && <p className="import-report-none">Everything was carried.</p>}
         {[...byFile].map(([file, notes]) => (
           <section key={file} className="import-report-file">
             <h4>{file}</h4>
