@@ -16,9 +16,8 @@ export default defineConfig({
   workers: 2,
   reporter: [['list']],
   outputDir: 'test-results/artifacts',
-  // Two cores shared with the build, the servers the tests start and whatever else the machine
-  // is doing: a frame can take seconds to come on a busy machine.
-  expect: { timeout: 30_000 },
+  // Two cores shared with the build and the servers the tests start: give slow frames room.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
