@@ -7,6 +7,7 @@ import {
   droppedPositionsNote,
   isProjectFileName,
   normalizeProjectName,
+  projectHash,
   readLayout,
 } from './project.ts';
 
@@ -86,6 +87,41 @@ describe('readLayout', () => {
     expect(dropped).toBe(2);
     expect(droppedPositionsNote(dropped, 'layout.json')).toBe(
       '2 graph positions were in layout.json not two numbers within ±1,000,000 and were left out.',
+    );
+  });
+});
+
+describe('projectHash', () => {
+  /** The hash as first written (one string per character): runs saved since carry its values. */
+  const asFirstWritten = (files: Record<string, string>) => {
+    let hash = 0x811c9dc5;
+    for (const [name, text] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
+      for (const char of `${name}\n${text}\n`) {
+        hash ^= char.codePointAt(0) ?? 0;
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+      }
+    }
+    return hash.toString(16).padStart(8, '0');
+  };
+  // Code points past U+FFFF (surrogate pairs) and lone surrogates, as pasted text can hold.
+  const text = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.string({ unit: fc.constantFrom('a', '\n', '😀', '\ud83d', '\ude00', 'é') }),
+  );
+
+  it('gives the value it always gave, for any files', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), text), (files) => {
+        expect(projectHash(files)).toBe(asFirstWritten(files));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('tells texts apart that differ in one code point, and not by where the files are cut', () => {
+    expect(projectHash({ 'agent.md': 'a😀' })).not.toBe(projectHash({ 'agent.md': 'a😁' }));
+    expect(projectHash({ 'agent.md': 'ab', 'rules.yaml': '' })).not.toBe(
+      projectHash({ 'agent.md': 'a', 'rules.yaml': 'b' }),
     );
   });
 });

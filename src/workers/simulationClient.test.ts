@@ -6,6 +6,7 @@ import type { SimEvent } from '../core/sim/events.ts';
 import type { GenerationFailure } from '../core/sim/generate.ts';
 import type { RunDeps, RunPlan } from '../core/sim/run.ts';
 import { runSimulation } from '../core/sim/run.ts';
+import { miniProject } from '../core/testing/miniProject.ts';
 import { manualScheduler } from '../test/manualScheduler.ts';
 import { waitingRuntime } from '../test/scriptedModels.ts';
 import type { SimulationWorker, Simulator } from './simulationClient.ts';
@@ -42,10 +43,21 @@ class FakeWorker {
       }, 0);
     };
   readonly postMessage: (message: SimulationToWorker) => void;
+  /** What the page sent, as the worker received it. */
+  readonly received: SimulationToWorker[] = [];
+  /** What the worker sent the page. */
+  readonly sent: SimulationFromWorker[] = [];
 
   constructor(runtime: RetryRuntime) {
-    const toPage = this.cross((data: SimulationFromWorker) => this.onmessage?.({ data }));
-    this.postMessage = this.cross(serveSimulation(toPage, { runtime, now: counter(0) }));
+    const toPage = this.cross((data: SimulationFromWorker) => {
+      this.sent.push(data);
+      this.onmessage?.({ data });
+    });
+    const serve = serveSimulation(toPage, { runtime, now: counter(0) });
+    this.postMessage = this.cross((message: SimulationToWorker) => {
+      this.received.push(message);
+      serve(message);
+    });
   }
   terminate() {
     this.terminated = true;
@@ -214,6 +226,24 @@ describe('createWorkerSimulator', () => {
     const next = await record(simulate, { ...PLAN, samples: [] });
     expect(next.outcome).toBe('done');
     expect(workers).toHaveLength(2);
+  });
+
+  it('sends the files a plan was made from, not their model: the worker reads them itself', async () => {
+    const { simulate, workers } = setup();
+    const plan = { ...PLAN, files: miniProject().files };
+    const here = await record(runSimulation, plan);
+    const there = await record(simulate, plan, { clock: counter(0) });
+    expect(there.outcome).toBe('done');
+    expect(there.events).toEqual(here.events);
+    const start = workers[0]?.received[0];
+    expect(start).toMatchObject({ type: 'start', plan: { files: plan.files } });
+    expect(start && 'model' in start).toBe(false);
+    // Nor do they come back: the page puts them into the log's start.
+    expect(there.events[0]).toMatchObject({ type: 'run-started', files: plan.files });
+    expect(workers[0]?.sent.find((m) => m.type === 'event')).toMatchObject({
+      event: { type: 'run-started' },
+    });
+    expect(workers[0]?.sent.some((m) => m.type === 'event' && 'files' in m.event)).toBe(false);
   });
 
   it('runs in-thread, with the same log, where no worker can be made', async () => {

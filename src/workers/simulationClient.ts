@@ -11,6 +11,7 @@ import type {
   SimulationFromWorker,
   SimulationToWorker,
 } from './simulationProtocol.ts';
+import { withPlanFiles } from './simulationProtocol.ts';
 
 /** Runs a simulation; the same shape as core's `runSimulation`, wherever it runs. */
 export type Simulator = (
@@ -199,7 +200,7 @@ function runInWorker(
     const handle = (message: SimulationFromWorker) => {
       switch (message.type) {
         case 'event': {
-          const { event } = message;
+          const event = withPlanFiles(message.event, plan.files);
           inFlight.observe(event);
           deps.emit(event);
           if (event.type === 'dialogue-started') {
@@ -257,7 +258,8 @@ function runInWorker(
     try {
       send({
         type: 'start',
-        model,
+        // The plan's files are the model's source (planRun records them): the worker reads them.
+        ...(!plan.files && { model }),
         plan: ref,
         ...(deps.retry && { retry: deps.retry }),
         ...(deps.previous && { previous: deps.previous }),

@@ -8,6 +8,7 @@ import type { SimEvent } from '../core/sim/events.ts';
 import type { GenerationFailure } from '../core/sim/generate.ts';
 import type { RunPlan } from '../core/sim/run.ts';
 import { runSimulation } from '../core/sim/run.ts';
+import { parseProject } from '../core/format/parseProject.ts';
 
 /** A model playing a part, as it crosses to the worker: the engine stays in the page. */
 export interface PlayerRef {
@@ -40,7 +41,12 @@ export interface ErrorRef {
 export type SimulationToWorker =
   | {
       readonly type: 'start';
-      readonly model: ProjectModel;
+      /**
+       * Left out when the plan carries the files it was planned from: the worker reads them
+       * itself, so the page never copies the model (a database of 100,000 rows takes the page's
+       * thread 300 ms to copy; its text, a moment).
+       */
+      readonly model?: ProjectModel;
       readonly plan: PlanRef;
       readonly retry?: RetryPolicy;
       /** The log of an interrupted run, to go on with. */
@@ -159,7 +165,12 @@ export function serveSimulation(
       ...(generator && { generator: player(generator) }),
     };
     const t0 = host.now();
-    runSimulation(message.model, plan, {
+    const model = message.model ?? modelOf(plan.files);
+    if (!model) {
+      post({ type: 'failed', message: 'The run was sent with neither its model nor its files.' });
+      return;
+    }
+    runSimulation(model, plan, {
       runtime: host.runtime,
       ...(message.retry && { retry: message.retry }),
       // As the page's clock would read: a resumed run's clock goes on from its log.
@@ -167,7 +178,7 @@ export function serveSimulation(
       signal: controller.signal,
       ...(message.previous && { previous: message.previous }),
       emit: (event) => {
-        post({ type: 'event', event });
+        post({ type: 'event', event: withoutPlanFiles(event) });
       },
       onGenerationFailure: (failure) => {
         post({ type: 'generation-failure', failure });
@@ -204,4 +215,24 @@ export function serveSimulation(
       }
     }
   };
+}
+
+/** The model of the files a run was planned from, read as the analysis read them. */
+function modelOf(files: RunPlan['files']): ProjectModel | undefined {
+  return files && parseProject({ name: '', files }).model;
+}
+
+/**
+ * An event as it crosses back to the page: `run-started` without the files, which the page sent
+ * and puts back (copying 8 MB of text back took the page's thread 200 ms).
+ */
+function withoutPlanFiles(event: SimEvent): SimEvent {
+  if (event.type !== 'run-started' || !event.files) return event;
+  const { files: _files, ...rest } = event;
+  return rest;
+}
+
+/** The page's side of `withoutPlanFiles`: the run's files, from the plan they came with. */
+export function withPlanFiles(event: SimEvent, files: RunPlan['files']): SimEvent {
+  return event.type === 'run-started' && files && !event.files ? { ...event, files } : event;
 }
