@@ -161,7 +161,7 @@ test('Assist end to end: extract from a long prompt, accept some, rate, draft a 
       'To read 4 sections (4 flows) with sim-model: about 4 calls',
     );
     await extract.getByRole('button', { name: 'Ask the model' }).click();
-    await expect(extract.getByLabel('Spent')).toContainText('Spent 4 calls', { timeout: 60_000 });
+    await expect(extract.getByLabel('Spent')).toContainText('Spent 4 calls', { timeout: 120_000 });
     expect(calls.extract).toBe(4);
     // Seven proposals: the identity rule three flows restate is one; it and the refund window
     // are already policies of the desk (they cite lines 4 and 7), so they start unticked.
@@ -198,7 +198,7 @@ test('Assist end to end: extract from a long prompt, accept some, rate, draft a 
     await relate.getByRole('button', { name: 'Rate' }).click();
     await expect(relate.getByLabel('Rating result')).toContainText(
       'Wrote 9 relations; kept 1 written by hand.',
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     expect(calls.relate).toBe(estimated);
     await expect(relate.getByLabel('Spent')).toContainText(`Spent ${estimated} call`);

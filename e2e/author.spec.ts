@@ -1,8 +1,5 @@
 import { expect, test } from './fixtures.ts';
 
-// Each test works through a whole example project in the real editor.
-test.describe.configure({ timeout: 60_000 });
-
 const POLICY = 'verify-identity-before-account-actions';
 
 test('a broken reference shows as a marker and a problem, and completion fixes it', async ({

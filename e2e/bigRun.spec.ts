@@ -6,11 +6,9 @@ import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
 import { priceModel, useEndpoint } from './endpoints.ts';
 import type { Workbench } from './fixtures.ts';
 import { expect, test } from './fixtures.ts';
-import { longest, resetLongest, watchLongTasks } from './longTasks.ts';
+import { longest, resetLongest } from './longTasks.ts';
 import { refundDeskScript } from './refundDesk.ts';
 
-// One test at a time: a second page rendering beside it would lengthen the frames measured.
-test.describe.configure({ timeout: 180_000, mode: 'default' });
 // A trace snapshots the whole DOM in the page's thread at each step: it would be measured too.
 test.use({ trace: 'off' });
 
@@ -19,11 +17,13 @@ const manyOrders = (files: Record<string, string>) => withManyOrders(files, 100_
 /** About 5 MB of scenarios.yaml: 20,000 more scenarios, of which a game of Play uses one. */
 const manyScenarios = (files: Record<string, string>) => withManyScenarios(files, 20_000);
 /**
- * The longest main-thread task allowed from the click. Parsing the project on the page's thread
- * (before) took 560-600 ms on the orders project on an idle machine; planning from the analysis
- * takes 120-140 ms there, and up to 390 ms with another test's page busy beside it.
+ * The longest main-thread task allowed from the click to the run's first report, in the thread's
+ * CPU time (longTasks.ts). Planning from the analysis takes 10-30 ms of it on the orders project;
+ * parsing the project on the page's thread instead took 600 ms. (Saving the run's log, its 8 MB
+ * of files with it, comes later and is not measured here: one IndexedDB write of that much text
+ * holds this machine's page 200-400 ms.)
  */
-const BOUND_MS = 450;
+const BOUND_MS = 250;
 
 async function openBigDesk(
   page: Page,
@@ -49,11 +49,10 @@ test.describe('a big project', () => {
     workbench: Workbench,
     grow: (files: Record<string, string>) => Record<string, string>,
   ) => {
-    await watchLongTasks(page);
     await openBigDesk(page, grow);
     await useEndpoint(page, server.url);
     await priceModel(page, '0.5', '1.5');
-    await expect(workbench.problems()).not.toContainText('Checking…', { timeout: 60_000 });
+    await expect(workbench.problems()).not.toContainText('Checking…', { timeout: 120_000 });
   };
   test.beforeAll(async () => {
     server = await startOpenAIServer({ script: refundDeskScript });
@@ -73,7 +72,7 @@ test.describe('a big project', () => {
     await form.getByRole('button', { name: 'Run scenarios' }).click();
     await expect(pane.getByRole('region', { name: 'Run report' })).toContainText(
       /Running|Finished/,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     const measured = await longest(page);
     console.log(`longest main-thread task from Run scenarios: ${Math.round(measured)} ms`);
@@ -90,7 +89,7 @@ test.describe('a big project', () => {
     await resetLongest(page);
     await setup.getByRole('button', { name: 'Start playing' }).click();
     const play = pane.getByRole('region', { name: 'Play' });
-    await expect(play.getByLabel('Game status')).toHaveText('Your turn', { timeout: 60_000 });
+    await expect(play.getByLabel('Game status')).toHaveText('Your turn', { timeout: 120_000 });
     const measured = await longest(page);
     console.log(`longest main-thread task from Start playing: ${Math.round(measured)} ms`);
     expect(measured).toBeLessThan(BOUND_MS);

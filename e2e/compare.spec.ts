@@ -3,8 +3,6 @@ import type { Workbench } from './fixtures.ts';
 import { expect, test } from './fixtures.ts';
 import { openAirlineRun } from './replayPane.ts';
 
-test.describe.configure({ timeout: 120_000 });
-
 /** Brings Simulate to the front and opens its Compare tab. */
 async function openCompare(workbench: Workbench) {
   await workbench.page.keyboard.press('Alt+3');

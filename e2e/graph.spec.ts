@@ -6,8 +6,6 @@ import { openRefundDesk } from './refundDesk.ts';
 /** "3 of 24" → "24": how many matches the find widget counts in the file. */
 const total = (count: string) => count.replace(/^.* of /, '');
 
-test.describe.configure({ timeout: 90_000 });
-
 const graphPane = (page: Page) => page.locator('section[data-pane="graph"]');
 const nodes = (page: Page) => graphPane(page).locator('.react-flow__node-policy');
 const node = (page: Page, id: string) =>

@@ -4,8 +4,6 @@ import { AIRLINE_POLICY_RESULTS, AIRLINE_RUN } from '../src/test/airlineRun.ts';
 import { expect, test } from './fixtures.ts';
 import { ReplayPane } from './replayPane.ts';
 
-test.describe.configure({ timeout: 90_000 });
-
 const graphPane = (page: Page) => page.locator('section[data-pane="graph"]');
 const node = (page: Page, id: string) =>
   graphPane(page).locator(`.react-flow__node-policy[data-id="${id}"]`);

@@ -6,8 +6,6 @@ import { expect, test } from './fixtures.ts';
 // Labels that never overlap, a fit that suits the graph, and the same rule in the export: on the
 // airline example (58 policies) at two window sizes, and on a project of four policies.
 
-test.describe.configure({ timeout: 90_000 });
-
 interface Box {
   x: number;
   y: number;

@@ -68,7 +68,7 @@ test('a provider’s impossible token counts are estimated and marked, never NaN
   try {
     await openRefundDesk(page);
     const report = await runOnEndpoint(workbench.pane('simulate'), desk.url, { Trials: '1' });
-    await expect(report).toContainText('Finished · 5 of 5 dialogues', { timeout: 60_000 });
+    await expect(report).toContainText('Finished · 5 of 5 dialogues', { timeout: 120_000 });
     const header = await report.locator('header').innerText();
     // Every answer's counts were impossible or missing: every call that answered is estimated
     // (the scenario whose provider fails answered nothing to count).

@@ -1,9 +1,6 @@
 import type { Page } from '@playwright/test';
 import { Workbench, dragBy, expect, test } from './fixtures.ts';
 
-// Each test types in the real editor, then reloads, crashes or opens a second tab.
-test.describe.configure({ timeout: 60_000 });
-
 /** Opens a new project and puts the cursor at the end of agent.md. */
 async function startTyping(workbench: Workbench) {
   await workbench.open();

@@ -6,8 +6,6 @@ import type { TestServer } from '../src/test/servers/http.ts';
 import { startOpenAIServer } from '../src/test/servers/openaiServer.ts';
 import { expect, test } from './fixtures.ts';
 
-test.describe.configure({ timeout: 120_000 });
-
 const KEY = 'sk-e2e-7d41f9a0c3b2e8d6';
 
 async function openModels(page: Page, tab: 'Roles' | 'In this browser' | 'Endpoints' | 'Prices') {
@@ -64,7 +62,7 @@ test.describe('a model in the browser', () => {
     );
 
     const loaded = dialog.getByRole('region', { name: 'Loaded model' });
-    await expect(loaded).toContainText('tiny-tools', { timeout: 30_000 });
+    await expect(loaded).toContainText('tiny-tools', { timeout: 60_000 });
     await expect(loaded).toContainText('CPU');
     const stored = dialog.getByRole('list', { name: 'Stored models' });
     await expect(stored).toContainText(/tiny-tools\.gguf\s*\d+ KB/);
@@ -75,7 +73,7 @@ test.describe('a model in the browser', () => {
     await expect(loaded.getByTestId('try-output')).toContainText(
       /Tool call: get_local_time\(\{\s*"city"/,
       {
-        timeout: 30_000,
+        timeout: 60_000,
       },
     );
     await expect(loaded.getByTestId('try-figures')).toContainText(
@@ -84,14 +82,14 @@ test.describe('a model in the browser', () => {
 
     await loaded.getByRole('button', { name: 'Test connection' }).click();
     await expect(loaded.getByRole('status').filter({ hasText: 'Connection works.' })).toBeVisible({
-      timeout: 30_000,
+      timeout: 60_000,
     });
 
     // After a reload the stored model is offered again and loads without a second download.
     await page.reload();
     const again = await openModels(page, 'Roles');
     await again.getByRole('button', { name: 'Load tiny-tools.gguf again' }).click();
-    await expect(loaded).toContainText('tiny-tools', { timeout: 30_000 });
+    await expect(loaded).toContainText('tiny-tools', { timeout: 60_000 });
     await expect(again.getByRole('tab', { name: 'In this browser' })).toHaveAttribute(
       'aria-selected',
       'true',
@@ -223,7 +221,7 @@ test.describe('a remote endpoint', () => {
     const card = await addEndpoint(page, refusing.url, 'any-model');
     await card.getByRole('button', { name: 'Test connection' }).click();
     const alert = card.getByRole('alert');
-    await expect(alert).toContainText('cross-origin', { timeout: 30_000 });
+    await expect(alert).toContainText('cross-origin', { timeout: 60_000 });
     await expect(alert).toContainText('OLLAMA_ORIGINS');
     await expect(alert).toContainText('Enable CORS');
   });

@@ -4,8 +4,6 @@ import type { Page } from '@playwright/test';
 import { unzipSync, zipSync } from 'fflate';
 import { expect, test } from './fixtures.ts';
 
-test.describe.configure({ timeout: 120_000 });
-
 /** A small tau2-bench domain written for this test (data/ and src/, as tau2 lays them out). */
 const DOMAIN = path.join(
   path.dirname(new URL(import.meta.url).pathname),

@@ -6,8 +6,6 @@ import { useEndpoint } from './endpoints.ts';
 import type { Workbench } from './fixtures.ts';
 import { expect, test } from './fixtures.ts';
 
-test.describe.configure({ timeout: 90_000 });
-
 const messagesOf = (request: RecordedRequest) =>
   (request.body as OpenAIRequestBody | undefined)?.messages ?? [];
 

@@ -6,8 +6,6 @@ import { expect, test } from './fixtures.ts';
 import { refundDeskScript } from './refundDesk.ts';
 import { ReplayPane, graphNode, openAirlineRun } from './replayPane.ts';
 
-test.describe.configure({ timeout: 120_000 });
-
 /** The policies each scenario of the recorded run has under test, read from its log. */
 const UNDER_TEST = new Map(
   (
@@ -206,7 +204,7 @@ test.describe('Replay', () => {
       const simulate = workbench.pane('simulate');
       await simulate.getByRole('button', { name: 'Run scenarios' }).click();
       const report = simulate.getByRole('region', { name: 'Run report' });
-      await expect(report).toContainText('Finished · 5 of 5 dialogues', { timeout: 60_000 });
+      await expect(report).toContainText('Finished · 5 of 5 dialogues', { timeout: 120_000 });
       await report
         .getByRole('table', { name: 'Dialogues' })
         .getByRole('button', { name: 'fresh-refund#1' })
@@ -224,7 +222,7 @@ test.describe('Replay', () => {
       await replay.current.getByRole('button', { name: 'Continue from here' }).click();
 
       await expect(replay.root.getByTestId('compare-right')).toContainText('pass', {
-        timeout: 30_000,
+        timeout: 60_000,
       });
       await expect(replay.root.getByTestId('compare-left')).toContainText('fail');
       await expect(replay.root.getByTestId('parting')).toContainText('the agent’s 2nd reply');

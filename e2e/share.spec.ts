@@ -7,8 +7,6 @@ import { AIRLINE_RUN, airlineProject } from '../src/test/airlineRun.ts';
 import { Workbench, expect, test } from './fixtures.ts';
 import { ReplayPane, graphNode } from './replayPane.ts';
 
-test.describe.configure({ timeout: 120_000 });
-
 /** The airline example with a few policies placed by hand: a layout the link must carry. */
 const PLACED: Project = {
   ...airlineProject(),

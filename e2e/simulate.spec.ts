@@ -8,8 +8,6 @@ import { assignRole, priceModel, runOnEndpoint, useEndpoint } from './endpoints.
 import { KNOWN_OUTCOMES, openRefundDesk, refundDeskScript } from './refundDesk.ts';
 import { expect, test } from './fixtures.ts';
 
-test.describe.configure({ timeout: 180_000 });
-
 /** A log saved by PolicyLab before logs had a version: 2 passes, 2 failures, 4 errors. */
 const V1_LOG = JSON.parse(readFileSync('src/core/sim/testdata/log-v1.json', 'utf8')) as unknown[];
 
@@ -115,7 +113,7 @@ test.describe('a simulation run', () => {
 
       const report = pane.getByRole('region', { name: 'Run report' });
       const { passes, fails, errors, unattributed, suspect } = KNOWN_OUTCOMES;
-      await expect(report).toContainText('Finished · 10 of 10 dialogues', { timeout: 60_000 });
+      await expect(report).toContainText('Finished · 10 of 10 dialogues', { timeout: 120_000 });
       await expect(report.getByTestId('pass-rate')).toContainText(
         `${passes * 2} passed, ${fails * 2} failed`,
       );
@@ -206,18 +204,21 @@ test.describe('a simulation run', () => {
     workbench,
     page,
   }) => {
+    // Slow until the reload, so the run is cut midway; then quick, so the resumed rest is short.
+    let delayMs = 150;
     const slow = await startOpenAIServer({
-      script: () => ({ text: 'Let me look into that for you.', delayMs: 150 }),
+      script: () => ({ text: 'Let me look into that for you.', delayMs }),
     });
     try {
       await workbench.openExample('airline');
       const pane = workbench.pane('simulate');
       const report = await runOnEndpoint(pane, slow.url, { 'Max turns': '2' });
       await expect(report).toContainText(/Running · ([3-9]|1\d) of 22 dialogues/, {
-        timeout: 60_000,
+        timeout: 120_000,
       });
 
       await page.reload();
+      delayMs = 0;
       await pane
         .getByRole('region', { name: 'Saved runs' })
         .getByRole('button', { name: /^22 scenarios × 1/ })
@@ -227,7 +228,7 @@ test.describe('a simulation run', () => {
       expect(kept).toBeGreaterThanOrEqual(3);
 
       await report.getByRole('button', { name: 'Resume' }).click();
-      await expect(report).toContainText('Finished · 22 of 22 dialogues', { timeout: 60_000 });
+      await expect(report).toContainText('Finished · 22 of 22 dialogues', { timeout: 120_000 });
       const log = await storedLog(page);
       expect(log.filter((e) => e.type === 'run-resumed')).toHaveLength(1);
       const judged = log.filter((e) => e.type === 'checks').map((e) => e.dialogue);
@@ -284,7 +285,7 @@ test.describe('a simulation run', () => {
       await form.getByRole('button', { name: 'Run scenarios' }).click();
       const report = pane.getByRole('region', { name: 'Run report' });
       await expect(report).toContainText('22 scenarios + 3 to generate × 1');
-      await expect(report).toContainText('Finished · 24 of 24 dialogues', { timeout: 60_000 });
+      await expect(report).toContainText('Finished · 24 of 24 dialogues', { timeout: 120_000 });
       const log = await storedLog(page);
       const generated = log.filter(
         (e) => e.type === 'scenario' && (e as { source?: string }).source === 'generated',

@@ -5,8 +5,6 @@ import { AIRLINE_RUN } from '../src/test/airlineRun.ts';
 import { expect, test } from './fixtures.ts';
 import { ReplayPane } from './replayPane.ts';
 
-test.describe.configure({ timeout: 120_000 });
-
 /** An API key the page holds while the run is saved; it must not be in the file. */
 const KEY = 'sk-e2e-standalone-4c8a1f02d9e7b6a3';
 

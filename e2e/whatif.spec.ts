@@ -1,8 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { openAirlineRun } from './replayPane.ts';
 
-test.describe.configure({ timeout: 120_000 });
-
 test('Replay says, as a what-if, which logged call today’s guard rules would refuse', async ({
   workbench,
   page,

@@ -3,8 +3,6 @@ import type { PaneId } from './fixtures.ts';
 import { PANES, TITLES, expect, test } from './fixtures.ts';
 import { openAirlineReport } from './replayPane.ts';
 
-test.describe.configure({ timeout: 90_000 });
-
 /** The on-screen box of every pane that shows, rounded to whole pixels. */
 async function paneBoxes(page: Page): Promise<Partial<Record<PaneId, number[]>>> {
   const boxes: Partial<Record<PaneId, number[]>> = {};
