@@ -58,18 +58,20 @@ function storeRun(page: Page, title: string, log: readonly unknown[]) {
 function storedLog(page: Page) {
   return page.evaluate(
     () =>
-      new Promise<{ type: string; reason?: string; dialogue?: string }[]>((resolve, reject) => {
-        const open = indexedDB.open('policylab-runs');
-        open.onerror = () => {
-          reject(new Error('no run database'));
-        };
-        open.onsuccess = () => {
-          const request = open.result.transaction('events').objectStore('events').getAll();
-          request.onsuccess = () => {
-            resolve((request.result as { event: { type: string } }[]).map((row) => row.event));
+      new Promise<{ type: string; reason?: string; dialogue?: string; detail?: string }[]>(
+        (resolve, reject) => {
+          const open = indexedDB.open('policylab-runs');
+          open.onerror = () => {
+            reject(new Error('no run database'));
           };
-        };
-      }),
+          open.onsuccess = () => {
+            const request = open.result.transaction('events').objectStore('events').getAll();
+            request.onsuccess = () => {
+              resolve((request.result as { event: { type: string } }[]).map((row) => row.event));
+            };
+          };
+        },
+      ),
   );
 }
 
@@ -197,6 +199,39 @@ test.describe('a simulation run', () => {
       await expect(report.getByTestId('pass-rate')).toContainText('2 passed, 2 failed');
     } finally {
       await desk.close();
+    }
+  });
+
+  test('the tool calls an agent may make in a row are the user’s to set: at the limit a dialogue ends', async ({
+    workbench,
+    page,
+  }) => {
+    // An agent that never answers: it looks the customer up again and again.
+    const looping = await startOpenAIServer({
+      script: (request) =>
+        (request.body as OpenAIRequestBody).tools
+          ? { toolCalls: [{ name: 'get_user', arguments: { user_id: 'u1' } }] }
+          : { text: 'I would like a refund for order o1.' },
+    });
+    try {
+      await openRefundDesk(page);
+      const pane = workbench.pane('simulate');
+      const report = await runOnEndpoint(pane, looping.url, { 'Tool calls in a row': '3' });
+      await expect(report).toContainText('Finished · 5 of 5 dialogues', { timeout: 120_000 });
+      const endings = report.getByRole('table', { name: 'Endings by cause' });
+      await expect(endings.getByRole('row').filter({ hasText: 'turn limit' })).toContainText('5');
+      // Three calls in each of the five dialogues, then the limit: not 30, the default.
+      const agent = report
+        .getByRole('table', { name: 'Spending per role' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: 'agent' }) });
+      await expect(agent.getByRole('cell').nth(1)).toHaveText('15');
+      const ended = (await storedLog(page)).filter((e) => e.type === 'dialogue-ended');
+      expect(ended.map((e) => e.detail)).toEqual(
+        Array(5).fill('The agent called tools 3 times in a row without answering.'),
+      );
+    } finally {
+      await looping.close();
     }
   });
 

@@ -204,6 +204,10 @@ out: ${path.join(dir, 'out')}
       [(yaml) => `${yaml}threshold: 2\n`, /"threshold" must be a number from 0 to 1/],
       [(yaml) => `${yaml}sample: { count: 3 }\n`, /needs a model to write scenarios/],
       [(yaml) => `${yaml}seed: 4\n`, /"seed" is not a setting of run.yaml/],
+      [
+        (yaml) => `${yaml}max_tool_calls_in_a_row: 0\n`,
+        /"max_tool_calls_in_a_row" must be a whole number from 1 to 200/,
+      ],
       [(yaml) => `${yaml}prices: { m: { input: -1, output: 1 } }\n`, /"prices.m.input" must be/],
     ];
     for (const [edit, message] of cases) {
@@ -229,7 +233,7 @@ out: ${path.join(dir, 'out')}
     const plans: RunPlan[] = [];
     const { io: cli } = io();
     await runRun(
-      [dir, '--config', config(dir, 'budget: { tokens: 5000 }\n')],
+      [dir, '--config', config(dir, 'budget: { tokens: 5000 }\nmax_tool_calls_in_a_row: 12\n')],
       cli,
       { RUN_KEY: KEY },
       (model, plan, deps) => {
@@ -244,6 +248,7 @@ out: ${path.join(dir, 'out')}
       trials: 2,
       concurrency: 2,
       maxTurns: 2,
+      maxToolRounds: 12,
       timeLimitMs: 300_000,
       budget: { tokens: 5000 },
       scenarios: 'all',

@@ -6,7 +6,9 @@ import { monotonicClock, platformRuntime } from '../adapters/models/runtime.ts';
 import type { LevelBand, ModelPrice, Player, PriceTable, RunReport, Shard } from '../core/index.ts';
 import {
   DEFAULT_LEVELS,
+  DEFAULT_MAX_TOOL_ROUNDS,
   DEFAULT_PRICES,
+  MOST_TOOL_ROUNDS,
   ENDING_LABELS,
   checkBaseUrl,
   createRecorder,
@@ -53,6 +55,7 @@ run.yaml:
   trials: 2              # per scenario (pass^k)
   concurrency: 4
   max_turns: 10
+  max_tool_calls_in_a_row: 30   # before the agent (or simulated user) must speak; 30 by default
   time_limit_s: 300      # per dialogue
   budget: { dollars: 5, tokens: 2000000 }   # a dollar budget needs a price for every model
   prices:                # $ per million tokens, added to (or overriding) the built-in table of
@@ -124,6 +127,7 @@ export async function runRun(
     trials: config.trials,
     concurrency: config.concurrency,
     maxTurns: config.maxTurns,
+    maxToolRounds: config.maxToolRounds,
     timeLimitMs: config.timeLimitS * 1000,
     ...(config.budget && { budget: config.budget }),
     scenarios: config.handWritten ? 'all' : 'none',
@@ -341,6 +345,7 @@ const SETTINGS = [
   'trials',
   'concurrency',
   'max_turns',
+  'max_tool_calls_in_a_row',
   'time_limit_s',
   'budget',
   'prices',
@@ -406,6 +411,12 @@ function readConfig(raw: unknown, env: Readonly<Record<string, string | undefine
     trials: whole(config.trials ?? 1, 'trials', 1, 100),
     concurrency: whole(config.concurrency ?? 4, 'concurrency', 1, 256),
     maxTurns: whole(config.max_turns ?? 10, 'max_turns', 1, 200),
+    maxToolRounds: whole(
+      config.max_tool_calls_in_a_row ?? DEFAULT_MAX_TOOL_ROUNDS,
+      'max_tool_calls_in_a_row',
+      1,
+      MOST_TOOL_ROUNDS,
+    ),
     timeLimitS: whole(config.time_limit_s ?? 300, 'time_limit_s', 1, 86_400),
     budget: budget && {
       ...(budget.dollars !== undefined && { dollars: positive(budget.dollars, 'budget.dollars') }),

@@ -137,7 +137,9 @@ describe('planning a run from the page', () => {
     };
     const { store } = storeWithEngine(engine, { simulate: spy });
     await withEndpointModels(store);
-    store.getState().setRunSettings({ trials: 3, concurrency: 2, maxTurns: 4, seed: 5 });
+    store
+      .getState()
+      .setRunSettings({ trials: 3, concurrency: 2, maxTurns: 4, maxToolRounds: 9, seed: 5 });
     await store.getState().startRun();
     const [plan] = plans;
     const agent = plan?.agent;
@@ -147,6 +149,7 @@ describe('planning a run from the page', () => {
       trials: 3,
       concurrency: 2,
       maxTurns: 4,
+      maxToolRounds: 9,
       budget: { dollars: 1 },
       scenarios: 'all',
       agent,

@@ -3,7 +3,8 @@ import { goalUser, refundAgent } from '../../test/refundDesk.ts';
 import { miniProject } from '../testing/miniProject.ts';
 import { testScenario } from '../testing/scenarios.ts';
 import type { RunRequest } from './plan.ts';
-import { MAX_TOOL_ROUNDS, planRun } from './plan.ts';
+import { DEFAULT_MAX_TOOL_ROUNDS } from './limits.ts';
+import { planRun } from './plan.ts';
 
 const REQUEST: RunRequest = {
   seed: 3,
@@ -33,12 +34,19 @@ describe('planRun', () => {
     expect(plan.limits).toEqual({
       maxTurns: 6,
       timeLimitMs: 300_000,
-      maxToolRounds: MAX_TOOL_ROUNDS,
+      maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
     });
     expect(plan).toMatchObject({ seed: 3, trials: 2, concurrency: 4 });
     expect(plan.projectHash).toMatch(/^[0-9a-f]+$/);
     expect(plan.prompts?.userSimulator?.id).toBe('user-simulator');
     expect(plan.samples).toBeUndefined();
+  });
+
+  it('lets the caller set the tool calls in a row; left out, no real task meets the limit', () => {
+    const planned = planRun(miniProject(), { ...REQUEST, maxToolRounds: 3 });
+    expect(planned.ok && planned.plan.limits?.maxToolRounds).toBe(3);
+    // tau2-bench retail's longest task makes 13 agent calls (all counted as if in a row).
+    expect(DEFAULT_MAX_TOOL_ROUNDS).toBeGreaterThan(13);
   });
 
   it('runs the chosen scenarios, and a scenario the caller made', () => {

@@ -13,12 +13,10 @@ import type { ForkPoint } from './fork.ts';
 import { continuedPrefix, dialoguePrefix } from './fork.ts';
 import type { Player } from './modelCall.ts';
 import { projectPrompts } from './prompts.ts';
+import { DEFAULT_MAX_TOOL_ROUNDS } from './limits.ts';
 import type { RunPlan } from './run.ts';
 import type { Shard } from './shard.ts';
 import { handWrittenScenarios } from './scenarios.ts';
-
-/** Tool-calling answers the agent may give in a row before it must speak, in every run. */
-export const MAX_TOOL_ROUNDS = 8;
 
 /** A dialogue's time limit when the caller sets none. */
 export const DEFAULT_TIME_LIMIT_MS = 300_000;
@@ -36,6 +34,8 @@ export interface RunRequest {
   readonly concurrency: number;
   /** Messages the simulated user may send per dialogue. */
   readonly maxTurns: number;
+  /** Tool calls in a row before a player must speak; `DEFAULT_MAX_TOOL_ROUNDS` when left out. */
+  readonly maxToolRounds?: number;
   readonly timeLimitMs?: number;
   readonly budget?: { readonly tokens?: number; readonly dollars?: number };
   /** The hand-written scenarios of scenarios.yaml to run: all, none, or these ids in order. */
@@ -189,7 +189,7 @@ export function planRun(
     limits: {
       maxTurns: request.maxTurns,
       timeLimitMs: request.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
-      maxToolRounds: MAX_TOOL_ROUNDS,
+      maxToolRounds: request.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
     },
     ...(request.budget && { budget: request.budget }),
     prices,

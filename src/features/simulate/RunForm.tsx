@@ -2,7 +2,7 @@ import type { SyntheticEvent } from 'react';
 import { useState } from 'react';
 import type { RunSettings } from '../../state/slices/simulationSlice.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
-import { formatLevelBand, parseLevelBand } from '../../core/index.ts';
+import { MOST_TOOL_ROUNDS, formatLevelBand, parseLevelBand } from '../../core/index.ts';
 import { BudgetNotice } from './BudgetNotice.tsx';
 
 /**
@@ -110,6 +110,7 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
       {numberField('trials', 'Trials', { max: 20 })}
       {numberField('concurrency', 'At once', { max: 32 })}
       {numberField('maxTurns', 'Max turns', { max: 50 })}
+      {numberField('maxToolRounds', 'Tool calls in a row', { max: MOST_TOOL_ROUNDS })}
       {numberField('budgetDollars', 'Budget $', {
         min: 0,
         step: 0.1,

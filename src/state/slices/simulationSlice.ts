@@ -12,6 +12,7 @@ import type {
 } from '../../core/index.ts';
 import {
   DEFAULT_LEVELS,
+  DEFAULT_MAX_TOOL_ROUNDS,
   LOG_VERSION,
   PERSON,
   createRecorder,
@@ -35,6 +36,8 @@ export interface RunSettings {
   readonly concurrency: number;
   /** Messages the simulated user may send per dialogue. */
   readonly maxTurns: number;
+  /** Tool calls the agent (or the simulated user) may make in a row before it must speak. */
+  readonly maxToolRounds: number;
   /** Stop cleanly once this many dollars are spent; null for no limit. */
   readonly budgetDollars: number | null;
   /** Stop cleanly once this many tokens are spent (what limits a model without a price); null for no limit. */
@@ -102,6 +105,7 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = {
   trials: 1,
   concurrency: 2,
   maxTurns: 10,
+  maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
   budgetDollars: 1,
   budgetTokens: null,
   seed: 1,
@@ -163,6 +167,7 @@ export function createSimulationSlice(
           trials: settings.trials,
           concurrency: settings.concurrency,
           maxTurns: settings.maxTurns,
+          maxToolRounds: settings.maxToolRounds,
           ...((settings.budgetDollars !== null || settings.budgetTokens !== null) && {
             budget: {
               ...(settings.budgetDollars !== null && { dollars: settings.budgetDollars }),
