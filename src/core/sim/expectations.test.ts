@@ -187,6 +187,34 @@ describe('checkExpectations', () => {
     expect(findings[4]?.detail).toMatch(/^Skipped: /);
   });
 
+  it('reads commas in the agent’s words as tau2-bench does: a phrase is said with or without them', () => {
+    const priced = dialogue([
+      U('What do I owe?'),
+      A('The total is $1,628.50 for Paris, Lyon and Nice,Cannes.'),
+    ]);
+    const findings = checkExpectations(
+      scenario({
+        mustSay: ['1628.50', 'paris lyon', 'Nice Cannes', '1,628', '16,28', '1 628'],
+        mustNotSay: ['$1628'],
+      }),
+      priced,
+      startDb,
+      startDb,
+    );
+    expect(findings.map((f) => [f.id, f.passed])).toEqual([
+      ['expected.must_say[0]', true],
+      ['expected.must_say[1]', true],
+      // tau2 drops commas, it does not read them as spaces: "NiceCannes" says no "Nice Cannes".
+      ['expected.must_say[2]', false],
+      ['expected.must_say[3]', true],
+      // A comma the phrase writes must be said where it stands; a space is not a comma.
+      ['expected.must_say[4]', false],
+      ['expected.must_say[5]', false],
+      ['expected.must_not_say[0]', false],
+    ]);
+    expect(findings[0]?.detail).toBe('The agent said it in its 1st reply: "1,628.50".');
+  });
+
   it('ties each expectation to the policy it names, else to the scenario’s only policy', () => {
     const two = checkExpectations(
       scenario({ requiredActions: ['cancel'] }, ['a', 'b']),

@@ -363,15 +363,22 @@ function says(
     : pass(`No agent message ${shown}.`);
 }
 
-/** A scenario phrase: a regular expression when written /like this/, else literal text. */
+/**
+ * A scenario phrase: a regular expression when written /like this/, else literal text whose
+ * commas are optional, as tau2-bench reads what an agent must communicate: "1628" is said by
+ * "1,628", "Paris Lyon" by "Paris, Lyon". A comma the phrase writes must be there.
+ */
 function phrase(text: string): LinearRegex | string {
   const written = slashPattern(text);
   if (written !== undefined) return compilePhrasePattern(written);
   const words = text.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return 'the phrase is empty.';
-  return compilePhrasePattern(
-    words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'),
-  );
+  const literal = (word: string) =>
+    [...word]
+      .map((char) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join(',?')
+      .replace(/,\?,/g, ',');
+  return compilePhrasePattern(words.map(literal).join(',?\\s+,?'));
 }
 
 const messageOf = (error: unknown): string =>
