@@ -5,7 +5,11 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,6 +138,59 @@ describe('policylab import', () => {
     expect(readFileSync(path.join(full, 'keep.txt'), 'utf8')).toBe('mine');
     expect(capture(['import', 'tau2', LIBRARY, '--out', full, '--force']).code).toBe(EXIT.ok);
     expect(capture(['import', '--help']).out).toContain('policylab import tau2 <folder>');
+  });
+
+  it('never follows a link out of the domain’s folder, a file’s or a folder’s; a link inside is read', () => {
+    const elsewhere = tmp();
+    const copy = () => {
+      const domain = path.join(tmp(), 'library');
+      cpSync(LIBRARY, domain, { recursive: true });
+      return domain;
+    };
+    const refusedWith = (domain: string, message: string) => {
+      const out = path.join(tmp(), 'out');
+      const { code, err } = capture(['import', 'tau2', domain, '--out', out]);
+      expect(code).toBe(EXIT.usage);
+      expect(err).toContain(message);
+      expect(existsSync(out)).toBe(false);
+    };
+
+    const file = copy();
+    const secret = path.join(elsewhere, 'tools.py');
+    cpSync(path.join(file, 'src', 'tools.py'), secret);
+    rmSync(path.join(file, 'src', 'tools.py'));
+    symlinkSync(secret, path.join(file, 'src', 'tools.py'));
+    refusedWith(
+      file,
+      `src/tools.py is a link to ${realpathSync(secret)}, outside the domain's folder`,
+    );
+
+    const folder = copy();
+    const data = path.join(elsewhere, 'data');
+    renameSync(path.join(folder, 'data'), data);
+    symlinkSync(data, path.join(folder, 'data'));
+    refusedWith(folder, `data/ is a link to ${realpathSync(data)}, outside the domain's folder`);
+
+    const inside = copy();
+    renameSync(path.join(inside, 'data', 'policy.md'), path.join(inside, 'policy-text.md'));
+    symlinkSync(path.join('..', 'policy-text.md'), path.join(inside, 'data', 'policy.md'));
+    const out = path.join(tmp(), 'out');
+    expect(capture(['import', 'tau2', inside, '--out', out]).code).toBe(EXIT.ok);
+    expect(readFileSync(path.join(out, 'agent.md'), 'utf8')).toContain(
+      readFileSync(path.join(inside, 'policy-text.md'), 'utf8').split('\n')[0] ?? '',
+    );
+  });
+
+  it('refuses a file past the page’s size limit before reading it', () => {
+    const domain = path.join(tmp(), 'library');
+    cpSync(LIBRARY, domain, { recursive: true });
+    // Sparse: 33 MB long, nothing written.
+    truncateSync(path.join(domain, 'data', 'tasks.json'), 33 * 1024 * 1024);
+    const out = path.join(tmp(), 'out');
+    const { code, err } = capture(['import', 'tau2', domain, '--out', out]);
+    expect(code).toBe(EXIT.usage);
+    expect(err).toContain('“data/tasks.json” is too large to open (33 MB; the limit is 32 MB).');
+    expect(existsSync(out)).toBe(false);
   });
 });
 

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DomainKind, GatheredDomain, ImportedDomain } from '../core/index.ts';
@@ -9,6 +17,7 @@ import {
   gatherDomain,
   importDomain,
   importReportText,
+  importTooLarge,
 } from '../core/index.ts';
 import type { CliIO } from './main.ts';
 
@@ -29,7 +38,8 @@ Usage:
       validators/*.py are listed as not carried).
 
 Python files are read as text and parsed; nothing from them is run. Large databases are sliced
-to the rows the tasks touch plus a small sample. The command writes the six project files, then
+to the rows the tasks touch plus a small sample. As on the page, a file over 32 MB is refused
+unread, and a link (file or folder) that leads out of <folder> is refused, never followed. The command writes the six project files, then
 prints every item it could not carry (by file and item) and what \`policylab check\` says of the
 result. --json prints that report as JSON.
 
@@ -126,33 +136,73 @@ function summaryOf(domain: ImportedDomain) {
 /**
  * Finds a domain's files on disk: lists the folders the core looks in (never deeper) and lets
  * `gatherDomain`, which the page shares, pick and name them. `paths` are where each was read.
+ * As on the page, a file past `MAX_IMPORT_BYTES` is refused before it is read; a link (a folder
+ * or a file) that leads out of the domain's folder is refused, never followed.
  */
 export function domainFiles(
   kind: DomainKind,
   root: string,
   domain: string | undefined,
 ): GatheredDomain | { error: string } {
+  const home = realpathSync(root);
+  const outside = (rel: string, real: string) =>
+    real !== home && !real.startsWith(home + path.sep)
+      ? `${rel} is a link to ${real}, outside the domain's folder: links out of it are not followed.`
+      : undefined;
   const listed: string[] = [];
+  const sizes = new Map<string, number>();
   for (const dir of domainFolders(kind, domain)) {
-    const full = path.join(root, dir);
-    if (!existsSync(full) || !statSync(full).isDirectory()) continue;
-    for (const file of readdirSync(full).sort())
-      if (statSync(path.join(full, file)).isFile())
-        listed.push(dir === '' ? file : `${dir}/${file}`);
+    const real = realOf(path.join(root, dir));
+    if (real === undefined || !statSync(real).isDirectory()) continue;
+    const out = dir === '' ? undefined : outside(`${dir}/`, real);
+    if (out !== undefined) return { error: out };
+    for (const file of readdirSync(real).sort()) {
+      const rel = dir === '' ? file : `${dir}/${file}`;
+      const target = realOf(path.join(real, file));
+      if (target === undefined) continue;
+      const stat = statSync(target);
+      if (!stat.isFile()) continue;
+      const away = outside(rel, target);
+      if (away !== undefined) return { error: away };
+      listed.push(rel);
+      sizes.set(rel, stat.size);
+    }
   }
-  const found = gatherDomain(
-    kind,
-    {
-      label: root,
-      name: domainName(kind, path.resolve(root).split(path.sep)),
-      paths: listed,
-      read: (rel) => readFileSync(path.join(root, rel), 'utf8'),
-    },
-    domain,
-  );
+  let found: ReturnType<typeof gatherDomain>;
+  try {
+    found = gatherDomain(
+      kind,
+      {
+        label: root,
+        name: domainName(kind, path.resolve(root).split(path.sep)),
+        paths: listed,
+        read: (rel) => {
+          const big = importTooLarge(rel, sizes.get(rel) ?? 0);
+          if (big !== undefined) throw new TooLarge(big);
+          return readFileSync(path.join(root, rel), 'utf8');
+        },
+      },
+      domain,
+    );
+  } catch (error) {
+    if (error instanceof TooLarge) return { error: error.message };
+    throw error;
+  }
   if ('error' in found) return found;
   const paths = new Map([...found.paths].map(([name, rel]) => [name, path.join(root, rel)]));
   return { ...found, paths };
+}
+
+/** A file the domain needs is past the size limit: the import stops, saying which. */
+class TooLarge extends Error {}
+
+/** Where a path leads once every link is followed; undefined for a link that leads nowhere. */
+function realOf(at: string): string | undefined {
+  try {
+    return realpathSync(at);
+  } catch {
+    return undefined;
+  }
 }
 
 function usage(io: CliIO, message: string): number {

@@ -374,7 +374,7 @@ function phrase(text: string): LinearRegex | string {
   const words = text.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return 'the phrase is empty.';
   const literal = (word: string) =>
-    [...word]
+    Array.from(word)
       .map((char) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join(',?')
       .replace(/,\?,/g, ',');

@@ -6,7 +6,13 @@ import type {
   ProjectRepository,
   ShareView,
 } from '../../core/index.ts';
-import { parseBundle, projectFileNamed, projectFromFiles, projectHash } from '../../core/index.ts';
+import {
+  importTooLarge,
+  parseBundle,
+  projectFileNamed,
+  projectFromFiles,
+  projectHash,
+} from '../../core/index.ts';
 import type { AppState } from '../createAppStore.ts';
 import type { DomainImporter } from '../../workers/importClient.ts';
 
@@ -15,9 +21,6 @@ export interface IncomingFile {
   readonly name: string;
   readonly bytes: Uint8Array;
 }
-
-/** Files larger than this are refused before they are read any further. */
-export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
 /** A project that just arrived from a link or a file: shown with "Undo", which deletes it. */
 export interface Arrival {
@@ -162,11 +165,11 @@ export function createShareSlice(
 
       importFiles: async (files) => {
         set({ shareNotice: null, importReport: null, importReportOpen: false });
-        const big = files.find((f) => f.bytes.length > MAX_IMPORT_BYTES);
+        const big = files
+          .map((f) => importTooLarge(f.name, f.bytes.length))
+          .find((problem) => problem !== undefined);
         if (big) {
-          refuse(
-            `“${big.name}” is too large to open (${Math.round(big.bytes.length / 1048576)} MB; the limit is ${MAX_IMPORT_BYTES / 1048576} MB).`,
-          );
+          refuse(big);
           return;
         }
         // A tau2-bench or IntellAgent domain: recognised here by its paths, imported off-thread.
