@@ -11,7 +11,7 @@ import type {
   SimulationFromWorker,
   SimulationToWorker,
 } from './simulationProtocol.ts';
-import { withPlanFiles } from './simulationProtocol.ts';
+import { withPlanFiles } from './planFiles.ts';
 
 /** Runs a simulation; the same shape as core's `runSimulation`, wherever it runs. */
 export type Simulator = (

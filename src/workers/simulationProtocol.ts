@@ -9,6 +9,7 @@ import type { GenerationFailure } from '../core/sim/generate.ts';
 import type { RunPlan } from '../core/sim/run.ts';
 import { runSimulation } from '../core/sim/run.ts';
 import { parseProject } from '../core/format/parseProject.ts';
+import { withoutPlanFiles } from './planFiles.ts';
 
 /** A model playing a part, as it crosses to the worker: the engine stays in the page. */
 export interface PlayerRef {
@@ -220,19 +221,4 @@ export function serveSimulation(
 /** The model of the files a run was planned from, read as the analysis read them. */
 function modelOf(files: RunPlan['files']): ProjectModel | undefined {
   return files && parseProject({ name: '', files }).model;
-}
-
-/**
- * An event as it crosses back to the page: `run-started` without the files, which the page sent
- * and puts back (copying 8 MB of text back took the page's thread 200 ms).
- */
-function withoutPlanFiles(event: SimEvent): SimEvent {
-  if (event.type !== 'run-started' || !event.files) return event;
-  const { files: _files, ...rest } = event;
-  return rest;
-}
-
-/** The page's side of `withoutPlanFiles`: the run's files, from the plan they came with. */
-export function withPlanFiles(event: SimEvent, files: RunPlan['files']): SimEvent {
-  return event.type === 'run-started' && files && !event.files ? { ...event, files } : event;
 }
