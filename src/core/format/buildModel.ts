@@ -5,6 +5,7 @@ import type {
   ColumnType,
   Effect,
   EffectOp,
+  EndState,
   ExpectedArgs,
   GeneratedSpec,
   GuardRule,
@@ -346,6 +347,7 @@ function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations
   const assertions = assertionsOf(expected.assertions);
   const userAssertions = group('user_assertions', 'assert');
   const requestors = requestorsOf(expected.required_actions);
+  const endState = endStateOf(expected.end_state);
   return {
     database: group('database', 'assert'),
     requiredActions: group('required_actions', 'tool'),
@@ -357,7 +359,23 @@ function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations
     ...(assertions.length > 0 && { assertions }),
     ...(userAssertions.length > 0 && { userAssertions }),
     ...(Object.keys(requestors).length > 0 && { requestors }),
+    ...(endState && { endState }),
   };
+}
+
+/** `end_state:` as written: rows that are neither a mapping nor null are left out (check says so). */
+function endStateOf(value: unknown): EndState | undefined {
+  if (!isObj(value)) return undefined;
+  const tables: Record<string, Record<string, Record<string, unknown> | null>> = {};
+  for (const [table, rows] of Object.entries(value)) {
+    if (!isObj(rows)) continue;
+    tables[table] = Object.fromEntries(
+      Object.entries(rows).flatMap(([key, row]): [string, Record<string, unknown> | null][] =>
+        row === null ? [[key, null]] : isObj(row) ? [[key, { ...row }]] : [],
+      ),
+    );
+  }
+  return tables;
 }
 
 /**

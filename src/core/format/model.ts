@@ -195,7 +195,18 @@ export interface ScenarioExpectations {
   readonly userAssertions?: readonly string[];
   /** Required actions the simulated user must make, by finding id (`requestor: user`). */
   readonly requestors?: Readonly<Record<string, 'user'>>;
+  /**
+   * The database at the end, as tau2-bench grades it (`end_state:`): the rows that change, by
+   * table and key, with the fields they end with (`null`: the row is gone); every row not listed
+   * ends as it started. Absent when the scenario has none.
+   */
+  readonly endState?: EndState;
 }
+
+/** `expected.end_state`: table → row key → the row's fields at the end, or null when deleted. */
+export type EndState = Readonly<
+  Record<string, Readonly<Record<string, Readonly<Record<string, unknown>> | null>>>
+>;
 
 /** A tool call run on the seed database before the dialogue (`initialization:`). */
 export interface ToolInvocation {

@@ -327,6 +327,15 @@ export const SCENARIOS_SCHEMA = {
               must_not_say: { type: 'array', items: attributed('phrase', TEXT) },
               assertions: { type: 'array', items: attributed('assertion', TEXT) },
               user_assertions: { type: 'array', items: attributed('assert', CEL) },
+              // table → row key → the row's fields at the end (null: the row is gone).
+              end_state: {
+                type: 'object',
+                propertyNames: NAME,
+                additionalProperties: {
+                  type: 'object',
+                  additionalProperties: { type: ['object', 'null'] },
+                },
+              },
             },
           },
           // Dual control: tool calls run before the dialogue, and the turns it starts from.

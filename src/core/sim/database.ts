@@ -191,3 +191,8 @@ export function describeChange(change: RowChange): string {
     }
   }
 }
+
+/** Each table's key column, by table name. */
+export function tableKeys(model: Pick<ProjectModel, 'tables'>): ReadonlyMap<string, string> {
+  return new Map(model.tables.map((t) => [t.name, t.key]));
+}

@@ -4,6 +4,7 @@ import type { PriceTable } from '../models/usage.ts';
 import { callCost } from '../models/usage.ts';
 import { isTokenCount } from '../models/usageCheck.ts';
 import type {
+  EndState,
   ExpectedArgs,
   HistoryMessage,
   NlAssertion,
@@ -102,6 +103,8 @@ export interface SimScenario {
     readonly userAssertions?: readonly string[];
     /** Required actions the simulated user must make, by finding id (`requestor: user`). */
     readonly requestors?: Readonly<Record<string, 'user'>>;
+    /** The rows that change and how; every other row ends as it started (endState.ts). */
+    readonly endState?: EndState;
   };
   /** Tool calls run on the starting database before the first turn (dual control). */
   readonly initialization?: readonly ToolInvocation[];

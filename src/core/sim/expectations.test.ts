@@ -47,6 +47,35 @@ describe('checkExpectations', () => {
     ),
   ]);
 
+  it('judges the end state field by field, names every unasked change, and charges its policy', () => {
+    const keys = new Map([
+      ['reservations', 'id'],
+      ['users', 'id'],
+    ]);
+    const endState = { reservations: { ABC123: { status: 'cancelled' } } };
+    const found = (
+      expected: Partial<SimScenario['expected']>,
+      transcript = cancelled,
+    ): Finding | undefined =>
+      checkExpectations(scenario(expected), transcript, finalDb, startDb, keys).find(
+        (f) => f.id === 'expected.end_state',
+      );
+    // The cancellation was asked for; renaming the user was not.
+    expect(found({ endState })).toMatchObject({
+      passed: false,
+      policy: 'refund-window',
+      detail:
+        'The database does not end as expected: users u1 changed (name), where no change was expected.',
+    });
+    const both = { ...endState, users: { u1: { name: 'Bo' } } };
+    expect(found({ endState: both })).toMatchObject({ passed: true });
+    // An agent that does nothing leaves the reservation active.
+    expect(found({ endState }, dialogue([]))?.detail).toBe(
+      'The database does not end as expected: reservations ABC123: status is "active" where "cancelled" was expected.',
+    );
+    expect(found({})).toBeUndefined();
+  });
+
   it('judges a database assertion over the final database, with a field-level account', () => {
     const [held] = checkExpectations(
       scenario({ database: [stillActive] }),

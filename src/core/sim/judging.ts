@@ -1,5 +1,5 @@
 import { compileCel, isCelProblem } from '../cel.ts';
-import type { Check } from '../format/model.ts';
+import type { Check, EndState } from '../format/model.ts';
 import type { LinearRegex } from '../regex/linear.ts';
 import { PatternTooCostly, withMatchBudget } from '../regex/linear.ts';
 import { compilePhrasePattern, slashPattern } from '../regex/phrase.ts';
@@ -10,6 +10,7 @@ import type { Confirmations } from './confirmations.ts';
 import { confirmBefore, confirmationsOf } from './confirmations.ts';
 import type { Database, Finding, RowChange, SimScenario, TerminationReason } from './events.ts';
 import { describeChange } from './database.ts';
+import { endStateDifferences } from './endState.ts';
 import { toPlain } from './plainValues.ts';
 import { ERROR_ENDINGS } from './events.ts';
 import { agentSide, userRequired } from './userSide.ts';
@@ -195,6 +196,7 @@ export function checkExpectations(
   whole: Transcript,
   finalDb: Database,
   startDb: Database,
+  keys: ReadonlyMap<string, string> = new Map(),
 ): Finding[] {
   // The agent's actions are its own calls; a `requestor: user` action, the user's (userSide.ts).
   const transcript = agentSide(whole);
@@ -233,7 +235,7 @@ export function checkExpectations(
       (cel) => userState(assertion(cel, whole.changes, finalDb, startDb)),
     ],
   ];
-  return groups.flatMap(([key, items, judge]) =>
+  const listed = groups.flatMap(([key, items, judge]) =>
     items.map((item, i) => {
       const id = `expected.${key}[${i}]`;
       return finding(
@@ -243,6 +245,35 @@ export function checkExpectations(
       );
     }),
   );
+  const end = expected.endState;
+  if (!end) return listed;
+  const id = 'expected.end_state';
+  return [
+    ...listed,
+    finding(
+      id,
+      policyOf(id),
+      bounded(() => endStateVerdict(end, whole.changes, startDb, keys)),
+    ),
+  ];
+}
+
+/** The database's end against `end_state`: every difference named, the first eight shown. */
+function endStateVerdict(
+  expected: EndState,
+  changes: readonly RowChange[],
+  startDb: Database,
+  keys: ReadonlyMap<string, string>,
+): Verdict {
+  const differences = endStateDifferences(expected, changes, startDb, keys);
+  const rows = Object.values(expected).reduce((n, table) => n + Object.keys(table).length, 0);
+  if (differences.length === 0)
+    return pass(
+      `The database ends as expected: ${rows === 1 ? '1 row' : `${rows} rows`} changed as listed, and no other.`,
+    );
+  const shown = differences.slice(0, 8).map((d) => d.text);
+  const more = differences.length > 8 ? `; and ${differences.length - 8} more` : '';
+  return fail(`The database does not end as expected: ${shown.join('; ')}${more}.`);
 }
 
 /** A user assertion's verdict, labelled as the user's state (dual control). */

@@ -2,7 +2,7 @@ import type { ProjectModel } from '../format/model.ts';
 import { projectHash } from '../project.ts';
 import type { Database, Finding, SimEvent, SimScenario, StartingData } from './events.ts';
 import { ERROR_ENDINGS, LOG_VERSION, runStartOf } from './events.ts';
-import { seedDatabase } from './database.ts';
+import { seedDatabase, tableKeys } from './database.ts';
 import { applyChange } from './fork.ts';
 import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
 import { handWrittenScenarios } from './scenarios.ts';
@@ -152,7 +152,7 @@ export function recheckRun(
     }
     const findings = [
       ...runChecks(model.checks, transcript),
-      ...checkExpectations(scenario, transcript, finalDb, startDb),
+      ...checkExpectations(scenario, transcript, finalDb, startDb, tableKeys(model)),
     ];
     const ending = transcript.ending?.reason;
     if (ending === undefined || ERROR_ENDINGS.has(ending)) return { findings, suspect: [] };

@@ -14,7 +14,7 @@ import { inShard, jobKey } from './shard.ts';
 import { judgeDialogue } from './judge.ts';
 import { judgeAssertions } from './assertionJudge.ts';
 import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
-import { seedDatabase } from './database.ts';
+import { seedDatabase, tableKeys } from './database.ts';
 import { simulatorSuspicion } from './suspect.ts';
 import type { PromptTemplate, RunPrompts } from './prompts.ts';
 import {
@@ -295,7 +295,13 @@ export async function runSimulation(
       logs.delete(dialogue);
       const findings = [
         ...runChecks(model.checks, transcript),
-        ...checkExpectations(job.scenario, transcript, result.finalDb, result.startDb),
+        ...checkExpectations(
+          job.scenario,
+          transcript,
+          result.finalDb,
+          result.startDb,
+          tableKeys(model),
+        ),
       ];
       emit({ type: 'checks', at: deps.clock(), dialogue, findings });
       if (!ERROR_ENDINGS.has(result.ending)) {

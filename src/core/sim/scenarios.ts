@@ -39,6 +39,7 @@ export function handWrittenScenarios(
         ...(s.expected.actionArgs && { actionArgs: s.expected.actionArgs }),
         ...(s.expected.assertions && { assertions: s.expected.assertions }),
         ...(s.expected.userAssertions && { userAssertions: s.expected.userAssertions }),
+        ...(s.expected.endState && { endState: s.expected.endState }),
         ...(s.expected.requestors && { requestors: s.expected.requestors }),
       },
       ...(s.initialization && { initialization: s.initialization }),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MINI_FILES, miniProject, miniWith } from '../../testing/miniProject.ts';
 import { exampleProjects, runChecker } from './checkerFixtures.ts';
+import { parseProject } from '../parseProject.ts';
 import { checkScenarios } from './scenarios.ts';
 
 const examples = exampleProjects((path) => readFileSync(path, 'utf8'));
@@ -44,6 +45,31 @@ describe('checkScenarios', () => {
       'scenarios.yaml:11:42 "lost" error bad-row: "status" must be one of "delivered", "refunded", not "lost".',
       'scenarios.yaml:12:17 "o3" error duplicate-key: Another row of "orders" already has id "o3".',
     ]);
+  });
+
+  it('reads end_state, and points at a table or column it names that does not exist', () => {
+    const end = `      end_state:
+        orders:
+          o2: { status: refunded }
+          o9: null
+        order: { o2: { status: refunded } }
+        users: { u2: { nme: Ann } }
+`;
+    const project = miniWith(
+      'scenarios.yaml',
+      '      forbidden_actions:\n',
+      `${end}      forbidden_actions:\n`,
+    );
+    expect(runChecker(checkScenarios, project)).toEqual([
+      'scenarios.yaml:15:9 "order" error unknown-table: Unknown table "order". Did you mean "orders"?',
+      'scenarios.yaml:16:24 "nme" error unknown-column: Unknown column of users "nme". Did you mean "name"?',
+    ]);
+    const { model } = parseProject(project);
+    expect(model.scenarios[0]?.expected.endState).toEqual({
+      orders: { o2: { status: 'refunded' }, o9: null },
+      order: { o2: { status: 'refunded' } },
+      users: { u2: { nme: 'Ann' } },
+    });
   });
 
   it('checks no table names against a database.yaml that could not be read', () => {

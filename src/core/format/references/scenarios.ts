@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../diagnostics.ts';
+import type { EndState } from '../model.ts';
 import type { ReferenceContext } from './context.ts';
 import { Findings, duplicates, readable, unknownName } from './context.ts';
 import type { YamlPath } from '../yamlFile.ts';
@@ -48,6 +49,7 @@ export function checkScenarios(context: ReferenceContext): Diagnostic[] {
     }
     const expected = [...scenario.path, 'expected'];
     const raw = valueAt(context.files['scenarios.yaml'].value, expected);
+    checkEndState(found, context, [...expected, 'end_state'], scenario.expected.endState);
     // A scenario that puts no policy in play (as tau2-bench's tasks) runs and is reported, its
     // failures unattributed: said once, not for each of its expectations.
     const unattributed = scenario.policies.length === 0;
@@ -104,10 +106,45 @@ const EXPECTATION_KEYS = [
 
 /** Whether a scenario's `expected`, as written, holds any expectation at all. */
 function hasExpectations(raw: unknown): boolean {
+  const end = valueAt(raw, ['end_state']);
+  if (end !== null && typeof end === 'object') return true;
   return EXPECTATION_KEYS.some(([group]) => {
     const items = valueAt(raw, [group]);
     return Array.isArray(items) && items.length > 0;
   });
+}
+
+/** `end_state:` names tables and columns that exist. */
+function checkEndState(
+  found: Findings,
+  context: ReferenceContext,
+  at: YamlPath,
+  endState: EndState | undefined,
+) {
+  if (!endState || !readable(context, 'database.yaml')) return;
+  for (const [tableName, rows] of Object.entries(endState)) {
+    const table = context.tables.get(tableName);
+    if (!table) {
+      found.reportKey(
+        'scenarios.yaml',
+        [...at, tableName],
+        'unknown-table',
+        unknownName('table', tableName, context.tables.keys()),
+      );
+      continue;
+    }
+    const columns = new Set(table.columns.map((c) => c.name));
+    for (const [key, row] of Object.entries(rows)) {
+      for (const name of Object.keys(row ?? {}))
+        if (!columns.has(name))
+          found.reportKey(
+            'scenarios.yaml',
+            [...at, tableName, key, name],
+            'unknown-column',
+            unknownName(`column of ${tableName}`, name, columns),
+          );
+    }
+  }
 }
 
 /** One expectation as written in scenarios.yaml. */
