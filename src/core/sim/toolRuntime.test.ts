@@ -8,7 +8,7 @@ import { PROJECT_FILES } from '../project.ts';
 import { describeChange, diffDatabases, seedDatabase } from './database.ts';
 import type { Database, RowChange } from './events.ts';
 import type { ToolOutcome } from './toolRuntime.ts';
-import { TOOL_RESULT_LIMIT, runTool } from './toolRuntime.ts';
+import { TOOL_RESULT_LIMIT, runTool, withDefaults } from './toolRuntime.ts';
 
 const NOW = '2026-05-15T19:00:00Z';
 
@@ -401,5 +401,24 @@ describe('runTool properties', () => {
       }),
       { seed: 6, numRuns: 300 },
     );
+  });
+});
+
+describe('withDefaults', () => {
+  const parameters = {
+    type: 'object',
+    properties: { format: { type: 'string', default: 'paper' }, days: { default: [14] }, card: {} },
+  };
+
+  it('gives a left-out argument its default, a copy of it, and leaves given ones alone', () => {
+    const filled = withDefaults(parameters, { card: 'C-1' });
+    expect(filled).toEqual({ card: 'C-1', format: 'paper', days: [14] });
+    expect(filled.days).not.toBe(parameters.properties.days.default);
+    expect(withDefaults(parameters, { format: 'ebook', days: [3] })).toEqual({
+      format: 'ebook',
+      days: [3],
+    });
+    const none = { card: 'C-1', format: 'ebook', days: [1] };
+    expect(withDefaults(parameters, none)).toBe(none);
   });
 });

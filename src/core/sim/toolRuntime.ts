@@ -48,6 +48,25 @@ export const TOOL_RESULT_LIMIT = 8192;
 class CallFailure extends Error {}
 
 /**
+ * The call's arguments with each parameter it leaves out that declares a `default` given that
+ * value, as the tool's own code would run it (a Python keyword argument's default).
+ */
+export function withDefaults(
+  parameters: Tool['parameters'],
+  args: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const properties = (parameters as { properties?: Record<string, { default?: unknown }> })
+    .properties;
+  let filled: Record<string, unknown> | undefined;
+  for (const [name, schema] of Object.entries(properties ?? {})) {
+    if (args[name] !== undefined || schema.default === undefined) continue;
+    filled ??= { ...args };
+    filled[name] = JSON.parse(JSON.stringify(schema.default)) as unknown;
+  }
+  return filled ?? args;
+}
+
+/**
  * Runs one tool call against the database, as the agent under test makes it. A tool marked
  * `not_imported` fails every call with `notImported` set, so no caller takes it for a success.
  * The arguments are
@@ -85,10 +104,11 @@ export function runTool(
       error: `Tool "${tool.name}" was not imported: ${tool.notImported}`,
       notImported: true,
     };
-  const args: unknown = call.args;
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+  const given: unknown = call.args;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     return failed(db, `The arguments of "${tool.name}" must be a JSON object.`);
   }
+  const args = withDefaults(tool.parameters, given as Record<string, unknown>);
   const wrong = argumentErrors(tool, args);
   if (wrong.length > 0) {
     return failed(
@@ -97,7 +117,7 @@ export function runTool(
     );
   }
   try {
-    const typed = typedArgs(tool.parameters, call.args);
+    const typed = typedArgs(tool.parameters, args);
     // Preconditions, effects and `returns` of one call share one step budget (celMeter.ts).
     return withCelBudget(
       () => execute(model, tool, typed, db, new Date(context.now), context.resultLimit),
