@@ -1,26 +1,33 @@
-"""The end state tau2-bench's own retail tools reach for each task's expected actions.
+"""The end state tau2-bench's own tools reach for each task's expected actions, in any domain.
 
-Test oracle for src/core/import/shared.test.ts, run by hand (never by the app or the importer):
+Test oracle for src/core/import/shared.test.ts and endStates.test.ts, run by hand (never by the
+app or the importer):
 
     python3 scripts/tau2/expected_end_states.py ../shared/tau2/retail \
         > src/core/import/testdata/tau2-retail-end-states.json
 
-It loads the domain's real data_model.py and tools.py with the few `tau2` modules they import
-stubbed (a pydantic base for the database, a no-op `is_tool`), replays each task's expected
-actions in order on a fresh copy of db.json (a call that raises changes nothing, as in
-tau2-bench, where the error goes back to the agent), and writes, per task, a SHA-256 of every row
-whose value differs from db.json afterwards. Only hashes are written, never the domain's text.
-Needs python3 with pydantic 2.
+It loads the domain's real modules (data_model.py, user_data_model.py, tools.py, user_tools.py,
+environment.py) with the few `tau2` modules they import stubbed, and for each task does what
+tau2-bench's evaluator does with the gold actions: a fresh database and user database (db.json or
+db.toml, user_db.*), the task's initialization data merged in, its initialization actions and
+the tool calls of its message history run, then its expected actions in order (a call that raises changes nothing, as in tau2-bench, where the
+error goes back to the agent), the environment's `sync_tools` after each call where the domain
+has one. It writes, per task, a SHA-256 of every row whose value differs from the files afterwards
+(agent rows as "table/key", user rows as "user:table/key"; a top-level field that is not a map of
+records is one row keyed by the field's name), the errors, and each env assertion's outcome.
+Only hashes are written, never the domain's text. Needs python3 (3.11+, for tomllib) and pydantic 2.
 """
 
 import enum
 import hashlib
+import inspect
 import json
 import sys
+import tomllib
 import types
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 
 def stub(name: str, **attrs) -> types.ModuleType:
@@ -30,10 +37,34 @@ def stub(name: str, **attrs) -> types.ModuleType:
     return module
 
 
+def read_data(path: Path):
+    text = path.read_text()
+    return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+
+
 class DB(BaseModel):
     @classmethod
     def load(cls, path):
-        return cls.model_validate(json.loads(Path(path).read_text()))
+        return cls.model_validate(read_data(Path(path)))
+
+
+class BaseModelNoExtra(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def update_pydantic_model_with_dict(model, update: dict):
+    """tau2's deep merge: nested dicts merge into nested models, other values replace."""
+    data = model.model_dump()
+
+    def merge(into, new):
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(into.get(key), dict):
+                merge(into[key], value)
+            else:
+                into[key] = value
+
+    merge(data, update)
+    return type(model).model_validate(data)
 
 
 class ToolType(str, enum.Enum):
@@ -44,12 +75,30 @@ class ToolType(str, enum.Enum):
 
 
 class ToolKitBase:
-    def __init__(self, db):
+    def __init__(self, db=None):
         self.db = db
 
+    def update_db(self, update: dict | None):
+        if update:
+            self.db = update_pydantic_model_with_dict(self.db, update)
 
-def is_tool(_kind):
+
+def is_tool(_kind=None, **_):
     return lambda fn: fn
+
+
+class Environment:
+    def __init__(self, domain_name=None, policy=None, tools=None, user_tools=None, **_):
+        self.tools = tools
+        self.user_tools = user_tools
+
+    def sync_tools(self):
+        pass
+
+
+class Quiet:
+    def __getattr__(self, _name):
+        return lambda *args, **kwargs: None
 
 
 def load(name: str, path: Path) -> types.ModuleType:
@@ -77,43 +126,162 @@ def digest(value) -> str:
     return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
 
 
+def list_key(records: list) -> str | None:
+    """The field that names each record of a list: the first "*id" field unique over them all."""
+    if not records or not all(isinstance(r, dict) for r in records):
+        return None
+    for field in records[0]:
+        if field.lower().endswith("id"):
+            values = [r.get(field) for r in records]
+            if all(isinstance(v, (str, int)) for v in values) and len(set(values)) == len(values):
+                return field
+    return None
+
+
+def rows(data: dict) -> dict:
+    """Each record of a database as "table/key": a map of records gives one row per entry, a
+    list of records one row per record (named by its id field); anything else is one row."""
+    out = {}
+    for table, value in data.items():
+        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+            for key, row in value.items():
+                out[f"{table}/{key}"] = row
+        elif isinstance(value, list) and list_key(value):
+            field = list_key(value)
+            for row in value:
+                out[f"{table}/{row[field]}"] = row
+        else:
+            out[f"{table}/{table}"] = value
+    return out
+
+
+def subclass_in(module, base):
+    found = [
+        value
+        for value in vars(module).values()
+        if inspect.isclass(value)
+        and issubclass(value, base)
+        and value is not base
+        and value.__module__ == module.__name__
+    ]
+    return found[0] if found else None
+
+
+def data_file(root: Path, stem: str) -> Path | None:
+    for suffix in (".json", ".toml"):
+        path = root / "data" / f"{stem}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
 def main(root: Path) -> None:
-    for package in ["tau2", "tau2.domains", "tau2.domains.retail", "tau2.environment", "tau2.utils"]:
-        stub(package)
+    name = root.name
+    package = f"tau2.domains.{name}"
+    for module in ["tau2", "tau2.domains", package, "tau2.environment", "tau2.utils", "tau2.data_model"]:
+        stub(module)
     stub("tau2.utils.utils", DATA_DIR=root)
-    stub("tau2.domains.retail.utils", RETAIL_DB_PATH=root / "data" / "db.json")
+    stub("tau2.utils.pydantic_utils", BaseModelNoExtra=BaseModelNoExtra,
+         update_pydantic_model_with_dict=update_pydantic_model_with_dict)
+    sys.modules["tau2.utils"].load_file = lambda path: read_data(Path(path))
+    stub("tau2.data_model.tasks", Task=dict)
     stub("tau2.environment.db", DB=DB)
     stub("tau2.environment.toolkit", ToolKitBase=ToolKitBase, ToolType=ToolType, is_tool=is_tool)
-    model = load("tau2.domains.retail.data_model", root / "src" / "data_model.py")
-    tools = load("tau2.domains.retail.tools", root / "src" / "tools.py")
+    stub("tau2.environment.environment", Environment=Environment)
+    stub("loguru", logger=Quiet())
+    src = root / "src"
+    if (src / "utils.py").exists():
+        load(f"{package}.utils", src / "utils.py")
+    modules = {}
+    for part in ["data_model", "user_data_model", "tools", "user_tools", "environment"]:
+        if (src / f"{part}.py").exists():
+            modules[part] = load(f"{package}.{part}", src / f"{part}.py")
 
-    raw = (root / "data" / "db.json").read_text()
-    before = json.loads(raw)
+    db_class = subclass_in(modules["data_model"], DB)
+    tools_class = subclass_in(modules["tools"], ToolKitBase)
+    user_db_class = subclass_in(modules["user_data_model"], DB) if "user_data_model" in modules else None
+    user_tools_class = subclass_in(modules["user_tools"], ToolKitBase) if "user_tools" in modules else None
+    env_class = subclass_in(modules["environment"], Environment) if "environment" in modules else None
+    env_class = env_class or Environment
+
+    db_path = data_file(root, "db")
+    user_db_path = data_file(root, "user_db")
+    db_raw = read_data(db_path)
+    user_raw = read_data(user_db_path) if user_db_path and user_db_class else None
+    # The files as the domain's own models read them (defaults filled in, dates as text).
+    before = rows(json.loads(db_class.model_validate(db_raw).model_dump_json()))
+    user_before = (
+        rows(json.loads(user_db_class.model_validate(user_raw).model_dump_json()))
+        if user_raw is not None else {}
+    )
+
+    tasks_path = root / "data" / "tasks.json"
     sources = {
-        name: hashlib.sha256((root / path).read_bytes()).hexdigest()
-        for name, path in [
-            ("tools.py", "src/tools.py"),
-            ("db.json", "data/db.json"),
-            ("tasks.json", "data/tasks.json"),
-        ]
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in [src / "tools.py", src / "user_tools.py", db_path, user_db_path, tasks_path]
+        if path is not None and path.exists()
     }
-    tasks = json.loads((root / "data" / "tasks.json").read_text())
+    tasks = json.loads(tasks_path.read_text())
+    if isinstance(tasks, dict) and "tasks" in tasks:
+        tasks = tasks["tasks"]
     out = {}
     for task in tasks:
-        kit = tools.RetailTools(model.RetailDB.model_validate(json.loads(raw)))
+        tools = tools_class(db_class.model_validate(db_raw))
+        user_tools = (
+            user_tools_class(user_db_class.model_validate(user_raw)) if user_raw is not None else None
+        )
+        env = env_class(domain_name=name, policy="", tools=tools, user_tools=user_tools)
         errors = []
-        for action in task["evaluation_criteria"].get("actions") or []:
+
+        def call(kind: str, function: str, arguments: dict, raise_errors: bool = False):
+            kit = env.user_tools if kind == "user" else env.tools
             try:
-                getattr(kit, action["name"])(**action["arguments"])
+                result = getattr(kit, function)(**arguments)
             except Exception as error:  # tau2-bench hands the error to the agent
-                errors.append(f'{action["name"]}: {error}')
-        after = json.loads(kit.db.model_dump_json())
+                if raise_errors:
+                    raise
+                errors.append(f"{function}: {error}")
+                result = None
+            try:
+                env.sync_tools()
+            except Exception as error:
+                errors.append(f"sync_tools: {error}")
+            return result
+
+        state = task.get("initial_state") or {}
+        data = state.get("initialization_data") or {}
+        if data.get("agent_data"):
+            env.tools.update_db(data["agent_data"])
+        if data.get("user_data") and env.user_tools is not None:
+            env.user_tools.update_db(data["user_data"])
+        for action in state.get("initialization_actions") or []:
+            call(action.get("env_type", "assistant"), action["func_name"], action.get("arguments") or {})
+        # The conversation so far happened: its tool calls are made again, in order.
+        for message in state.get("message_history") or []:
+            for tool_call in message.get("tool_calls") or []:
+                kind = "user" if message.get("role") == "user" else "assistant"
+                call(kind, tool_call["name"], tool_call.get("arguments") or {})
+        criteria = task.get("evaluation_criteria") or {}
+        for action in criteria.get("actions") or []:
+            call(action.get("requestor", "assistant"), action["name"], action.get("arguments") or {})
+        assertions = []
+        for assertion in criteria.get("env_assertions") or []:
+            try:
+                value = call(assertion.get("env_type", "assistant"), assertion["func_name"],
+                             assertion.get("arguments") or {}, raise_errors=True)
+                held = value == assertion.get("assert_value", True)
+            except Exception as error:
+                held = f"error: {error}"
+            assertions.append(held)
         changed = {}
-        for table, rows in after.items():
-            for key, row in rows.items():
-                if canonical(row) != canonical(before[table].get(key)):
-                    changed[f"{table}/{key}"] = digest(row)
-        out[task["id"]] = {"changed": changed, "errors": errors}
+        for prefix, db, start in [("", env.tools.db, before),
+                                  ("user:", env.user_tools.db if env.user_tools else None, user_before)]:
+            if db is None:
+                continue
+            for key, row in rows(json.loads(db.model_dump_json())).items():
+                if canonical(row) != canonical(start.get(key)):
+                    changed[prefix + key] = digest(row)
+        out[task["id"]] = {"changed": changed, "errors": errors, "env_assertions": assertions}
     json.dump({"sources": sources, "tasks": out}, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
 

@@ -94,6 +94,11 @@ export interface ImportedTurn {
   readonly content: string;
   /** The turn also made tool calls (which a history turn cannot carry). */
   readonly toolCalls?: boolean;
+  /** Those tool calls, each with a name, as the source gives them. */
+  readonly calls?: ReadonlyArray<{
+    readonly name: string;
+    readonly arguments: Readonly<Record<string, JsonValue>>;
+  }>;
 }
 
 /** A task (a tau2 task): who the user is, what they want, and how it is graded. */
@@ -113,6 +118,11 @@ export interface ImportedTask {
   readonly messageHistory?: readonly ImportedTurn[];
   /** Dual control: assertions on the final environment (tau2's `env_assertions`). */
   readonly envAssertions?: readonly ImportedEnvCall[];
+  /**
+   * What the task is graded on (tau2's `reward_basis`: `DB`, `ACTION`, `COMMUNICATE`,
+   * `NL_ASSERTION`, `ENV_ASSERTION`), when it says; tau2 reads none as `DB` and `COMMUNICATE`.
+   */
+  readonly rewardBasis?: readonly string[];
   /** Parts of the task the importer recognised but has no field for, by name. */
   readonly extras: ReadonlyArray<{ readonly what: string; readonly value: JsonValue }>;
 }

@@ -57,6 +57,11 @@ describe('importing tau2 dual control', () => {
       'assistant',
       'assistant',
       'tool',
+      'user',
+      'tool',
+    ]);
+    expect(task?.messageHistory?.[2]?.calls).toEqual([
+      { name: 'get_line', arguments: { number: '555-0100' } },
     ]);
     expect(task?.envAssertions?.map((a) => [a.func, a.assertValue])).toEqual([
       ['assert_mobile_data_status', true],
@@ -105,7 +110,11 @@ describe('importing tau2 dual control', () => {
   it('writes each task’s initialization, history, rows, user actions and user assertions', () => {
     const { model } = parseProject(projectFromFiles('phone', imported.files).project);
     const [noData, suspended] = model.scenarios;
-    expect(noData?.initialization).toEqual([{ tool: 'set_airplane_mode', args: { on: true } }]);
+    // The history's own call runs after the initialization actions, as tau2-bench makes it again.
+    expect(noData?.initialization).toEqual([
+      { tool: 'set_airplane_mode', args: { on: true } },
+      { tool: 'get_line', args: { number: '555-0100' } },
+    ]);
     expect(noData?.rows.device).toEqual([
       { id: 'device', data_on: false, airplane: false, signal: 'good' },
     ]);
@@ -136,8 +145,8 @@ describe('importing tau2 dual control', () => {
       'user tool check_status_bar | Not imported: what it returns could not be read (it reads ".signal" of a table). A dialogue that calls it ends as an error.',
       'user tool reboot | Not imported: what it changes on the user\'s device could not be read ("for _ in range(2):" is not a field of the user\'s state set to a value). A dialogue that calls it ends as an error.',
       'task suspended | initial_state not carried: {"initialization_data":{"agent_data":{"note":"kept as an extra"}}}.',
-      'task no_data | Message history turn 3 (assistant, with tool calls) not carried: a history turn is words of the user or the agent.',
-      'task no_data | Message history turn 4 (tool) not carried: a history turn is words of the user or the agent.',
+      "task no_data | Message history turn 5 (user): its tool call shake_phone not carried: no tool of that name on the user's side.",
+      'task no_data | Message history turn 6 (tool) not carried: a history turn is words of the user or the agent.',
       'task no_data | Environment assertion assert_internet_speed({"expected_desc":"excellent"}) not carried: "self.run_speed_test() == expected_desc" is not a comparison of the user\'s fields.',
       'task no_data | Environment assertion assert_line_active({"number":"555-0100"}) not carried: assertions on the agent’s database are not carried yet.',
       'task suspended | Initialization action scramble_settings({}) not carried: "self.random_choice()" is neither a literal nor an argument it was given.',

@@ -63,8 +63,9 @@ describe('readTau2Domain', () => {
           type: 'string',
           description: 'The shelf code of the book, as printed on its spine.',
         },
-        days: { type: 'integer', description: 'How many days the loan runs.' },
-        format: { type: 'string', description: 'Paper or ebook.' },
+        // A literal default is the value a call that leaves the argument out runs with.
+        days: { type: 'integer', description: 'How many days the loan runs.', default: 14 },
+        format: { type: 'string', description: 'Paper or ebook.', default: 'paper' },
       },
       required: ['card', 'book_id'],
     });
@@ -228,6 +229,7 @@ describe('projectOfDomain', () => {
     expect(tool('lend_book')?.parameters.properties.format).toEqual({
       type: 'string',
       description: 'Paper or ebook.',
+      default: 'paper',
     });
     const scenarios = parse(files['scenarios.yaml']) as {
       scenarios: Array<Record<string, unknown>>;
@@ -246,6 +248,12 @@ describe('projectOfDomain', () => {
         ],
         must_say: ['14 days'],
         assertions: ['Agent states the due date.'],
+        // The gold run through the imported tools: lend_book takes a copy of B1 (its `format`
+        // left out, so its default), return_book closes L7; nothing else may change.
+        end_state: {
+          books: { B1: { copies: 1 } },
+          loans: { L7: { state: 'returned', note: 'worn' } },
+        },
       },
     });
     expect(scenarios.scenarios[1]).toMatchObject({

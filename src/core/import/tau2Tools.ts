@@ -1,5 +1,6 @@
 import type { ImportNote, ImportedPrecondition, ImportedTool, JsonSchema } from './domain.ts';
 import { readAnnotation } from './python/annotation.ts';
+import { isNotLiteral, literalOfText } from './python/literal.ts';
 import { readDocstring } from './python/docstring.ts';
 import type { PyClass, PyFunction, PyModule } from './python/module.ts';
 import type { TypeScope } from './python/schemaOf.ts';
@@ -87,7 +88,13 @@ function toolOf(
         place: { file, line: method.line },
       });
     const description = doc.args.get(param.name);
-    properties[param.name] = description ? { ...schema, description } : schema;
+    // A literal default (not None) is the value a call that leaves the argument out runs with.
+    const literal = param.default === undefined ? undefined : literalOfText(param.default);
+    const fallback =
+      literal === undefined || literal === null || isNotLiteral(literal)
+        ? {}
+        : { default: literal };
+    properties[param.name] = { ...schema, ...(description && { description }), ...fallback };
     if (param.default === undefined) required.push(param.name);
   }
   return {

@@ -154,7 +154,14 @@ export function dualControlOfTask(raw: Obj): {
           {
             role: m.role,
             content: typeof m.content === 'string' ? m.content : '',
-            ...(items(m.tool_calls).length > 0 && { toolCalls: true }),
+            ...(items(m.tool_calls).length > 0 && {
+              toolCalls: true,
+              calls: items(m.tool_calls).flatMap((c) =>
+                isObj(c) && typeof c.name === 'string'
+                  ? [{ name: c.name, arguments: isObj(c.arguments) ? c.arguments : {} }]
+                  : [],
+              ),
+            }),
           },
         ]
       : [],

@@ -1,8 +1,11 @@
 import { stringify } from 'yaml';
+import { projectFromFiles } from '../../bundle.ts';
+import { parseProject } from '../../format/parseProject.ts';
 import type { ProjectFileName } from '../../project.ts';
 import type { ImportedDomain } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import { statedNow } from './clock.ts';
+import { goldEndStates } from './endStates.ts';
 import { validatorNotes } from './validators.ts';
 import { planTables } from './database.ts';
 import { planPolicies } from './policies.ts';
@@ -63,24 +66,36 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
   const clock = statedNow(domain.policy);
   const header = (what: string) =>
     `# Imported from ${domain.source === 'tau2' ? 'tau2-bench' : 'IntellAgent'} (${domain.name}): ${what}\n`;
-  return {
-    files: {
-      'agent.md':
-        domain.policy.trim() === ''
-          ? `# ${domain.name}\n\n(The domain had no policy document.)\n`
-          : domain.policy,
-      'policies.yaml': header('policies extracted from agent.md') + yaml({ policies }),
-      'tools.yaml': header('tools') + yaml({ tools: [...tools.entries, ...user.tools] }),
-      'database.yaml':
-        header('tables, sliced to what the tasks touch') +
-        (clock !== undefined ? `# now: the policy states "${clock.stated}"\n` : '') +
-        yaml({ ...(clock !== undefined ? { now: clock.now } : {}), tables: database }),
-      'rules.yaml': `${header('no guard rules or checks yet')}guards: {}\nchecks: []\n`,
-      'scenarios.yaml': header('one scenario per task') + yaml({ scenarios }),
-    },
-    notCarried: notes,
-    toolNames: tools.names,
+  const scenariosFile = (list: readonly Record<string, unknown>[]) =>
+    header('one scenario per task') + yaml({ scenarios: list });
+  const files: Record<ProjectFileName, string> = {
+    'agent.md':
+      domain.policy.trim() === ''
+        ? `# ${domain.name}\n\n(The domain had no policy document.)\n`
+        : domain.policy,
+    'policies.yaml': header('policies extracted from agent.md') + yaml({ policies }),
+    'tools.yaml': header('tools') + yaml({ tools: [...tools.entries, ...user.tools] }),
+    'database.yaml':
+      header('tables, sliced to what the tasks touch') +
+      (clock !== undefined ? `# now: the policy states "${clock.stated}"\n` : '') +
+      yaml({ ...(clock !== undefined ? { now: clock.now } : {}), tables: database }),
+    'rules.yaml': `${header('no guard rules or checks yet')}guards: {}\nchecks: []\n`,
+    'scenarios.yaml': scenariosFile(scenarios),
   };
+  // Graded as tau2-bench grades: the end state each task's gold run reaches, made by running it
+  // through the project just written.
+  const { model } = parseProject(projectFromFiles(domain.name, files).project);
+  const ends = goldEndStates(model, domain.tasks, { agent: tools.names, user: user.names }, notes);
+  if (ends.some((end) => end !== undefined))
+    files['scenarios.yaml'] = scenariosFile(
+      scenarios.map((scenario, i) => {
+        const end = ends[i];
+        if (end === undefined) return scenario;
+        const expected = (scenario.expected ?? {}) as Record<string, unknown>;
+        return { ...scenario, expected: { ...expected, end_state: end } };
+      }),
+    );
+  return { files, notCarried: notes, toolNames: tools.names };
 }
 
 /** A scenario with its task's dual-control parts: user assertions go under `expected`. */

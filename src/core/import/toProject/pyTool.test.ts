@@ -12,6 +12,8 @@ import { readTau2Domain } from '../tau2.ts';
 import { planTables } from './database.ts';
 import { projectOfDomain } from './index.ts';
 import { programOf } from './pyTool.ts';
+import { fstringParts } from './pyTool/expressions.ts';
+import type { JsonSchema } from '../domain.ts';
 
 // A small shop written for these tests, in tau2-bench's shapes: vouchers refunded in a loop,
 // lines swapped through a search, a total kept over two lists side by side.
@@ -205,5 +207,54 @@ describe('programOf on mangled bodies', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('programOf on f-strings and whole tables', () => {
+  const tables = planTables(shop().domain.tables, []);
+  const table = tables[0];
+  const read = (body: string, params: Record<string, JsonSchema> = { sku: { type: 'string' } }) =>
+    programOf(`def tool(self, sku: str):\n${body}\n`, {}, { properties: params }, tables, 1, {
+      returns: true,
+    });
+
+  it('reads an f-string as text and each part turned into text', () => {
+    expect(fstringParts('id_{n + 1}: {{x}} {name!r} {v:.2f}')).toEqual([
+      'id_',
+      { expr: 'n + 1' },
+      ': {x} ',
+      { expr: 'name', spec: '!r' },
+      ' ',
+      { expr: 'v', spec: ':.2f' },
+    ]);
+    const out = read('    return f"sku-{sku}-{len(sku) + 1}"');
+    expect(out).toMatchObject({
+      returns: '"sku-" + args.sku + "-" + string((size(args.sku) + 1))',
+    });
+    // Python writes 3.0 where CEL writes 3.
+    expect(read('    return f"{round(len(sku) * 1.5, 2)} kg"')).toMatchObject({
+      reason: expect.stringMatching(/that writes a decimal number/) as unknown,
+    });
+    expect(read('    return f"{sku:>8}"')).toMatchObject({
+      reason: expect.stringMatching(/^an f-string part "\{sku:>8\}"/) as unknown,
+    });
+  });
+
+  it('reads a whole table as its rows, and refuses it read before a change and used after', () => {
+    if (!table) throw new Error('the shop has tables');
+    const name = table.source;
+    expect(read(`    return len(self.db.${name})`)).toMatchObject({
+      returns: `size(db.${table.name})`,
+    });
+    expect(read(`    return list(self.db.${name}.values())`)).toMatchObject({
+      returns: `db.${table.name}`,
+    });
+    const column = table.columns.find((c) => c.name !== table.key)?.name ?? '';
+    const counted = read(
+      `    n = list(self.db.${name}.values())\n    self.db.${name}[sku].${column} = n\n    self.db.${name}["other"].${column} = n\n    return n`,
+    );
+    expect(counted).toMatchObject({
+      reason: expect.stringMatching(/before a change to it and uses it after/) as unknown,
+    });
   });
 });

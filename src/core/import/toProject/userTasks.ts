@@ -63,17 +63,31 @@ export function userTaskParts(
       );
   }
 
+  // The history's tool calls happened before the dialogue: they run as initialization calls (as
+  // tau2-bench makes them again to set the state), and their results need no turn of their own.
   const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+  let callsCarried = true;
   for (const [i, turn] of (task.messageHistory ?? []).entries()) {
-    if (
-      (turn.role === 'user' || turn.role === 'assistant') &&
-      turn.toolCalls !== true &&
-      turn.content.trim() !== ''
-    )
-      history.push({ role: turn.role, content: turn.content });
-    else
+    const speaker = turn.role === 'user' || turn.role === 'assistant';
+    const calls = turn.calls ?? [];
+    const uncarried = calls.filter((call) => {
+      const tool = (turn.role === 'user' ? plan.names : agentNames).get(call.name);
+      if (tool === undefined || !speaker) return true;
+      initialization.push({ tool, args: { ...call.arguments } });
+      return false;
+    });
+    if (uncarried.length > 0 || calls.length < (turn.toolCalls === true ? 1 : 0)) {
+      callsCarried = false;
       note(
-        `Message history turn ${i + 1} (${turn.role}${turn.toolCalls === true ? ', with tool calls' : ''}) not carried: a history turn is words of the user or the agent.`,
+        `Message history turn ${i + 1} (${turn.role}): its tool call${uncarried.length === 1 ? '' : 's'} ${uncarried.map((c) => c.name).join(', ') || '(unnamed)'} not carried: no tool of that name on the ${turn.role === 'user' ? 'user' : 'agent'}'s side.`,
+      );
+    }
+    if (speaker && turn.content.trim() !== '')
+      history.push({ role: turn.role, content: turn.content });
+    else if (turn.role === 'tool' && callsCarried) continue;
+    else if (!(speaker && calls.length > 0))
+      note(
+        `Message history turn ${i + 1} (${turn.role}) not carried: a history turn is words of the user or the agent.`,
       );
   }
 

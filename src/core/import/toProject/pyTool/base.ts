@@ -61,7 +61,17 @@ export abstract class ReaderBase {
   protected celOf(value: Value): CelValue {
     if (value.k === 'cel') return value;
     if (value.k === 'place') return this.read(value);
-    if (value.k === 'table') throw new Unreadable('it uses a whole table as a value');
+    if (value.k === 'table') {
+      // The table's rows as they are now: a change still being gathered for it would be missed.
+      if (this.group?.table === value.table)
+        throw new Unreadable('it reads a whole table while changing one of its rows');
+      const rows = this.cel(`db.${value.table.name}`, [], {
+        type: 'array',
+        items: { type: 'object' },
+      });
+      // Every row and column: a later change to any of them conflicts with this read.
+      return { ...rows, reads: withReads(rows.reads, [`${value.table.name}.*`], this.epoch) };
+    }
     throw new Unreadable(`it uses ${value.k === 'class' ? value.name : value.k} as a value`);
   }
 

@@ -2,6 +2,7 @@ import { celSelect } from '../../../celVariables.ts';
 import type { PyExpr } from '../../python/expression.ts';
 import { parsePyExpr } from '../../python/expression.ts';
 import { readPythonModule } from '../../python/module.ts';
+import { tokenizePython } from '../../python/tokenize.ts';
 import type { PyStatement } from '../../python/statements.ts';
 import {
   type CelValue,
@@ -47,7 +48,7 @@ export abstract class ExpressionReader extends ReaderBase {
         return this.cel(e.text, [], undefined, e.text.includes('.') ? 'double' : 'int');
       }
       case 'str':
-        if (e.fstring) throw new Unreadable(`an f-string value (line ${this.line})`);
+        if (e.fstring) return this.fstring(e.value, frame);
         return this.cel(JSON.stringify(e.value), [], { type: 'string' });
       case 'const':
         return this.cel(e.value === 'None' ? 'null' : e.value === 'True' ? 'true' : 'false', []);
@@ -97,6 +98,38 @@ export abstract class ExpressionReader extends ReaderBase {
       case 'comp':
         return this.comprehension(e, frame);
     }
+  }
+
+  /**
+   * An f-string as CEL: its text and each `{expression}` joined, a value that is not text turned
+   * into text with `string()`. A format spec or conversion (`{x:.2f}`, `{x!r}`) is not followed.
+   */
+  protected fstring(body: string, frame: Frame): Value {
+    const parts: CelValue[] = [];
+    for (const part of fstringParts(body)) {
+      if (typeof part === 'string') {
+        parts.push(this.cel(JSON.stringify(part), [], { type: 'string' }));
+        continue;
+      }
+      const { tokens, problems } = tokenizePython(part.expr);
+      if (problems.length > 0 || part.spec)
+        throw new Unreadable(
+          `an f-string part "{${part.expr}${part.spec ?? ''}}" (line ${this.line})`,
+        );
+      const value = this.celOf(this.expr(parsePyExpr(tokens), frame));
+      // Python writes 3.0 and True where CEL writes 3 and true: those are not followed.
+      if (value.numeric === 'double' || value.schema?.type === 'boolean')
+        throw new Unreadable(
+          `an f-string part "{${part.expr}}" that writes a ${value.numeric === 'double' ? 'decimal number' : 'truth value'} (line ${this.line})`,
+        );
+      parts.push(
+        value.schema?.type === 'string'
+          ? value
+          : this.cel(`string(${value.cel})`, [value], { type: 'string' }),
+      );
+    }
+    if (parts.length === 0) return this.cel('""', [], { type: 'string' });
+    return this.cel(parts.map((p) => p.cel).join(' + '), parts, { type: 'string' });
   }
 
   protected attr(obj: Value, name: string): Value {
@@ -187,6 +220,14 @@ export abstract class ExpressionReader extends ReaderBase {
       );
     if (fn.t === 'attr') {
       const obj = this.expr(fn.obj, frame);
+      // A table is a dict of rows by key: its values are its rows, its keys their keys.
+      if (obj.k === 'table' && args.length === 0 && fn.name === 'values') return this.celOf(obj);
+      if (obj.k === 'table' && args.length === 0 && fn.name === 'keys') {
+        const rows = this.celOf(obj);
+        return this.cel(`${rows.cel}.map(r, ${celSelect('r', obj.table.key)})`, [rows], {
+          type: 'array',
+        });
+      }
       const target = this.celOf(obj);
       const [first] = args.map((a) => this.celOf(this.expr(a, frame)));
       if (fn.name === 'count' && first) {
@@ -424,4 +465,50 @@ export abstract class ExpressionReader extends ReaderBase {
 
   /** Walks statements (the statement reader's), for a helper's body. */
   protected abstract block(statements: readonly PyStatement[], frame: Frame): void;
+}
+
+/**
+ * An f-string's body as its text and its `{expression}` parts (`{{` and `}}` are braces); a part's
+ * format spec or conversion (`:…`, `!r`) is kept apart in `spec`.
+ */
+export function fstringParts(body: string): Array<string | { expr: string; spec?: string }> {
+  const parts: Array<string | { expr: string; spec?: string }> = [];
+  let text = '';
+  let i = 0;
+  while (i < body.length) {
+    const c = body[i] ?? '';
+    if ((c === '{' || c === '}') && body[i + 1] === c) {
+      text += c;
+      i += 2;
+      continue;
+    }
+    if (c !== '{') {
+      text += c;
+      i++;
+      continue;
+    }
+    let depth = 0;
+    let end = i + 1;
+    let quote: string | undefined;
+    let split = -1;
+    for (; end < body.length; end++) {
+      const d = body[end] ?? '';
+      if (quote) {
+        if (d === quote) quote = undefined;
+      } else if (d === '"' || d === "'") quote = d;
+      else if (d === '(' || d === '[' || d === '{') depth++;
+      else if (d === ')' || d === ']' || (d === '}' && depth > 0)) depth--;
+      else if (d === '}') break;
+      else if (depth === 0 && split < 0 && (d === ':' || (d === '!' && body[end + 1] !== '=')))
+        split = end;
+    }
+    if (text !== '') parts.push(text);
+    text = '';
+    const inner = body.slice(i + 1, end);
+    const at = split < 0 ? -1 : split - i - 1;
+    parts.push(at < 0 ? { expr: inner } : { expr: inner.slice(0, at), spec: inner.slice(at) });
+    i = end + 1;
+  }
+  if (text !== '') parts.push(text);
+  return parts;
 }

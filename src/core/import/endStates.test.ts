@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseProject } from '../format/parseProject.ts';
+import { diffDatabases, seedDatabase, tableKeys } from '../sim/database.ts';
+import type { Database } from '../sim/events.ts';
+import { endStateDifferences } from '../sim/endState.ts';
+import { runInitialization } from '../sim/initialization.ts';
+import { runTool } from '../sim/toolRuntime.ts';
+import { gatherDomain } from './gather.ts';
+import { importDomain } from './importDomain.ts';
+
+/*
+ * Each tau2-bench domain beside the repository (../shared/tau2, never copied in), imported as a
+ * user imports it, and each task's gold run made through the imported project: the scenario's
+ * starting rows and initialization calls (tau2's initialization actions and the tool calls of its
+ * message history), then the expected actions in order. The rows it changes are compared with
+ * hashes of the rows tau2-bench's own tools change (scripts/tau2/expected_end_states.py), and
+ * the `end_state` the import wrote must describe exactly that end.
+ */
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const SHARED = path.resolve(here, '..', '..', '..', '..', 'shared', 'tau2');
+
+interface Oracle {
+  readonly sources: Record<string, string>;
+  readonly tasks: Record<string, { readonly changed: Record<string, string> }>;
+}
+
+/** JSON text both sides agree on: sorted keys, no nulls (as the oracle writes it). */
+function canonical(value: unknown): string {
+  const norm = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(norm)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .filter((k) => (v as Record<string, unknown>)[k] !== null)
+              .map((k) => [k, norm((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return JSON.stringify(norm(value));
+}
+const digest = (value: unknown) => createHash('sha256').update(canonical(value)).digest('hex');
+
+function filesUnder(root: string, dir = ''): string[] {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    return entry.isDirectory() ? filesUnder(root, rel) : [rel];
+  });
+}
+
+/** The domain imported as `policylab import tau2` imports it, and each task's gold end. */
+function goldRuns(domain: string) {
+  const root = path.join(SHARED, domain);
+  const found = gatherDomain('tau2', {
+    label: domain,
+    name: domain,
+    paths: filesUnder(root),
+    read: (p) => readFileSync(path.join(root, p), 'utf8'),
+  });
+  if ('error' in found) throw new Error(found.error);
+  const imported = importDomain(found, domain);
+  const { model } = parseProject(imported.project);
+  const now = model.now ?? '2024-01-01T00:00:00Z';
+  const keys = tableKeys(model);
+  const side = new Map(model.tables.map((t) => [t.name, t.side === 'user' ? 'user:' : '']));
+  return imported.domain.tasks.map((task, i) => {
+    const scenario = model.scenarios[i];
+    if (!scenario) throw new Error(`task ${task.id} has no scenario`);
+    const start = seedDatabase(model, scenario.rows).db;
+    let db: Database = runInitialization(model, start, scenario.initialization ?? [], now).db;
+    // A call its tool refuses changes nothing, as in tau2-bench (the agent is told the error).
+    for (const action of task.actions) {
+      const outcome = runTool(model, db, { tool: action.name, args: action.arguments }, { now });
+      if (outcome.ok) db = outcome.db;
+    }
+    const changes = diffDatabases(start, db, model);
+    const changed: Record<string, string> = {};
+    for (const change of changes) {
+      const after = change.after === undefined ? undefined : digest(change.after);
+      if (after === undefined || (change.before && digest(change.before) === after)) continue;
+      changed[`${side.get(change.table) ?? ''}${change.table}/${change.key}`] = after;
+    }
+    const end = scenario.expected.endState;
+    const described =
+      end === undefined
+        ? undefined
+        : endStateDifferences(end, changes, start, keys).map((d) => d.text);
+    return { task: task.id, changed, described };
+  });
+}
+
+function compare(domain: string) {
+  const oracle = JSON.parse(
+    readFileSync(path.join(here, 'testdata', `tau2-${domain}-end-states.json`), 'utf8'),
+  ) as Oracle;
+  const root = path.join(SHARED, domain);
+  // The hashes were made from these very files: a changed domain needs them made again.
+  for (const [name, hash] of Object.entries(oracle.sources)) {
+    const file = ['data', 'src'].map((d) => path.join(root, d, name)).find((p) => existsSync(p));
+    const actual = file && createHash('sha256').update(readFileSync(file)).digest('hex');
+    expect(actual, `${name} changed: run python3 scripts/tau2/expected_end_states.py`).toBe(hash);
+  }
+  const runs = goldRuns(domain);
+  const differing = runs
+    .filter((run) => canonical(run.changed) !== canonical(oracle.tasks[run.task]?.changed ?? {}))
+    .map((run) => run.task);
+  // Where the import wrote an end state, it is exactly the end the gold run reached.
+  const misdescribed = runs.filter((run) => run.described && run.described.length > 0);
+  return { runs, differing, misdescribed };
+}
+
+const present = (domain: string) => existsSync(path.join(SHARED, domain));
+const skipped = (domain: string) =>
+  present(domain) ? '' : ` (skipped: ../shared/tau2/${domain} is absent)`;
+
+describe('tau2-bench end states through the imported tools', () => {
+  it.skipIf(!present('retail'))(
+    `retail: every task ends where tau2-bench's tools end${skipped('retail')}`,
+    () => {
+      const { runs, differing, misdescribed } = compare('retail');
+      expect(runs).toHaveLength(114);
+      expect(differing).toEqual([]);
+      expect(misdescribed).toEqual([]);
+      expect(runs.filter((r) => r.described !== undefined).length).toBe(114);
+    },
+  );
+
+  it.skipIf(!present('mock'))(
+    `mock: every task ends where tau2-bench's tools end, user state and history calls included${skipped('mock')}`,
+    () => {
+      const { runs, differing, misdescribed } = compare('mock');
+      expect(runs).toHaveLength(10);
+      // Not yet (issue 29): create_task builds a row and inserts it (`self.db.tasks[id] = Task(…)`),
+      // which the reader does not follow, so the tool is not imported and these tasks' gold runs
+      // stop short; one more task starts from initialization_data, which is not carried.
+      expect(differing).toEqual([
+        'create_task_1',
+        'create_task_1_with_env_assertions',
+        'update_task_with_message_history',
+        'update_task_with_initialization_data',
+        'update_task_with_initialization_actions',
+        'update_task_with_history_and_env_assertions',
+      ]);
+      expect(misdescribed).toEqual([]);
+    },
+  );
+
+  it.skipIf(!present('telecom'))(
+    `telecom: the end state the import writes is the end its gold run reaches${skipped('telecom')}`,
+    () => {
+      const { runs, differing, misdescribed } = compare('telecom');
+      expect(runs).toHaveLength(114);
+      expect(misdescribed).toEqual([]);
+      // Not yet (issue 29): the phone's state (user_db.toml) and the environment's sync between
+      // the line and the phone are not carried, so no task ends where tau2-bench's tools end.
+      expect(runs.length - differing.length).toBe(TELECOM_MATCHING);
+    },
+  );
+});
+
+/** How many telecom tasks end where tau2-bench's tools end today; raise it as the import grows. */
+const TELECOM_MATCHING = 0;
