@@ -1,4 +1,4 @@
-// Importing tau2-bench's retail domain (../shared/tau2/retail) and checking the result.
+// Importing tau2-bench's domains (../shared/tau2/<domain>) and checking the result.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
@@ -10,29 +10,37 @@ import {
 import { domainFiles } from '../../src/cli/import.ts';
 import { median, round } from './stats.ts';
 
-const RETAIL = '../shared/tau2/retail';
+const DOMAINS = ['retail', 'telecom', 'mock'] as const;
 
-/** `import_tau2_retail_ms` (reading the files, parsing, slicing, writing the project's text) and `check_ms_tau2_retail`. */
+/**
+ * Per domain, `import_tau2_<domain>_ms` (reading the files, parsing, slicing, writing the
+ * project's text and making each task's end state from its gold run) and `check_ms_tau2_<domain>`.
+ */
 export function importFigures(): Record<string, number> {
-  if (!existsSync(RETAIL)) {
-    console.error(`importFigures: ${RETAIL} is absent; import_tau2_retail_ms is not measured.`);
-    return {};
+  const figures: Record<string, number> = {};
+  for (const domain of DOMAINS) {
+    const folder = `../shared/tau2/${domain}`;
+    if (!existsSync(folder)) {
+      console.error(
+        `importFigures: ${folder} is absent; import_tau2_${domain}_ms is not measured.`,
+      );
+      continue;
+    }
+    const imports: number[] = [];
+    const checks: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const start = performance.now();
+      const found = domainFiles('tau2', folder, undefined);
+      if ('error' in found) throw new Error(found.error);
+      const { files } = projectOfDomain(readTau2Domain(found.name, found.files));
+      imports.push(performance.now() - start);
+      const project = projectFromFiles(domain, files).project;
+      const checked = performance.now();
+      analyzeProject(project);
+      checks.push(performance.now() - checked);
+    }
+    figures[`import_tau2_${domain}_ms`] = round(median(imports));
+    figures[`check_ms_tau2_${domain}`] = round(median(checks));
   }
-  const imports: number[] = [];
-  const checks: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const start = performance.now();
-    const found = domainFiles('tau2', RETAIL, undefined);
-    if ('error' in found) throw new Error(found.error);
-    const { files } = projectOfDomain(readTau2Domain(found.name, found.files));
-    imports.push(performance.now() - start);
-    const project = projectFromFiles('retail', files).project;
-    const checked = performance.now();
-    analyzeProject(project);
-    checks.push(performance.now() - checked);
-  }
-  return {
-    import_tau2_retail_ms: round(median(imports)),
-    check_ms_tau2_retail: round(median(checks)),
-  };
+  return figures;
 }
