@@ -93,6 +93,18 @@ describe('unsaved edits', () => {
     });
     expect(moved).toMatchObject({ files: {}, layout: { a: { x: 1, y: 2 } } });
     expect(readUnsavedEdits(JSON.parse(JSON.stringify(moved)))).toEqual(moved);
+    // A save under way: the text it writes is this tab's own, read back with the edits.
+    const saving = { ...emptyFiles(), 'agent.md': 'half' };
+    const during = unsavedEdits(
+      WHO,
+      'Mine',
+      { ...emptyFiles(), 'agent.md': 'half typed' },
+      emptyFiles(),
+      undefined,
+      saving,
+    );
+    expect(during?.pending).toEqual({ 'agent.md': fingerprint('half') });
+    expect(readUnsavedEdits(JSON.parse(JSON.stringify(during)))).toEqual(during);
     expect(
       readUnsavedEdits({ ...moved, layout: { a: { x: 1, y: 2 }, b: { x: 'Infinity', y: 0 } } })
         ?.layout,

@@ -15,6 +15,13 @@ export interface UnsavedEdits {
   readonly files: Partial<Record<ProjectFileName, string>>;
   /** For each changed file, the fingerprint of the saved text the edit was made on. */
   readonly base: Partial<Record<ProjectFileName, string>>;
+  /**
+   * For each changed file a save of this tab was writing when the edits were kept, the
+   * fingerprint of the text it was writing: the store may hold that text at the next start (an
+   * IndexedDB write begun before a reload can finish after it), which is this tab's own and no
+   * conflict. Absent when no save was under way.
+   */
+  readonly pending?: Partial<Record<ProjectFileName, string>>;
   /** Every hand-placed position, when policies were moved on the graph since the last save. */
   readonly layout?: GraphLayout;
   /** When they were written (ISO-8601). */
@@ -53,17 +60,28 @@ export function unsavedEdits(
   files: Files,
   saved: Partial<Files>,
   layout?: { readonly now: GraphLayout | undefined; readonly saved: GraphLayout | undefined },
+  saving?: Partial<Files>,
 ): UnsavedEdits | undefined {
   const changed: Partial<Record<ProjectFileName, string>> = {};
   const base: Partial<Record<ProjectFileName, string>> = {};
+  const pending: Partial<Record<ProjectFileName, string>> = {};
   for (const file of Object.keys(files) as ProjectFileName[]) {
     if (files[file] === saved[file]) continue;
     changed[file] = files[file];
     base[file] = fingerprint(saved[file] ?? '');
+    const writing = saving?.[file];
+    if (writing !== undefined && writing !== saved[file]) pending[file] = fingerprint(writing);
   }
   const moved = layout !== undefined && layout.now !== layout.saved;
   if (Object.keys(changed).length === 0 && !moved) return undefined;
-  return { ...who, name, files: changed, base, ...(moved && { layout: layout.now ?? {} }) };
+  return {
+    ...who,
+    name,
+    files: changed,
+    base,
+    ...(Object.keys(pending).length > 0 && { pending }),
+    ...(moved && { layout: layout.now ?? {} }),
+  };
 }
 
 /** Two versions of a project's files merged file by file, and the files both sides changed. */
@@ -166,7 +184,8 @@ export function recoverEdits(stored: Files, edits: UnsavedEdits): Recovery {
   let changed = false;
   for (const [file, text] of Object.entries(edits.files) as [ProjectFileName, string][]) {
     if (!(file in stored) || stored[file] === text) continue;
-    if (fingerprint(stored[file]) !== edits.base[file]) conflicts.push(file);
+    const now = fingerprint(stored[file]);
+    if (now !== edits.base[file] && now !== edits.pending?.[file]) conflicts.push(file);
     files[file] = text;
     changed = true;
   }
@@ -191,7 +210,17 @@ export function readUnsavedEdits(value: unknown): UnsavedEdits | undefined {
   if (!files || !base) return undefined;
   if (Object.keys(files).some((file) => !(file in base))) return undefined;
   const layout = record.layout === undefined ? undefined : readLayout(record.layout).layout;
-  return { projectId, tab, name, at, files, base, ...(layout && { layout }) };
+  const pending = record.pending === undefined ? undefined : textsOf(record.pending);
+  return {
+    projectId,
+    tab,
+    name,
+    at,
+    files,
+    base,
+    ...(pending && Object.keys(pending).length > 0 && { pending }),
+    ...(layout && { layout }),
+  };
 }
 
 function textsOf(value: unknown): Partial<Record<ProjectFileName, string>> | undefined {

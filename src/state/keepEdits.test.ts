@@ -101,6 +101,34 @@ describe('a reload right after typing', () => {
     expect(here.journal.list()).toEqual([]);
   });
 
+  it('keeps keys typed during a save that finishes after the reload, with no conflicted copy', async () => {
+    const here = device();
+    // The first page's write is held, then lands after the page is gone (IndexedDB finishes a
+    // write begun before unload); the page never hears that it did.
+    let land: (() => Promise<void>) | undefined;
+    const held: ProjectRepository = {
+      ...here.repository,
+      put: (project) => {
+        land = () => here.repository.put(project);
+        return new Promise<void>(() => undefined);
+      },
+    };
+    const before = await page({ ...here, repository: held }, 't1');
+    before.store.getState().setFileText('agent.md', '# Typed then reloa');
+    void before.store.getState().saveNow();
+    await settle();
+    expect(land).toBeDefined();
+    before.store.getState().setFileText('agent.md', '# Typed then reloaded');
+    before.store.getState().keepUnsaved(); // pagehide
+    await land?.();
+    expect((await here.repository.get('p1'))?.files['agent.md']).toBe('# Typed then reloa');
+
+    const after = await page(here, 't2');
+    expect(agentText(after.store)).toBe('# Typed then reloaded');
+    expect(after.store.getState().unsavedNotice?.message).not.toContain('conflicted');
+    expect((await here.repository.list()).map((p) => p.name)).toEqual(['Mine']);
+  });
+
   it('keeps what a crash interrupted: each save first writes the journal', async () => {
     const here = device();
     const before = await page(here, 't1', { holdWrites: true });

@@ -109,6 +109,7 @@ export function createLibrarySlice(
         project,
         savedFiles: saved ? project.files : ({} as Project['files']),
         savedExtras: saved ? extrasOf(project) : { name: '', layout: undefined },
+        savingFiles: null,
         activeFile: 'agent.md',
         reveal: null,
         ready: true,
@@ -151,6 +152,8 @@ export function createLibrarySlice(
             return;
           }
           const files = merge?.files ?? project.files;
+          // A reload while the write is under way may find these texts stored (unsavedSlice).
+          set({ savingFiles: files });
           const extras = existing
             ? mergeExtras(savedExtras, extrasOf(project), extrasOf(projectOf(existing)))
             : { ...extrasOf(project), tookName: false, tookPositions: [] };
@@ -165,6 +168,7 @@ export function createLibrarySlice(
             project: withTaken(state.project, project, { name, files, ...(layout && { layout }) }),
             savedFiles: taken.length === 0 ? project.files : files,
             savedExtras: { name, layout },
+            savingFiles: null,
             saveStatus: 'saved',
             libraryError: null,
             ...(took !== undefined && {
@@ -179,7 +183,7 @@ export function createLibrarySlice(
         if (services.exclusive) await services.exclusive(`policylab-save:${projectId}`, write);
         else await write();
       } catch (error) {
-        set({ saveStatus: 'error' });
+        set({ saveStatus: 'error', savingFiles: null });
         // Kept on this device another way, for the next load to put back.
         get().keepUnsaved();
         fail(

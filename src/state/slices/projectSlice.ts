@@ -52,6 +52,8 @@ export interface ProjectSlice {
   savedFiles: Project['files'];
   /** The name and hand-placed positions as last saved (what another tab's save is merged against). */
   savedExtras: ProjectExtras;
+  /** The file texts a save under way is writing; null when none is (see unsavedEdits). */
+  savingFiles: Project['files'] | null;
   activeFile: ProjectFileName;
   reveal: RevealRequest | null;
   /** The undo history of the open project (one for every view: editor, graph, commands). */
@@ -116,6 +118,7 @@ export function createProjectSlice(
       project: initial,
       savedFiles: initial.files,
       savedExtras: extrasOf(initial),
+      savingFiles: null,
       activeFile: 'agent.md',
       reveal: null,
       history: { ...EMPTY_HISTORY, projectId: '' },

@@ -72,7 +72,7 @@ export function createUnsavedSlice(
       unsavedNotice: null,
 
       keepUnsaved: () => {
-        const { projectId, project, savedFiles, savedExtras, ready } = get();
+        const { projectId, project, savedFiles, savedExtras, savingFiles, ready } = get();
         if (!ready || projectId === '') return;
         const edits = unsavedEdits(
           { projectId, tab, at: now() },
@@ -80,6 +80,7 @@ export function createUnsavedSlice(
           project.files,
           savedFiles,
           { now: project.layout, saved: savedExtras.layout },
+          savingFiles ?? undefined,
         );
         if (!edits) journal.remove(projectId, tab);
         else if (!journal.write(edits)) {
