@@ -134,6 +134,9 @@ export interface ImportedFunction {
   readonly params: ReadonlyArray<{ readonly name: string; readonly default?: string }>;
   /** Each statement of its body (the docstring left out), as source text on one line. */
   readonly statements: readonly string[];
+  /** The whole `def`, and the private helpers of its class (`_get_task`) by name, as source. */
+  readonly text?: string;
+  readonly helpers?: Readonly<Record<string, string>>;
   readonly place: SourcePlace;
 }
 
@@ -180,6 +183,11 @@ export interface ImportedDomain {
    * assertion functions `env_assertions` name), kept as source, never run.
    */
   readonly userFunctions?: readonly ImportedFunction[];
+  /**
+   * The functions of `tools.py` that are not tools (the assertion functions `env_assertions` on
+   * the agent's side name), kept as source, never run.
+   */
+  readonly agentFunctions?: readonly ImportedFunction[];
   /** What could not be read while reading the source. */
   readonly notes: readonly ImportNote[];
 }

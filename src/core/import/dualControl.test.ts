@@ -147,8 +147,8 @@ describe('importing tau2 dual control', () => {
       'task suspended | initial_state not carried: {"initialization_data":{"agent_data":{"note":"kept as an extra"}}}.',
       "task no_data | Message history turn 5 (user): its tool call shake_phone not carried: no tool of that name on the user's side.",
       'task no_data | Message history turn 6 (tool) not carried: a history turn is words of the user or the agent.',
-      'task no_data | Environment assertion assert_internet_speed({"expected_desc":"excellent"}) not carried: "self.run_speed_test() == expected_desc" is not a comparison of the user\'s fields.',
-      'task no_data | Environment assertion assert_line_active({"number":"555-0100"}) not carried: assertions on the agent’s database are not carried yet.',
+      'task no_data | Environment assertion assert_internet_speed({"expected_desc":"excellent"}) not carried: it calls self.run_speed_test(), whose source is not beside it.',
+      'task no_data | Environment assertion assert_line_active({"number":"555-0100"}) not carried: no such function in tools.py.',
       'task suspended | Initialization action scramble_settings({}) not carried: "self.random_choice()" is neither a literal nor an argument it was given.',
     ]);
   });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compileCel, isCelProblem } from '../cel.ts';
 import { parseProject } from '../format/parseProject.ts';
 import { diffDatabases, seedDatabase, tableKeys } from '../sim/database.ts';
 import type { Database } from '../sim/events.ts';
@@ -25,7 +26,10 @@ const SHARED = path.resolve(here, '..', '..', '..', '..', 'shared', 'tau2');
 
 interface Oracle {
   readonly sources: Record<string, string>;
-  readonly tasks: Record<string, { readonly changed: Record<string, string> }>;
+  readonly tasks: Record<
+    string,
+    { readonly changed: Record<string, string>; readonly env_assertions: unknown[] }
+  >;
 }
 
 /** JSON text both sides agree on: sorted keys, no nulls (as the oracle writes it). */
@@ -84,12 +88,24 @@ function goldRuns(domain: string) {
       if (after === undefined || (change.before && digest(change.before) === after)) continue;
       changed[`${side.get(change.table) ?? ''}${change.table}/${change.key}`] = after;
     }
+    // The env assertions as carried (database and user assertions), judged on the gold end.
+    const carried = [...scenario.expected.database, ...(scenario.expected.userAssertions ?? [])];
+    const judged = carried.map((cel) => {
+      const compiled = compileCel(cel);
+      if (isCelProblem(compiled)) return 'not CEL';
+      try {
+        return compiled.run({ db }) === true;
+      } catch {
+        return false;
+      }
+    });
+    const asserted = carried.length === (task.envAssertions?.length ?? 0) ? judged : undefined;
     const end = scenario.expected.endState;
     const described =
       end === undefined
         ? undefined
         : endStateDifferences(end, changes, start, keys).map((d) => d.text);
-    return { task: task.id, changed, described };
+    return { task: task.id, changed, described, asserted };
   });
 }
 
@@ -110,7 +126,18 @@ function compare(domain: string) {
     .map((run) => run.task);
   // Where the import wrote an end state, it is exactly the end the gold run reached.
   const misdescribed = runs.filter((run) => run.described && run.described.length > 0);
-  return { runs, differing, misdescribed };
+  // Env assertions judged as tau2-bench judges them on its gold end, where all were carried.
+  const withAssertions = runs.filter(
+    (run) => (oracle.tasks[run.task]?.env_assertions ?? []).length > 0,
+  );
+  const assertionsDiffer = withAssertions
+    .filter(
+      (run) =>
+        run.asserted === undefined ||
+        canonical(run.asserted) !== canonical(oracle.tasks[run.task]?.env_assertions),
+    )
+    .map((run) => run.task);
+  return { runs, differing, misdescribed, withAssertions, assertionsDiffer };
 }
 
 const present = (domain: string) => existsSync(path.join(SHARED, domain));
@@ -132,7 +159,7 @@ describe('tau2-bench end states through the imported tools', () => {
   it.skipIf(!present('mock'))(
     `mock: every task ends where tau2-bench's tools end, user state and history calls included${skipped('mock')}`,
     () => {
-      const { runs, differing, misdescribed } = compare('mock');
+      const { runs, differing, misdescribed, withAssertions, assertionsDiffer } = compare('mock');
       expect(runs).toHaveLength(10);
       // Not yet (issue 29): create_task builds a row and inserts it (`self.db.tasks[id] = Task(…)`),
       // which the reader does not follow, so the tool is not imported and these tasks' gold runs
@@ -146,21 +173,30 @@ describe('tau2-bench end states through the imported tools', () => {
         'update_task_with_history_and_env_assertions',
       ]);
       expect(misdescribed).toEqual([]);
+      // Env assertions, judged on the gold end, agree with tau2-bench's but where create_task
+      // (not imported) should have made the task they look at.
+      expect(withAssertions).toHaveLength(3);
+      expect(assertionsDiffer).toEqual(['create_task_1_with_env_assertions']);
     },
   );
 
   it.skipIf(!present('telecom'))(
     `telecom: the end state the import writes is the end its gold run reaches${skipped('telecom')}`,
     () => {
-      const { runs, differing, misdescribed } = compare('telecom');
+      const { runs, differing, misdescribed, withAssertions, assertionsDiffer } =
+        compare('telecom');
       expect(runs).toHaveLength(114);
       expect(misdescribed).toEqual([]);
       // Not yet (issue 29): the phone's state (user_db.toml) and the environment's sync between
       // the line and the phone are not carried, so no task ends where tau2-bench's tools end.
       expect(runs.length - differing.length).toBe(TELECOM_MATCHING);
+      expect(withAssertions).toHaveLength(114);
+      expect(withAssertions.length - assertionsDiffer.length).toBe(TELECOM_ASSERTIONS_AGREEING);
     },
   );
 });
 
 /** How many telecom tasks end where tau2-bench's tools end today; raise it as the import grows. */
 const TELECOM_MATCHING = 0;
+/** How many telecom tasks' env assertions are all carried and judged as tau2-bench judges them. */
+const TELECOM_ASSERTIONS_AGREEING = 0;

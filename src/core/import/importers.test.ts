@@ -109,6 +109,7 @@ describe('readTau2Domain', () => {
     expect(second?.extras.map((e) => e.what)).toEqual(['an environment call without a func_name']);
     expect(second?.envAssertions).toEqual([
       { env: 'assistant', func: 'loan_open', arguments: {}, assertValue: true },
+      { env: 'assistant', func: 'loan_open', arguments: { loan_id: 'L8' }, assertValue: false },
     ]);
   });
 
@@ -256,9 +257,18 @@ describe('projectOfDomain', () => {
         },
       },
     });
+    // An env assertion on the agent's database: the function's failure, then what it returns,
+    // with its default argument written in.
     expect(scenarios.scenarios[1]).toMatchObject({
       id: 'task-x-1',
       persona: 'A hurried student.',
+      expected: {
+        database: [
+          '(db.loans.exists(r, r.loan_id == "L7")) && (db.loans.filter(r, r.loan_id == "L7")[0].state == "open")',
+          // assert_value false: the function must still not fail, and must return false.
+          '(db.loans.exists(r, r.loan_id == "L8")) && !(db.loans.filter(r, r.loan_id == "L8")[0].state == "open")',
+        ],
+      },
     });
     const report = notCarried.map((n) => `${n.file} | ${n.item} | ${n.message}`);
     expect(report).toEqual(
@@ -266,7 +276,6 @@ describe('projectOfDomain', () => {
         'tools.yaml | tool lend_book | "No copy of {book_id} left" names values of the call; the message keeps their names in braces.',
         'scenarios.yaml | task x 1 | Expects a call to renew_loan, which is not a tool of the domain; left out.',
         'tools.yaml | user tool scan_card | A write tool whose body only answers or fails; it has no effects.',
-        'scenarios.yaml | task x 1 | Environment assertion loan_open({}) not carried: assertions on the agent’s database are not carried yet.',
         'scenarios.yaml | task x 1 | an environment call without a func_name not carried: [{"name":"set_clock"}].',
       ]),
     );

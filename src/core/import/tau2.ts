@@ -17,7 +17,7 @@ import { tableFromCollection } from './tables.ts';
 import { readTomlData } from './toml.ts';
 import { tau2Tasks } from './tau2Tasks.ts';
 import { tau2Tools } from './tau2Tools.ts';
-import { readUserSide } from './tau2User.ts';
+import { classFunctions, readUserSide } from './tau2User.ts';
 
 /** The names under which a tau2 domain's files are passed in `DomainFiles`. */
 export const TAU2_FILES = {
@@ -70,6 +70,9 @@ export function readTau2Domain(
       : tau2Tools(readPythonModule(userSource), scope, TAU2_FILES.userTools);
   if (userTools) notes.push(...userTools.notes);
   const userSide = readUserSide(files, notes);
+  const toolsSource = files.get(TAU2_FILES.tools);
+  const agentFunctions =
+    toolsSource === undefined ? [] : classFunctions(toolsSource, TAU2_FILES.tools);
 
   let tasks: ImportedTask[] = [];
   const tasksText = files.get(TAU2_FILES.tasks);
@@ -91,6 +94,7 @@ export function readTau2Domain(
     ...(userTools ? { userTools: userTools.tools } : {}),
     ...(userSide.tables.length > 0 && { userTables: userSide.tables }),
     ...(userSide.functions.length > 0 && { userFunctions: userSide.functions }),
+    ...(agentFunctions.length > 0 && { agentFunctions }),
     tools: tools.tools,
     tables: sliced.tables,
     tasks,

@@ -83,10 +83,22 @@ function isSingle(value: JsonValue): Record<string, JsonValue> | undefined {
 function userFunctions(files: DomainFiles): ImportedFunction[] {
   const file = TAU2_USER_FILES.userTools;
   const source = files.get(file);
-  if (source === undefined) return [];
+  return source === undefined ? [] : classFunctions(source, file);
+}
+
+/**
+ * The methods of a toolkit's classes that are not tools (nor `__dunder__`), as source: setters,
+ * assertion functions and helpers, each with its class's private helpers.
+ */
+export function classFunctions(source: string, file: string): ImportedFunction[] {
   const module = readPythonModule(source);
-  return module.classes.flatMap((owner) =>
-    owner.methods
+  return module.classes.flatMap((owner) => {
+    const helpers = Object.fromEntries(
+      owner.methods
+        .filter((m) => m.name.startsWith('_') && !m.name.startsWith('__'))
+        .map((m) => [m.name, m.text]),
+    );
+    return owner.methods
       .filter((m) => !m.decorators.some((d) => TOOL_DECORATOR.test(d)) && !m.name.startsWith('__'))
       .map((m) => ({
         name: m.name,
@@ -94,9 +106,11 @@ function userFunctions(files: DomainFiles): ImportedFunction[] {
           .filter((p) => p.name !== 'self' && p.kind === 'plain')
           .map((p) => ({ name: p.name, ...(p.default !== undefined && { default: p.default }) })),
         statements: bodyStatements(m.text),
+        text: m.text,
+        helpers,
         place: { file, line: m.line },
-      })),
-  );
+      }));
+  });
 }
 
 /**

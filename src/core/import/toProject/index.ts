@@ -46,7 +46,10 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
       return task
         ? withUserParts(
             scenario,
-            userTaskParts(task, user, tools.names, domain.userFunctions ?? [], notes),
+            userTaskParts(task, user, tools.names, domain.userFunctions ?? [], notes, {
+              tables,
+              functions: domain.agentFunctions ?? [],
+            }),
           )
         : scenario;
     },
@@ -98,16 +101,20 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
   return { files, notCarried: notes, toolNames: tools.names };
 }
 
-/** A scenario with its task's dual-control parts: user assertions go under `expected`. */
+/** A scenario with its task's dual-control parts: its assertions go under `expected`. */
 function withUserParts(
   scenario: Record<string, unknown>,
   parts: UserTaskParts,
 ): Record<string, unknown> {
-  const { user_assertions: userAssertions, ...rest } = parts;
+  const { user_assertions: userAssertions, database, ...rest } = parts;
   const expected = (scenario.expected ?? {}) as Record<string, unknown>;
+  const more = {
+    ...(userAssertions && { user_assertions: userAssertions }),
+    ...(database && { database }),
+  };
   return {
     ...scenario,
     ...rest,
-    ...(userAssertions && { expected: { ...expected, user_assertions: userAssertions } }),
+    ...(Object.keys(more).length > 0 && { expected: { ...expected, ...more } }),
   };
 }

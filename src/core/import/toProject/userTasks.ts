@@ -1,7 +1,10 @@
+import { compileCel, isCelProblem } from '../../cel.ts';
 import { celSelect } from '../../celVariables.ts';
 import type { ImportedEnvCall, ImportedFunction, ImportedTask, JsonValue } from '../domain.ts';
 import { isNotLiteral, literalOfText } from '../python/literal.ts';
 import type { CarryNote } from './carry.ts';
+import type { TablePlan } from './database.ts';
+import { programOf } from './pyTool.ts';
 import type { UserSidePlan } from './userSide.ts';
 import { celOf } from './userSide.ts';
 
@@ -17,6 +20,14 @@ export interface UserTaskParts {
   readonly message_history?: Array<{ role: 'user' | 'assistant'; content: string }>;
   readonly rows?: Record<string, Array<Record<string, JsonValue>>>;
   readonly user_assertions?: string[];
+  /** Environment assertions on the agent's database, as database assertions. */
+  readonly database?: string[];
+}
+
+/** The agent's side, for assertions on its database: its tables and its non-tool functions. */
+export interface AgentSide {
+  readonly tables: readonly TablePlan[];
+  readonly functions: readonly ImportedFunction[];
 }
 
 /**
@@ -34,6 +45,7 @@ export function userTaskParts(
   agentNames: ReadonlyMap<string, string>,
   functions: readonly ImportedFunction[],
   notes: CarryNote[],
+  agent: AgentSide = { tables: [], functions: [] },
 ): UserTaskParts {
   const item = `task ${task.id}`;
   const note = (message: string) => notes.push({ file: 'scenarios.yaml', item, message });
@@ -92,9 +104,19 @@ export function userTaskParts(
   }
 
   const assertions: string[] = [];
+  const database: string[] = [];
+  const agentByName = new Map(agent.functions.map((f) => [f.name, f]));
   for (const assertion of task.envAssertions ?? []) {
-    const cel = assertionCel(assertion, byName.get(assertion.func), records);
-    if (cel.ok) assertions.push(cel.cel);
+    const user = assertion.env === 'user';
+    const fn = (user ? byName : agentByName).get(assertion.func);
+    const simple = user ? assertionCel(assertion, fn, records) : undefined;
+    // Else the body read whole, as a read tool's: its failures and what it returns.
+    const cel = simple?.ok
+      ? simple
+      : fn
+        ? readAssertion(assertion, fn, user ? plan.tables : agent.tables)
+        : { ok: false as const, why: `no such function in ${user ? 'user_tools.py' : 'tools.py'}` };
+    if (cel.ok) (user ? assertions : database).push(cel.cel);
     else
       note(
         `Environment assertion ${assertion.func}(${JSON.stringify(assertion.arguments)}) not carried: ${cel.why}.`,
@@ -108,7 +130,47 @@ export function userTaskParts(
       rows: Object.fromEntries([...rows].map(([table, row]) => [table, [row]])),
     }),
     ...(assertions.length > 0 && { user_assertions: assertions }),
+    ...(database.length > 0 && { database }),
   };
+}
+
+/**
+ * An environment assertion read through the tool reader (`programOf`): the function's failures
+ * must not happen (tau2-bench counts an assertion that raises as failed) and what it returns must
+ * equal `assert_value`; the call's arguments are written in as literals.
+ */
+function readAssertion(
+  assertion: ImportedEnvCall,
+  fn: ImportedFunction,
+  tables: readonly TablePlan[],
+): { ok: true; cel: string } | { ok: false; why: string } {
+  if (fn.text === undefined) return { ok: false, why: 'its source was not kept' };
+  const properties = Object.fromEntries(fn.params.map((p) => [p.name, {}]));
+  const program = programOf(fn.text, fn.helpers ?? {}, { properties }, tables, fn.place.line ?? 1, {
+    returns: true,
+  });
+  if ('reason' in program) return { ok: false, why: program.reason };
+  if (program.effects.length > 0) return { ok: false, why: 'it changes the database' };
+  if (program.returns === undefined) return { ok: false, why: 'it returns nothing' };
+  const values: Record<string, string> = {};
+  for (const p of fn.params) {
+    const value = valueOf(fn, p.name, assertion);
+    if (value === undefined) return { ok: false, why: `no value for its argument ${p.name}` };
+    values[p.name] = JSON.stringify(value);
+  }
+  const literal = (cel: string) =>
+    cel.replace(
+      /\bargs(?:\.([A-Za-z_]\w*)|\["([^"]+)"\])/g,
+      (whole, dotted: string | undefined, quoted: string | undefined) =>
+        values[dotted ?? quoted ?? ''] ?? whole,
+    );
+  const returned = literal(program.returns);
+  if (/\bargs\b/.test(returned)) return { ok: false, why: 'it reads an argument it was not given' };
+  const held = assertion.assertValue === false ? `!(${returned})` : `(${returned})`;
+  const cel = [...program.requires.map((r) => `(${literal(r.condition)})`), held].join(' && ');
+  return isCelProblem(compileCel(cel))
+    ? { ok: false, why: 'it does not read as CEL' }
+    : { ok: true, cel };
 }
 
 type Records = ReadonlyMap<
@@ -166,8 +228,6 @@ function assertionCel(
   fn: ImportedFunction | undefined,
   records: Records,
 ): { ok: true; cel: string } | { ok: false; why: string } {
-  if (assertion.env !== 'user')
-    return { ok: false, why: 'assertions on the agent’s database are not carried yet' };
   if (!fn) return { ok: false, why: 'no such function in user_tools.py' };
   const [only, ...more] = fn.statements;
   const returned =

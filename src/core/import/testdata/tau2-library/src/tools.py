@@ -96,3 +96,8 @@ class LibraryTools(ToolKitBase):
             summary: What the member needs.
         """
         return "Transferred"
+
+    def loan_open(self, loan_id: str = "L7") -> bool:
+        """Whether a loan is still open (for env_assertions)."""
+        loan = self._loan(loan_id)
+        return loan.state == "open"
