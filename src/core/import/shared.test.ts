@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -113,76 +112,4 @@ describe('the tau2-bench retail import', () => {
   );
 });
 
-// The end state tau2-bench's own tools reach for each task (hashes of the rows they change),
-// written by `python3 scripts/tau2/expected_end_states.py ../shared/tau2/retail`.
-const END_STATES = path.join(
-  path.dirname(new URL(import.meta.url).pathname),
-  'testdata',
-  'tau2-retail-end-states.json',
-);
-
-/** JSON text both sides agree on: sorted keys, no nulls (numbers as JSON writes them). */
-function canonical(value: unknown): string {
-  const norm = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(norm)
-      : v !== null && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .filter((k) => (v as Record<string, unknown>)[k] !== null)
-              .map((k) => [k, norm((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(norm(value));
-}
-
-const digest = (value: unknown) => createHash('sha256').update(canonical(value)).digest('hex');
-
-describe('the tau2-bench retail end states', () => {
-  it.skipIf(!present)(
-    `replaying each task's expected actions changes the same rows to the same values as tau2-bench's own tools, for at least 90% of tasks${absent}`,
-    () => {
-      const expected = JSON.parse(readFileSync(END_STATES, 'utf8')) as {
-        sources: Record<string, string>;
-        tasks: Record<string, { changed: Record<string, string> }>;
-      };
-      // The hashes were made from these very files: a changed domain needs them made again.
-      for (const [name, file] of [
-        ['tools.py', 'src/tools.py'],
-        ['db.json', 'data/db.json'],
-        ['tasks.json', 'data/tasks.json'],
-      ] as const)
-        expect(
-          createHash('sha256')
-            .update(readFileSync(path.join(RETAIL, file)))
-            .digest('hex'),
-          `${file} changed since the end states were written: run python3 scripts/tau2/expected_end_states.py`,
-        ).toBe(expected.sources[name]);
-
-      const domain = retail(200);
-      const { files, toolNames } = projectOfDomain(domain);
-      const { model } = parseProject(projectFromFiles('retail', files).project);
-      const replays = replayTasks(model, domain.tasks, toolNames, '2024-05-15T15:00:00-05:00');
-      const differing: string[] = [];
-      for (const replay of replays) {
-        const changed: Record<string, string> = {};
-        for (const table of model.tables) {
-          const before = new Map(
-            (replay.start[table.name] ?? []).map((row) => [String(row[table.key]), digest(row)]),
-          );
-          for (const row of replay.end[table.name] ?? []) {
-            const key = String(row[table.key]);
-            if (before.get(key) !== digest(row)) changed[`${table.name}/${key}`] = digest(row);
-          }
-        }
-        const want = expected.tasks[replay.task]?.changed ?? {};
-        if (canonical(changed) !== canonical(want)) differing.push(replay.task);
-      }
-      expect(domain.tasks).toHaveLength(114);
-      // 103 tasks change the database in tau2-bench; every task ends where its tools end.
-      expect(differing).toEqual([]);
-      expect(replays.length - differing.length).toBeGreaterThanOrEqual(Math.ceil(0.9 * 114));
-    },
-  );
-});
+// The end states of these replays against tau2-bench's own: endStates.test.ts.

@@ -12,7 +12,7 @@ import { readTau2Domain } from '../tau2.ts';
 import { planTables } from './database.ts';
 import { projectOfDomain } from './index.ts';
 import { programOf } from './pyTool.ts';
-import { fstringParts } from './pyTool/expressions.ts';
+import { fstringParts } from './pyTool/fstring.ts';
 import type { JsonSchema } from '../domain.ts';
 
 // A small shop written for these tests, in tau2-bench's shapes: vouchers refunded in a loop,
