@@ -60,9 +60,10 @@ test('renaming a policy id changes every reference, and the work survives a relo
   await input.fill('verify-traveller-first');
   await input.press('Enter');
 
+  // The rename is worked out off the page's thread and applied when it arrives: wait for it.
   for (const file of ['policies.yaml', 'rules.yaml', 'scenarios.yaml']) {
     await workbench.openFile(file);
-    expect(await workbench.countMatches(POLICY), file).toBe('No results');
+    await expect.poll(() => workbench.countMatches(POLICY), { message: file }).toBe('No results');
     expect(await workbench.countMatches('verify-traveller-first'), file).toMatch(/of \d+/);
   }
   await expect(workbench.problems()).toContainText('No problems in this project.');
