@@ -119,6 +119,14 @@ export interface ImportedTask {
   /** Dual control: assertions on the final environment (tau2's `env_assertions`). */
   readonly envAssertions?: readonly ImportedEnvCall[];
   /**
+   * Rows the task's database starts with changed (tau2's `initialization_data`): per side, per
+   * table, partial records merged into the domain's as tau2 merges them.
+   */
+  readonly initialData?: {
+    readonly agent?: Readonly<Record<string, JsonValue>>;
+    readonly user?: Readonly<Record<string, JsonValue>>;
+  };
+  /**
    * What the task is graded on (tau2's `reward_basis`: `DB`, `ACTION`, `COMMUNICATE`,
    * `NL_ASSERTION`, `ENV_ASSERTION`), when it says; tau2 reads none as `DB` and `COMMUNICATE`.
    */

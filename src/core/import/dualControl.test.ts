@@ -77,13 +77,12 @@ describe('importing tau2 dual control', () => {
     expect(domainSummary(domain)).toBe(
       "1 tools, 1 tables (lines 2 rows), 2 tasks. The user's side: 4 tools, 1 tables.",
     );
-    // What tasks.json holds besides stays an extra, reported.
-    expect(domain.tasks[1]?.extras).toEqual([
-      {
-        what: 'initial_state',
-        value: { initialization_data: { agent_data: { note: 'kept as an extra' } } },
-      },
-    ]);
+    // initialization_data is read per side, as tau2-bench merges it into each database.
+    expect(domain.tasks[1]?.initialData).toEqual({
+      agent: { lines: { '555-0199': { plan: 'unlimited' } }, note: 'not a table' },
+      user: { device: { airplane: true } },
+    });
+    expect(domain.tasks[1]?.extras).toEqual([]);
   });
 
   it('writes the user’s side: side: user tables and tools, simple writes as effects', () => {
@@ -130,8 +129,14 @@ describe('importing tau2 dual control', () => {
       'db.device.exists(r, r.data_on == true)',
       '!db.device.exists(r, r.airplane)',
     ]);
-    // A setter's default argument is read as a literal.
-    expect(suspended?.rows.device?.[0]?.signal).toBe('none');
+    // initialization_data merged into the rows it names, then the setters run: a setter's
+    // default argument is read as a literal.
+    expect(suspended?.rows.lines).toEqual([
+      { number: '555-0199', plan: 'unlimited', suspended: true },
+    ]);
+    expect(suspended?.rows.device).toEqual([
+      { id: 'device', data_on: true, airplane: true, signal: 'none' },
+    ]);
     expect(suspended?.expected.userAssertions).toEqual([
       'db.device.exists(r, !(r.signal != "none"))',
     ]);
@@ -144,11 +149,11 @@ describe('importing tau2 dual control', () => {
     expect(dual).toEqual([
       'user tool check_status_bar | Not imported: what it returns could not be read (it reads ".signal" of a table). A dialogue that calls it ends as an error.',
       'user tool reboot | Not imported: what it changes on the user\'s device could not be read ("for _ in range(2):" is not a field of the user\'s state set to a value). A dialogue that calls it ends as an error.',
-      'task suspended | initial_state not carried: {"initialization_data":{"agent_data":{"note":"kept as an extra"}}}.',
       "task no_data | Message history turn 5 (user): its tool call shake_phone not carried: no tool of that name on the user's side.",
       'task no_data | Message history turn 6 (tool) not carried: a history turn is words of the user or the agent.',
       'task no_data | Environment assertion assert_internet_speed({"expected_desc":"excellent"}) not carried: it calls self.run_speed_test(), whose source is not beside it.',
       'task no_data | Environment assertion assert_line_active({"number":"555-0100"}) not carried: no such function in tools.py.',
+      'task suspended | initialization_data (agent) not carried in part: "note" is not a table of the domain\'s database.',
       'task suspended | Initialization action scramble_settings({}) not carried: "self.random_choice()" is neither a literal nor an argument it was given.',
     ]);
   });

@@ -128,6 +128,7 @@ function taskOf(raw: Obj, index: number, notes: ImportNote[], file: string): Imp
     ...(dual.initialization.length > 0 && { initialization: dual.initialization }),
     ...(dual.messageHistory.length > 0 && { messageHistory: dual.messageHistory }),
     ...(dual.envAssertions.length > 0 && { envAssertions: dual.envAssertions }),
+    ...(dual.initialData && { initialData: dual.initialData }),
     ...(Array.isArray(criteria.reward_basis) && { rewardBasis: texts(criteria.reward_basis) }),
     extras,
   };

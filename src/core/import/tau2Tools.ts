@@ -88,12 +88,10 @@ function toolOf(
         place: { file, line: method.line },
       });
     const description = doc.args.get(param.name);
-    // A literal default (not None) is the value a call that leaves the argument out runs with.
+    // A literal default is the value a call that leaves the argument out runs with; None is
+    // written `default: null`, which leaves the argument out (the tool's code reads it as null).
     const literal = param.default === undefined ? undefined : literalOfText(param.default);
-    const fallback =
-      literal === undefined || literal === null || isNotLiteral(literal)
-        ? {}
-        : { default: literal };
+    const fallback = literal === undefined || isNotLiteral(literal) ? {} : { default: literal };
     properties[param.name] = { ...schema, ...(description && { description }), ...fallback };
     if (param.default === undefined) required.push(param.name);
   }

@@ -4,6 +4,7 @@ import type {
   ImportedEnvCall,
   ImportedFunction,
   ImportedTable,
+  ImportedTask,
   ImportedTurn,
   JsonValue,
 } from './domain.ts';
@@ -154,6 +155,8 @@ export function dualControlOfTask(raw: Obj): {
   initialization: ImportedEnvCall[];
   messageHistory: ImportedTurn[];
   envAssertions: ImportedEnvCall[];
+  /** `initialization_data`, when it is the agent's and the user's data as objects. */
+  initialData: ImportedTask['initialData'];
   rest: JsonValue | undefined;
   /** The initialization actions and environment assertions that name no function, as given. */
   nameless: JsonValue[];
@@ -180,10 +183,27 @@ export function dualControlOfTask(raw: Obj): {
         ]
       : [],
   );
+  const data = isObj(state?.initialization_data) ? state.initialization_data : undefined;
+  const sides = data && Object.keys(data).every((k) => k === 'agent_data' || k === 'user_data');
+  const initialData =
+    data && sides && Object.values(data).every((v) => v === null || isObj(v))
+      ? {
+          ...(isObj(data.agent_data) && { agent: data.agent_data }),
+          ...(isObj(data.user_data) && { user: data.user_data }),
+        }
+      : undefined;
   let rest: JsonValue | undefined;
   if (state) {
-    const { initialization_actions: _a, message_history: _m, ...others } = state;
-    rest = others;
+    const {
+      initialization_actions: _a,
+      message_history: _m,
+      initialization_data,
+      ...others
+    } = state;
+    rest =
+      initialData || initialization_data === undefined
+        ? others
+        : { ...others, initialization_data };
   } else rest = raw.initial_state;
   const nameless = [state?.initialization_actions, criteria.env_assertions]
     .flatMap((v) => items(v))
@@ -193,6 +213,7 @@ export function dualControlOfTask(raw: Obj): {
     initialization: calls(state?.initialization_actions, false),
     messageHistory,
     envAssertions: calls(criteria.env_assertions, true),
+    initialData,
     rest,
   };
 }

@@ -421,4 +421,9 @@ describe('withDefaults', () => {
     const none = { card: 'C-1', format: 'ebook', days: [1] };
     expect(withDefaults(parameters, none)).toBe(none);
   });
+
+  it('leaves out an argument whose default is null (Python’s None): effects test has()', () => {
+    const optional = { type: 'object', properties: { note: { type: 'string', default: null } } };
+    expect(withDefaults(optional, {})).toEqual({});
+  });
 });

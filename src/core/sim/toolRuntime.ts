@@ -59,7 +59,9 @@ export function withDefaults(
     .properties;
   let filled: Record<string, unknown> | undefined;
   for (const [name, schema] of Object.entries(properties ?? {})) {
-    if (args[name] !== undefined || schema.default === undefined) continue;
+    // `default: null` (Python's `= None`) leaves the argument out: effects test `has(args.x)`.
+    if (args[name] !== undefined || schema.default === undefined || schema.default === null)
+      continue;
     filled ??= { ...args };
     filled[name] = JSON.parse(JSON.stringify(schema.default)) as unknown;
   }

@@ -10,6 +10,8 @@ const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'bo
 /** A column of database.yaml and how to get its value from an imported row. */
 export interface ColumnPlan {
   readonly name: string;
+  /** The imported field it holds (set once planned into a table). */
+  readonly source?: string;
   readonly spec: {
     type: Scalar | Structured;
     nullable?: boolean;
@@ -118,7 +120,7 @@ export function planTables(tables: readonly ImportedTable[], notes: CarryNote[])
         notes,
       );
       if (column.name === table.key) key = planned.name;
-      columns.push(planned);
+      columns.push({ ...planned, source: column.name });
     }
     const rows = table.rows.map((row) =>
       Object.fromEntries(columns.map((c) => [c.name, c.value(row)])),

@@ -156,6 +156,36 @@ describe('write tools read whole (programOf, through the importer)', () => {
     expect(tool('pay_per_payment')?.effects).toEqual([]);
   });
 
+  it('adds a row built from a model under the key the code computes, and counts on from there', () => {
+    const { db } = seedDatabase(model);
+    const baskets = db.baskets?.length ?? 0;
+    const first = call(db, 'open_basket', { customer_id: 'c1', sku: 'A' });
+    expect(first.ok).toBe(true);
+    if (!first.ok) return;
+    const id = `b${baskets + 1}`;
+    // A None default left out is null, as Python's keyword argument is.
+    expect(row(first.db, 'baskets', id)).toEqual({
+      basket_id: id,
+      customer_id: 'c1',
+      state: 'open',
+      lines: [{ sku: 'A', price: 5.5 }],
+      payments: [],
+      note: null,
+    });
+    expect(row(first.db, 'catalog', 'A')?.stock).toBe(
+      (row(db, 'catalog', 'A')?.stock as number) - 1,
+    );
+    const second = call(first.db, 'open_basket', { customer_id: 'c1', sku: 'A', note: 'gift' });
+    expect(second.ok).toBe(true);
+    if (!second.ok) return;
+    expect(row(second.db, 'baskets', `b${baskets + 2}`)?.note).toBe('gift');
+    expect(second.db.baskets).toHaveLength(baskets + 2);
+    expect(call(db, 'open_basket', { customer_id: 'c9', sku: 'A' })).toMatchObject({
+      ok: false,
+      error: 'No such customer',
+    });
+  });
+
   it('leaves out a tool it cannot follow, and one whose reads and writes it would reorder, saying why', () => {
     const reasons = notCarried
       .filter((n) => n.notImported !== undefined)
@@ -237,6 +267,53 @@ describe('programOf on f-strings and whole tables', () => {
     });
     expect(read('    return f"{sku:>8}"')).toMatchObject({
       reason: expect.stringMatching(/^an f-string part "\{sku:>8\}"/) as unknown,
+    });
+  });
+
+  it('adds a row to a table, after which the new key reads from the row added', () => {
+    const baskets = tables.find((t) => t.source === 'baskets');
+    if (!baskets) throw new Error('the shop has baskets');
+    const head = `    bid = f"b{len(self.db.baskets) + 1}"\n`;
+    const model = `Basket(basket_id=bid, customer_id="c1", state="open", lines=[], payments=[])`;
+    const added = read(
+      `${head}    self.db.baskets[bid] = ${model}\n    self.db.baskets[bid].note = sku\n    return bid`,
+    );
+    expect(added).toMatchObject({
+      effects: [
+        {
+          insert: baskets.name,
+          values: {
+            basket_id: '"b" + string((size(db.baskets) + 1))',
+            customer_id: '"c1"',
+            state: '"open"',
+            lines: '[]',
+            payments: '[]',
+          },
+        },
+        {
+          update: baskets.name,
+          where: 'row.basket_id == inserted.baskets.basket_id',
+          set: { note: 'args.sku' },
+        },
+      ],
+      returns: 'inserted.baskets.basket_id',
+    });
+    // A count made before the row was added, used after: Python's value is not the table's now.
+    const n = `    n = len(self.db.baskets)\n`;
+    expect(
+      read(
+        `${n}${head}    self.db.baskets[bid] = ${model}\n    self.db.baskets["b1"].note = n\n    return n`,
+      ),
+    ).toMatchObject({
+      reason: expect.stringMatching(/before a change to it and uses it after/) as unknown,
+    });
+    expect(
+      read(`${head}    if sku == "A":\n        self.db.baskets[bid] = ${model}\n    return bid`),
+    ).toMatchObject({ reason: expect.stringMatching(/adds a row under an "if"/) as unknown });
+    expect(
+      read(`${head}    self.db.baskets[bid] = self.db.baskets["b1"]\n    return bid`),
+    ).toMatchObject({
+      reason: expect.stringMatching(/not a model built from fields/) as unknown,
     });
   });
 

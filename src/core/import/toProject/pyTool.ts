@@ -79,9 +79,11 @@ class Reader extends ChangeReader {
     const locals = new Map<string, Value>([['self', { k: 'self' }]]);
     for (const name of Object.keys(this.parameters.properties)) {
       const schema = this.parameters.properties[name];
+      // An argument whose default is None (`default: null`) may be left out: it reads as null.
       locals.set(name, {
         k: 'cel',
-        cel: `args.${name}`,
+        cel:
+          schema?.default === null ? `(has(args.${name}) ? args.${name} : null)` : `args.${name}`,
         reads: new Map(),
         at: 0,
         born: 0,
@@ -326,6 +328,13 @@ class Reader extends ChangeReader {
       const owner = this.placeOf(target.obj, frame, 'sets a field of');
       this.write(owner, target.name, () => this.celOf(value), frame);
       return;
+    }
+    if (target.t === 'index') {
+      const table = this.expr(target.obj, frame);
+      if (table.k === 'table') {
+        this.insert(table.table, this.celOf(this.expr(target.index, frame)), value, frame);
+        return;
+      }
     }
     throw new Unreadable(`it assigns to "${target.t}" (line ${this.line})`);
   }

@@ -4,6 +4,7 @@ import type { ImportedEnvCall, ImportedFunction, ImportedTask, JsonValue } from 
 import { isNotLiteral, literalOfText } from '../python/literal.ts';
 import type { CarryNote } from './carry.ts';
 import type { TablePlan } from './database.ts';
+import { type StartingRows, keyText, mergeInitialData } from './initialData.ts';
 import { programOf } from './pyTool.ts';
 import type { UserSidePlan } from './userSide.ts';
 import { celOf } from './userSide.ts';
@@ -57,7 +58,15 @@ export function userTaskParts(
   );
 
   const initialization: Array<{ tool: string; args: Record<string, JsonValue> }> = [];
-  const rows = new Map<string, Record<string, JsonValue>>();
+  const rows: StartingRows = new Map();
+  // tau2 merges the task's data first, then runs its initialization actions.
+  for (const [side, data, tables] of [
+    ['agent', task.initialData?.agent, agent.tables],
+    ['user', task.initialData?.user, plan.tables],
+  ] as const)
+    if (data)
+      for (const problem of mergeInitialData(data, tables, rows))
+        note(`initialization_data (${side}) not carried in part: ${problem}.`);
   for (const call of task.initialization ?? []) {
     const tool = (call.env === 'user' ? plan.names : agentNames).get(call.func);
     if (tool !== undefined) {
@@ -127,7 +136,7 @@ export function userTaskParts(
     ...(initialization.length > 0 && { initialization }),
     ...(history.length > 0 && { message_history: history }),
     ...(rows.size > 0 && {
-      rows: Object.fromEntries([...rows].map(([table, row]) => [table, [row]])),
+      rows: Object.fromEntries([...rows].map(([table, byKey]) => [table, [...byKey.values()]])),
     }),
     ...(assertions.length > 0 && { user_assertions: assertions }),
     ...(database.length > 0 && { database }),
@@ -192,7 +201,7 @@ function applySetter(
   fn: ImportedFunction,
   call: ImportedEnvCall,
   records: Records,
-  rows: Map<string, Record<string, JsonValue>>,
+  rows: StartingRows,
 ): string | undefined {
   const changes: Array<[string, string, JsonValue]> = [];
   for (const statement of fn.statements) {
@@ -211,8 +220,11 @@ function applySetter(
     changes.push([table.name, set[2] ?? '', value]);
   }
   for (const [table, field, value] of changes) {
-    const start = rows.get(table) ?? { ...(records.get(sourceOf(records, table))?.rows[0] ?? {}) };
-    rows.set(table, { ...start, [field]: value });
+    const record = records.get(sourceOf(records, table))?.rows[0] ?? {};
+    const key = keyText(record.id);
+    const byKey = rows.get(table) ?? new Map<string, Record<string, JsonValue>>();
+    byKey.set(key, { ...(byKey.get(key) ?? record), [field]: value });
+    rows.set(table, byKey);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
-from typing import List
+from typing import List, Optional
 
-from tau2.domains.shop.data_model import Payment, Voucher
+from tau2.domains.shop.data_model import Basket, Line, Payment, Voucher
 from tau2.environment.toolkit import ToolKitBase, ToolType, is_tool
 
 
@@ -142,3 +142,30 @@ class ShopTools(ToolKitBase):
         while item.stock < 10:
             item.stock += 1
         return item
+
+    @is_tool(ToolType.WRITE)
+    def open_basket(self, customer_id: str, sku: str, note: Optional[str] = None) -> Basket:
+        """Open a new basket for a customer, with one item of the catalogue in it.
+
+        Args:
+            customer_id: Whose basket.
+            sku: The item to put in it.
+            note: Why it was opened, if the customer said.
+        """
+        if customer_id not in self.db.customers:
+            raise ValueError("No such customer")
+        if sku not in self.db.catalog:
+            raise ValueError("No such item")
+        item = self.db.catalog[sku]
+        basket_id = f"b{len(self.db.baskets) + 1}"
+        basket = Basket(
+            basket_id=basket_id,
+            customer_id=customer_id,
+            state="open",
+            lines=[Line(sku=sku, price=item.price)],
+            payments=[],
+            note=note,
+        )
+        self.db.baskets[basket_id] = basket
+        item.stock -= 1
+        return basket

@@ -1,4 +1,5 @@
 import { celSelect } from '../../../celVariables.ts';
+import type { TablePlan } from '../database.ts';
 import type { Effect } from './values.ts';
 import { ExpressionReader } from './expressions.ts';
 import {
@@ -7,6 +8,7 @@ import {
   type Group,
   type Place,
   Unreadable,
+  type Value,
   bare,
   columnSchema,
   conflicts,
@@ -98,6 +100,59 @@ export abstract class ChangeReader extends ExpressionReader {
     entry.fields.set(field, value.cel);
   }
 
+  /** What a change reads must not have changed since it was read (Python read it then). */
+  private unchangedSinceRead(used: readonly CelValue[], group?: number): void {
+    for (const value of used) {
+      if (value.group !== undefined && value.group !== group)
+        throw new Unreadable(
+          `a value read inside one change is used in another (line ${this.line})`,
+        );
+      for (const effect of this.effects)
+        for (const [read, time] of value.reads)
+          if (effect.epoch >= time && conflicts([read], effect.writes))
+            throw new Unreadable(
+              `it reads ${read.replace('[]', '')} before a change to it and uses it after (line ${this.line})`,
+            );
+    }
+  }
+
+  /**
+   * `self.db.<table>[key] = Model(…)`: a new row, as an `insert` whose values are the model's
+   * fields and the key. From then on the body's names for the key and the model stand for the
+   * row inserted (`inserted.<table>`): a later change that uses the new id (appending it to a
+   * user's list) reads it there, not from the table it was computed from, which has changed.
+   */
+  protected insert(table: TablePlan, key: CelValue, row: Value, frame: Frame): void {
+    if (frame.dry) return;
+    if (frame.loop || frame.when.length > 0)
+      throw new Unreadable(`it adds a row under an "if" or in a loop (line ${this.line})`);
+    if (row.k !== 'cel' || row.fields === undefined)
+      throw new Unreadable(
+        `it adds a row to ${table.source} that is not a model built from fields (line ${this.line})`,
+      );
+    this.flush();
+    const values: Record<string, string> = {};
+    for (const [field, value] of row.fields) {
+      if (!table.columns.some((c) => c.name === field))
+        throw new Unreadable(
+          `it adds a row whose "${field}" is not a column of ${table.source} (line ${this.line})`,
+        );
+      values[field] = bare(value.cel);
+    }
+    // The dict's key is the row's key, whatever the model says.
+    values[table.key] = bare(key.cel);
+    this.unchangedSinceRead([key, ...row.fields.values(), ...frame.when]);
+    const writes = new Set(table.columns.map((c) => `${table.name}.${c.name}`));
+    this.effects.push({ insert: table.name, values, writes, epoch: this.epoch++ });
+    const inserted = celSelect('inserted', table.name);
+    const newKey = this.cel(celSelect(inserted, table.key), [], key.schema, key.numeric);
+    const newRow = this.cel(inserted, [], row.schema);
+    for (const [name, value] of frame.locals) {
+      if (value === key) frame.locals.set(name, newKey);
+      else if (value === row) frame.locals.set(name, newRow);
+    }
+  }
+
   protected pendingWrites(): string[] {
     if (!this.group) return [];
     const g = this.group;
@@ -134,19 +189,7 @@ export abstract class ChangeReader extends ExpressionReader {
       ),
     );
     const used = [...group.used, ...frame.when];
-    // What the change reads must not have changed since it was read.
-    for (const value of used) {
-      if (value.group !== undefined && value.group !== group.id)
-        throw new Unreadable(
-          `a value read inside one change is used in another (line ${this.line})`,
-        );
-      for (const effect of this.effects)
-        for (const [read, time] of value.reads)
-          if (effect.epoch >= time && conflicts([read], effect.writes))
-            throw new Unreadable(
-              `it reads ${read.replace('[]', '')} before a change to it and uses it after (line ${this.line})`,
-            );
-    }
+    this.unchangedSinceRead(used, group.id);
     let where = `${celSelect('row', group.table.key)} == ${group.key.cel}`;
     let when = frame.when.length > 0 ? this.all(frame.when).cel : undefined;
     let each: { for_each: string; as: string } | undefined;

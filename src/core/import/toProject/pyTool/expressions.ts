@@ -250,11 +250,14 @@ export abstract class ExpressionReader extends ReaderBase {
     if (/^[A-Z]/.test(fn.name) && args.length === 0) {
       // A model built from fields (`OrderPayment(amount=…)`): a map.
       const fields = kwargs.map(([k, v]) => [k, this.celOf(this.expr(v, frame))] as const);
-      return this.cel(
-        mapLiteral(fields.map(([k, v]) => [k, v.cel])),
-        fields.map(([, v]) => v),
-        { type: 'object', title: fn.name },
-      );
+      return {
+        ...this.cel(
+          mapLiteral(fields.map(([k, v]) => [k, v.cel])),
+          fields.map(([, v]) => v),
+          { type: 'object', title: fn.name },
+        ),
+        fields: new Map(fields),
+      };
     }
     if (kwargs.length > 0) throw new Unreadable(`${fn.name}() with keyword arguments`);
     const values = () => args.map((a) => this.celOf(this.expr(a, frame)));

@@ -29,6 +29,8 @@ export interface CelValue {
   readonly opposite?: string;
   /** Set when the CEL reads `row` of a pending change: usable only inside that change. */
   readonly group?: number;
+  /** For a model built from fields (`Task(title=…)`), each field's value. */
+  readonly fields?: ReadonlyMap<string, CelValue>;
 }
 
 export type Step =
@@ -343,8 +345,10 @@ export function celOfEffect(effect: Effect): string[] {
     const v = effect[key];
     if (typeof v === 'string') out.push(v);
   }
-  const set = effect.set as Record<string, string> | undefined;
-  if (set) out.push(...Object.values(set));
+  for (const key of ['set', 'values'] as const) {
+    const columns = effect[key] as Record<string, string> | undefined;
+    if (columns) out.push(...Object.values(columns));
+  }
   return out;
 }
 
