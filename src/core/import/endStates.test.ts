@@ -56,8 +56,8 @@ function filesUnder(root: string, dir = ''): string[] {
   });
 }
 
-/** The domain imported as `policylab import tau2` imports it, and each task's gold end. */
-function goldRuns(domain: string) {
+/** The domain imported as `policylab import tau2` imports it. */
+function imported(domain: string) {
   const root = path.join(SHARED, domain);
   const found = gatherDomain('tau2', {
     label: domain,
@@ -66,12 +66,17 @@ function goldRuns(domain: string) {
     read: (p) => readFileSync(path.join(root, p), 'utf8'),
   });
   if ('error' in found) throw new Error(found.error);
-  const imported = importDomain(found, domain);
-  const { model } = parseProject(imported.project);
+  const result = importDomain(found, domain);
+  return { ...result, model: parseProject(result.project).model };
+}
+
+/** Each task's gold run through the imported project, and the end it reaches. */
+function goldRuns(domain: string) {
+  const { model, domain: read } = imported(domain);
   const now = model.now ?? '2024-01-01T00:00:00Z';
   const keys = tableKeys(model);
   const side = new Map(model.tables.map((t) => [t.name, t.side === 'user' ? 'user:' : '']));
-  return imported.domain.tasks.map((task, i) => {
+  return read.tasks.map((task, i) => {
     const scenario = model.scenarios[i];
     if (!scenario) throw new Error(`task ${task.id} has no scenario`);
     const start = seedDatabase(model, scenario.rows).db;
@@ -182,6 +187,22 @@ describe('tau2-bench end states through the imported tools', () => {
         compare('telecom');
       expect(runs).toHaveLength(114);
       expect(misdescribed).toEqual([]);
+      // The phone and its surroundings, read from user_db.toml through user_data_model.py: what
+      // the file leaves out is the model's default, a factory's enum-keyed map included.
+      const { model } = imported('telecom');
+      const row = (table: string) =>
+        model.tables.find((t) => t.name === table && t.side === 'user')?.rows[0];
+      expect(row('device')).toMatchObject({
+        sim_card_status: 'active',
+        battery_level: 80,
+        wifi_ssid: null,
+        active_apn_settings: { apn_name: 'internet', reset_at_reboot: false, mms_proxy: null },
+      });
+      expect(row('surroundings')).toMatchObject({
+        phone_number: null,
+        line_active: true,
+        signal_strength: { '2G': 'poor', '3G': 'fair', '4G': 'good', '5G': 'excellent' },
+      });
       // Not yet (issue 29): the phone's state (user_db.toml) and the environment's sync between
       // the line and the phone are not carried, so no task ends where tau2-bench's tools end.
       expect(runs.length - differing.length).toBe(TELECOM_MATCHING);

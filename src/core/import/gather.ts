@@ -32,8 +32,14 @@ const TAU2_DATA = [
   TAU2_FILES.dbJson,
   TAU2_FILES.dbToml,
   TAU2_USER_FILES.userDb,
+  TAU2_USER_FILES.userDbToml,
 ];
-const TAU2_SRC = [TAU2_FILES.tools, TAU2_FILES.dataModel, TAU2_FILES.userTools];
+const TAU2_SRC = [
+  TAU2_FILES.tools,
+  TAU2_FILES.dataModel,
+  TAU2_FILES.userTools,
+  TAU2_USER_FILES.userDataModel,
+];
 
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 

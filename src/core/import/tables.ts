@@ -121,3 +121,31 @@ export function rowKey(table: ImportedTable, row: Row): string {
   const value = row[table.key];
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+/** The table's columns typed by its pydantic model, the model's order first. */
+export function typedByModel(
+  table: ImportedTable,
+  model: JsonSchema,
+  notes: ImportNote[],
+): ImportedTable {
+  const properties = model.properties as Record<string, JsonSchema>;
+  const required = new Set((model.required as string[] | undefined) ?? []);
+  const inferred = new Map(table.columns.map((c) => [c.name, c]));
+  const columns = [
+    ...table.columns.filter((c) => c.name === table.key && !Object.hasOwn(properties, c.name)),
+    ...Object.entries(properties).map(([name, schema]) => ({
+      name,
+      schema,
+      required: required.has(name),
+    })),
+  ];
+  for (const c of inferred.values())
+    if (!columns.some((m) => m.name === c.name)) {
+      columns.push(c);
+      notes.push({
+        item: `table ${table.name}, column ${c.name}`,
+        message: 'In the data but not in the data model; typed from the data.',
+      });
+    }
+  return { ...table, columns };
+}

@@ -9,15 +9,15 @@ import type {
 } from './domain.ts';
 import { readAnnotation } from './python/annotation.ts';
 import type { PyModule } from './python/module.ts';
-import { readPythonModule } from './python/module.ts';
+import { inlineDatabaseProperties, readPythonModule } from './python/module.ts';
 import type { TypeScope } from './python/schemaOf.ts';
 import { schemaOf, scopeOf } from './python/schemaOf.ts';
 import { sliceTables } from './slice.ts';
-import { tableFromCollection } from './tables.ts';
+import { tableFromCollection, typedByModel } from './tables.ts';
 import { readTomlData } from './toml.ts';
 import { tau2Tasks } from './tau2Tasks.ts';
 import { tau2Tools } from './tau2Tools.ts';
-import { classFunctions, readUserSide } from './tau2User.ts';
+import { TAU2_USER_FILES, classFunctions, readUserSide } from './tau2User.ts';
 
 /** The names under which a tau2 domain's files are passed in `DomainFiles`. */
 export const TAU2_FILES = {
@@ -37,10 +37,16 @@ export const TAU2_FILES = {
  */
 export function readTau2Domain(
   name: string,
-  files: DomainFiles,
+  given: DomainFiles,
   slicing: { readonly limit?: number | undefined; readonly sample?: number | undefined } = {},
 ): ImportedDomain {
   const notes: ImportNote[] = [];
+  // A toolkit's properties onto the database (telecom's `self.device`) read as the path they return.
+  const files = new Map(given);
+  for (const file of [TAU2_FILES.tools, TAU2_FILES.userTools]) {
+    const source = files.get(file);
+    if (source !== undefined) files.set(file, inlineDatabaseProperties(source));
+  }
   const policy = files.get(TAU2_FILES.policy);
   if (policy === undefined)
     notes.push({ item: TAU2_FILES.policy, message: 'Not found; agent.md is left empty.' });
@@ -63,13 +69,22 @@ export function readTau2Domain(
     ? tau2Tools(toolsModule, scope, TAU2_FILES.tools)
     : { tools: [], notes: [] };
   notes.push(...tools.notes);
+  // The user's side reads its own data model (user_data_model.py) beside the agent's.
+  const userModelSource = files.get(TAU2_USER_FILES.userDataModel);
+  const userModel = userModelSource === undefined ? undefined : readPythonModule(userModelSource);
+  const userScope = userModel ? scopeOf([...modules, userModel]) : scope;
+  const userDb = userModel?.classes.find((c) => c.bases.some((b) => /(^|\.)DB$/.test(b)));
   const userSource = files.get(TAU2_FILES.userTools);
   const userTools =
     userSource === undefined
       ? undefined
-      : tau2Tools(readPythonModule(userSource), scope, TAU2_FILES.userTools);
+      : tau2Tools(readPythonModule(userSource), userScope, TAU2_FILES.userTools);
   if (userTools) notes.push(...userTools.notes);
-  const userSide = readUserSide(files, notes);
+  const userSide = readUserSide(
+    files,
+    notes,
+    userDb === undefined ? undefined : { db: userDb, scope: userScope },
+  );
   const toolsSource = files.get(TAU2_FILES.tools);
   const agentFunctions =
     toolsSource === undefined ? [] : classFunctions(toolsSource, TAU2_FILES.tools);
@@ -160,7 +175,7 @@ function readDatabase(files: DomainFiles, scope: TypeScope, notes: ImportNote[])
     notes.push(...read.notes);
     if (read.table === undefined) continue;
     const model = models.get(name);
-    tables.push(model ? withModel(read.table, model, notes) : read.table);
+    tables.push(model ? typedByModel(read.table, model, notes) : read.table);
   }
   return tables;
 }
@@ -180,28 +195,4 @@ function rowModels(scope: TypeScope): Map<string, JsonSchema> {
     }
   }
   return models;
-}
-
-/** The table's columns typed by its pydantic model, the model's order first. */
-function withModel(table: ImportedTable, model: JsonSchema, notes: ImportNote[]): ImportedTable {
-  const properties = model.properties as Record<string, JsonSchema>;
-  const required = new Set((model.required as string[] | undefined) ?? []);
-  const inferred = new Map(table.columns.map((c) => [c.name, c]));
-  const columns = [
-    ...table.columns.filter((c) => c.name === table.key && !Object.hasOwn(properties, c.name)),
-    ...Object.entries(properties).map(([name, schema]) => ({
-      name,
-      schema,
-      required: required.has(name),
-    })),
-  ];
-  for (const c of inferred.values())
-    if (!columns.some((m) => m.name === c.name)) {
-      columns.push(c);
-      notes.push({
-        item: `table ${table.name}, column ${c.name}`,
-        message: 'In the data but not in the data model; typed from the data.',
-      });
-    }
-  return { ...table, columns };
 }

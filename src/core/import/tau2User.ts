@@ -6,11 +6,18 @@ import type {
   ImportedTable,
   ImportedTask,
   ImportedTurn,
+  JsonSchema,
   JsonValue,
 } from './domain.ts';
+import { readAnnotation } from './python/annotation.ts';
+import { instanceOf } from './python/instances.ts';
+import type { PyClass } from './python/module.ts';
 import { readPythonModule } from './python/module.ts';
+import type { TypeScope } from './python/schemaOf.ts';
+import { fieldsOf, schemaOf } from './python/schemaOf.ts';
 import { readStatements, textOf } from './python/statements.ts';
-import { tableFromCollection } from './tables.ts';
+import { tableFromCollection, typedByModel } from './tables.ts';
+import { readTomlData } from './toml.ts';
 
 /*
  * The user's side of a tau2-bench domain (dual control): the user's own state and the functions
@@ -19,37 +26,69 @@ import { tableFromCollection } from './tables.ts';
  */
 
 /** The file names of the user's side. */
-export const TAU2_USER_FILES = { userDb: 'user_db.json', userTools: 'user_tools.py' } as const;
+export const TAU2_USER_FILES = {
+  userDb: 'user_db.json',
+  userDbToml: 'user_db.toml',
+  userTools: 'user_tools.py',
+  userDataModel: 'user_data_model.py',
+} as const;
 
 const TOOL_DECORATOR = /^is_tool\s*\(/;
 
 /**
- * Reads the user's state (`user_db.json`: each entry an object of rows by id, or one object,
- * which becomes a one-row table keyed `id`) and the non-tool functions of `user_tools.py`.
- * Never throws: what it cannot read is a note.
+ * Reads the user's state (`user_db.json`, else `user_db.toml`) and the non-tool functions of
+ * `user_tools.py`. With the user's data model (`user_data_model.py`, its `DB` class in `scope`)
+ * each field of the state is read as pydantic reads it: a `Dict`/`List` field is a table of rows,
+ * any other model field one record (a phone) in a one-row table keyed `id`, its fields the file
+ * leaves out (and fields the file has no entry for at all) filled with the model's defaults.
+ * Without one, an entry that is an object of plain values is one record. Never throws: what it
+ * cannot read is a note.
  */
 export function readUserSide(
   files: DomainFiles,
   notes: ImportNote[],
+  model?: { readonly db: PyClass; readonly scope: TypeScope },
 ): { tables: ImportedTable[]; functions: ImportedFunction[] } {
-  return { tables: userTables(files, notes), functions: userFunctions(files) };
+  return { tables: userTables(files, notes, model), functions: userFunctions(files) };
 }
 
-function userTables(files: DomainFiles, notes: ImportNote[]): ImportedTable[] {
-  const file = TAU2_USER_FILES.userDb;
-  const text = files.get(file);
-  if (text === undefined) return [];
-  let data: JsonValue;
-  try {
-    data = JSON.parse(text) as JsonValue;
-  } catch (error) {
-    notes.push({
-      item: file,
-      message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}); the user's state is left out.`,
-      place: { file },
-    });
-    return [];
+/** The user's state as data, from user_db.json or else user_db.toml. */
+function userData(
+  files: DomainFiles,
+  notes: ImportNote[],
+): { data: JsonValue; file: string } | undefined {
+  const json = files.get(TAU2_USER_FILES.userDb);
+  if (json !== undefined) {
+    const file = TAU2_USER_FILES.userDb;
+    try {
+      return { data: JSON.parse(json) as JsonValue, file };
+    } catch (error) {
+      notes.push({
+        item: file,
+        message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}); the user's state is left out.`,
+        place: { file },
+      });
+      return undefined;
+    }
   }
+  const toml = files.get(TAU2_USER_FILES.userDbToml);
+  if (toml === undefined) return undefined;
+  const read = readTomlData(toml, TAU2_USER_FILES.userDbToml);
+  notes.push(...read.notes);
+  return read.data === undefined
+    ? undefined
+    : { data: read.data, file: TAU2_USER_FILES.userDbToml };
+}
+
+function userTables(
+  files: DomainFiles,
+  notes: ImportNote[],
+  model: { readonly db: PyClass; readonly scope: TypeScope } | undefined,
+): ImportedTable[] {
+  const read = userData(files, notes);
+  if (read === undefined && model === undefined) return [];
+  const data: JsonValue = read === undefined ? {} : read.data;
+  const file = read?.file ?? TAU2_USER_FILES.userDataModel;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     notes.push({
       item: file,
@@ -58,16 +97,40 @@ function userTables(files: DomainFiles, notes: ImportNote[]): ImportedTable[] {
     });
     return [];
   }
+  const entries = new Map(Object.entries(data));
   const tables: ImportedTable[] = [];
-  for (const [name, value] of Object.entries(data)) {
+  const add = (name: string, collection: JsonValue, schema?: JsonSchema) => {
+    const table = tableFromCollection(name, collection, file);
+    notes.push(...table.notes);
+    if (table.table) tables.push(schema ? typedByModel(table.table, schema, notes) : table.table);
+  };
+  if (model !== undefined) {
+    const { db, scope } = model;
+    for (const field of fieldsOf(db, scope)) {
+      const type = readAnnotation(field.annotation);
+      const given = entries.get(field.name);
+      entries.delete(field.name);
+      const rows = type.kind === 'name' && /^(Dict|dict|List|list)$/.test(type.name);
+      const made = instanceOf(given, type, scope);
+      if ('why' in made) {
+        notes.push({
+          item: `${TAU2_USER_FILES.userDataModel}, ${db.name}.${field.name}`,
+          message: `The user's ${field.name} could not be made: ${made.why}; left out.`,
+          place: { file: TAU2_USER_FILES.userDataModel, line: field.line },
+        });
+        continue;
+      }
+      const schema = schemaOf(type, scope, new Set());
+      const row = rows ? (schema.additionalProperties ?? schema.items) : schema;
+      const rowSchema = row && typeof row === 'object' ? (row as JsonSchema) : undefined;
+      if (rows) add(field.name, made.value, rowSchema);
+      else if (isObj(made.value))
+        add(field.name, { [field.name]: { id: field.name, ...made.value } }, rowSchema);
+    }
+  }
+  for (const [name, value] of entries) {
     const single = isSingle(value);
-    const read = tableFromCollection(
-      name,
-      single ? { [name]: { id: name, ...single } } : value,
-      file,
-    );
-    notes.push(...read.notes);
-    if (read.table) tables.push(read.table);
+    add(name, single ? { [name]: { id: name, ...single } } : value);
   }
   return tables;
 }

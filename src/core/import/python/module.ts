@@ -67,6 +67,8 @@ export interface PyClass {
   readonly docstring?: string;
   readonly fields: readonly PyField[];
   readonly methods: readonly PyFunction[];
+  /** `NAME = value` lines of the body (an Enum's members), the value as written. */
+  readonly members: ReadonlyArray<{ readonly name: string; readonly value: string }>;
 }
 
 /** A module-level `NAME = expression` (type aliases such as `Status = Literal[...]`). */
@@ -143,6 +145,7 @@ class ModuleReader {
     }
     const fields: PyField[] = [];
     const methods: PyFunction[] = [];
+    const members: Array<{ name: string; value: string }> = [];
     let pending: string[] = [];
     for (const inner of statement.body) {
       const [head] = inner.tokens;
@@ -156,7 +159,13 @@ class ModuleReader {
         methods.push(this.function({ ...inner, tokens: inner.tokens.slice(1) }, pending));
       else if (head?.type === 'name' && inner.tokens[1]?.value === ':' && inner.body.length === 0) {
         fields.push(this.field(inner));
-      }
+      } else if (
+        head?.type === 'name' &&
+        inner.tokens[1]?.value === '=' &&
+        inner.tokens.length > 2 &&
+        inner.body.length === 0
+      )
+        members.push({ name: head.value, value: textOf(this.source, inner.tokens.slice(2)) });
       pending = [];
     }
     const docstring = docstringOf(statement.body);
@@ -168,6 +177,7 @@ class ModuleReader {
       ...(docstring !== undefined ? { docstring } : {}),
       fields,
       methods,
+      members,
     };
   }
 
@@ -379,4 +389,41 @@ function raiseOf(source: string, statement: PyStatement, condition: string | und
     fstring,
     ...(condition !== undefined ? { condition } : {}),
   };
+}
+
+/**
+ * The source with each property that only returns a path into the database (`@property def
+ * device(self): return self.db.device`) written out where it is used: `self.device.x` reads as
+ * `self.db.device.x`, so readers that follow `self.db` follow code written against the property.
+ */
+export function inlineDatabaseProperties(source: string): string {
+  const aliases = new Map<string, string>();
+  for (const owner of readPythonModule(source).classes)
+    for (const method of owner.methods) {
+      if (!method.decorators.includes('property')) continue;
+      const body = bodyLines(method.text);
+      const only = body.length === 1 ? /^return\s+(self\.db(?:\.\w+)+)$/.exec(body[0] ?? '') : null;
+      if (only?.[1]) aliases.set(method.name, only[1]);
+    }
+  let out = source;
+  for (const [name, path] of aliases)
+    out = out.replace(new RegExp(`\\bself\\.${name}\\b(?!\\s*[(=])`, 'g'), path);
+  return out;
+}
+
+/** A `def`'s body as trimmed lines, its docstring and blank lines left out. */
+function bodyLines(defText: string): string[] {
+  const lines = defText
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim());
+  const out = lines.filter((l) => l !== '' && !l.startsWith('#'));
+  if (out[0] && /^("""|''')/.test(out[0])) {
+    const quote = out[0].slice(0, 3);
+    const end = out.findIndex((l, i) =>
+      i === 0 ? l.length > 3 && l.endsWith(quote) : l.endsWith(quote),
+    );
+    out.splice(0, end + 1);
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../domain.ts';
 import type { PyType } from './annotation.ts';
 import { readAnnotation } from './annotation.ts';
+import { literalOfText } from './literal.ts';
 import type { PyClass, PyModule } from './module.ts';
 
 /** The classes and type aliases of one or more modules, by name, to resolve annotations. */
@@ -78,11 +79,31 @@ export function schemaOf(
     return schemaOf(alias, scope, unknown, [...seen, name]);
   const model = scope.classes.get(name);
   if (model !== undefined) {
+    const members = enumValues(model);
+    if (members !== undefined)
+      return members.every((v) => typeof v === 'string')
+        ? { type: 'string', enum: members }
+        : { enum: members };
     if (seen.includes(name)) return { type: 'object' };
     return objectSchema(model, scope, unknown, [...seen, name]);
   }
   unknown.add(name);
   return {};
+}
+
+/**
+ * The values of an Enum class's members (`ACTIVE = "active"`), or undefined for a class that is
+ * not an Enum or has a member whose value is not a literal.
+ */
+export function enumValues(model: PyClass): Array<string | number | boolean> | undefined {
+  if (!model.bases.some((b) => /(^|\.)(Enum|IntEnum|StrEnum)$/.test(b))) return undefined;
+  const values = model.members.map((m) => literalOfText(m.value));
+  return values.every(
+    (v): v is string | number | boolean =>
+      typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean',
+  )
+    ? values
+    : undefined;
 }
 
 /** The fields of a class and its bases in the scope, a subclass's field replacing its base's. */
