@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { domainFolders, domainName, findDomain, gatherDomain } from './gather.ts';
+import { readTau2Domain } from './tau2.ts';
 
 const TAU2 = [
   'data/policy.md',
@@ -95,6 +96,39 @@ describe('gatherDomain', () => {
     if ('error' in found) throw new Error(found.error);
     expect(found.paths.get('policy.md')).toBe('data/main_policy.md');
     expect(found.paths.get('tools.py')).toBe('tools.py');
+  });
+
+  it('adds the policy’s fellow documents to agent.md, leaving out solo and workflow variants', () => {
+    const paths = [
+      'data/policy.md',
+      'data/policy_solo.md',
+      'data/returns_handbook.md',
+      'data/escalation_manual.md',
+      'data/escalation_workflow.md',
+      'data/notes/deep.md',
+      'src/tools.py',
+    ];
+    const found = gatherDomain('tau2', { label: 'x', name: 'desk', paths, read });
+    if ('error' in found) throw new Error(found.error);
+    // Only documents beside the policy, not in folders below it.
+    expect([...found.paths.values()].filter((p) => p.endsWith('.md'))).toEqual([
+      'data/policy.md',
+      'data/escalation_manual.md',
+      'data/escalation_workflow.md',
+      'data/policy_solo.md',
+      'data/returns_handbook.md',
+    ]);
+    const domain = readTau2Domain('desk', found.files);
+    const order = ['policy.md', 'escalation_manual.md', 'returns_handbook.md'].map((f) =>
+      domain.policy.indexOf(`text of data/${f}`),
+    );
+    expect(order.every((at, i) => at >= 0 && (i === 0 || at > (order[i - 1] ?? 0)))).toBe(true);
+    expect(domain.policy).not.toContain('text of data/policy_solo.md');
+    expect(domain.policy).not.toContain('text of data/escalation_workflow.md');
+    expect(domain.notes.filter((n) => n.item.endsWith('.md')).map((n) => n.item)).toEqual([
+      'escalation_workflow.md',
+      'policy_solo.md',
+    ]);
   });
 
   it('finds a checkout’s domain with its name, and only there', () => {

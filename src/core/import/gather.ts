@@ -1,6 +1,6 @@
 import { INTELLAGENT_WIKI } from './intellagent.ts';
 import { TAU2_USER_FILES } from './tau2User.ts';
-import { TAU2_FILES } from './tau2.ts';
+import { TAU2_FILES, TAU2_POLICY_DOCUMENT } from './tau2.ts';
 import { INTELLAGENT_VALIDATORS } from './validators.ts';
 
 /*
@@ -112,6 +112,16 @@ function pickTau2(present: ReadonlySet<string>, domain?: string): Map<string, st
           break;
         }
       }
+  // The policy's fellow documents (telecom's tech_support_manual.md), beside it.
+  const policy = picked.get(TAU2_FILES.policy);
+  if (policy !== undefined) {
+    const dir = policy.includes('/') ? policy.slice(0, policy.lastIndexOf('/') + 1) : '';
+    for (const path of [...present].sort()) {
+      const rest = path.slice(dir.length);
+      if (path.startsWith(dir) && path !== policy && /^[^/]+\.md$/i.test(rest))
+        picked.set(`${TAU2_POLICY_DOCUMENT}${rest}`, path);
+    }
+  }
   return picked;
 }
 

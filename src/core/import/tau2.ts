@@ -30,6 +30,9 @@ export const TAU2_FILES = {
   userTools: 'user_tools.py',
 } as const;
 
+/** The prefix of a policy document's name among a tau2 domain's files (`policy/<file>.md`). */
+export const TAU2_POLICY_DOCUMENT = 'policy/';
+
 /**
  * Reads a tau2-bench domain (policy.md, tasks.json, db.json or db.toml, tools.py, data_model.py) into an
  * ImportedDomain. Python is parsed, never run. Large tables are sliced to what the tasks touch
@@ -47,9 +50,10 @@ export function readTau2Domain(
     const source = files.get(file);
     if (source !== undefined) files.set(file, inlineDatabaseProperties(source));
   }
-  const policy = files.get(TAU2_FILES.policy);
-  if (policy === undefined)
+  const main = files.get(TAU2_FILES.policy);
+  if (main === undefined)
     notes.push({ item: TAU2_FILES.policy, message: 'Not found; agent.md is left empty.' });
+  const policy = main === undefined ? undefined : withPolicyDocuments(main, files, notes);
 
   const modules: PyModule[] = [];
   for (const file of [TAU2_FILES.dataModel, TAU2_FILES.tools]) {
@@ -195,4 +199,33 @@ function rowModels(scope: TypeScope): Map<string, JsonSchema> {
     }
   }
   return models;
+}
+
+/**
+ * The main policy and the documents beside it (`policy/<file>.md`, as gathered), as tau2-bench
+ * gives them to the agent: telecom's tech_support_manual.md after main_policy.md. A `_solo`
+ * variant (for tau2's solo mode) and a `_workflow` document beside its `_manual` twin (tau2 reads
+ * the manual unless asked for the workflow) are left out, each with a note.
+ */
+function withPolicyDocuments(main: string, files: DomainFiles, notes: ImportNote[]): string {
+  const documents = [...files.keys()]
+    .filter((k) => k.startsWith(TAU2_POLICY_DOCUMENT))
+    .map((k) => k.slice(TAU2_POLICY_DOCUMENT.length))
+    .sort();
+  const present = new Set(documents);
+  const parts = [main.trimEnd()];
+  for (const name of documents) {
+    const why = /_solo\.md$/i.test(name)
+      ? 'the variant for tau2-bench’s solo mode, where the agent works without a user'
+      : /_workflow\.md$/i.test(name) && present.has(name.replace(/_workflow\.md$/i, '_manual.md'))
+        ? `an alternative to ${name.replace(/_workflow\.md$/i, '_manual.md')}, which tau2-bench reads by default`
+        : undefined;
+    if (why !== undefined) {
+      notes.push({ item: name, message: `Not added to agent.md: ${why}.` });
+      continue;
+    }
+    const text = files.get(`${TAU2_POLICY_DOCUMENT}${name}`) ?? '';
+    parts.push(`<!-- ${name}, as tau2-bench adds it to the policy -->\n\n${text.trim()}`);
+  }
+  return `${parts.join('\n\n')}\n`;
 }
