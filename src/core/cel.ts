@@ -1,3 +1,4 @@
+import { useKeyedLookups } from './celKeyed.ts';
 import { Environment, ParseError } from '@marcbachmann/cel-js';
 import { registerListFunctions } from './celFunctions.ts';
 import {
@@ -55,6 +56,7 @@ export function compileCel(source: string): CompiledExpression | CelProblem {
   try {
     const evaluate = runtime.parse(source);
     useLinearMatches(evaluate.ast);
+    useKeyedLookups(evaluate.ast);
     result = {
       source,
       run(variables) {
