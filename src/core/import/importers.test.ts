@@ -240,10 +240,20 @@ describe('projectOfDomain', () => {
       goal: 'You want to borrow B1.\n\nYou are brief.',
       knows: ['Your card is C-107.'],
       unknown: ['You do not know your fine.'],
+      // Each action charged to the policy extracted for its tool; those policies are in play.
+      policies: ['look-up-member-card-number-before', 'before-lending-book-state-due-date'],
       expected: {
         required_actions: [
-          { tool: 'get_member', args: { card: 'C-107' } },
-          { tool: 'lend_book', args: { card: 'C-107', book_id: 'B1' } },
+          {
+            tool: 'get_member',
+            args: { card: 'C-107' },
+            policy: 'look-up-member-card-number-before',
+          },
+          {
+            tool: 'lend_book',
+            args: { card: 'C-107', book_id: 'B1' },
+            policy: 'before-lending-book-state-due-date',
+          },
           { tool: 'return_book', args: { loan_id: 'L7', note: 'worn' } },
           { tool: 'transfer_to_librarian', args: { summary: 'fine' }, compare_args: [] },
         ],

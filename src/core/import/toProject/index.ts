@@ -8,6 +8,7 @@ import { statedNow } from './clock.ts';
 import { goldEndStates } from './endStates.ts';
 import { validatorNotes } from './validators.ts';
 import { planTables } from './database.ts';
+import { withPoliciesInPlay, policyLinks } from './inPlay.ts';
 import { planPolicies } from './policies.ts';
 import { planScenarios } from './scenarios.ts';
 import { planTools } from './tools.ts';
@@ -40,9 +41,15 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
     { tables: new Set(tables.map((t) => t.name)), tools: new Set(tools.names.values()) },
     notes,
   );
+  const policies = planPolicies(
+    domain.policy,
+    tools.entries.map((t) => ({ name: t.name, description: t.description })),
+  );
+  const links = policyLinks(policies);
   const scenarios = planScenarios(domain.tasks, tools.names, notes, user.names).map(
-    (scenario, i) => {
+    (planned, i) => {
       const task = domain.tasks[i];
+      const scenario = withPoliciesInPlay(planned, links);
       return task
         ? withUserParts(
             scenario,
@@ -53,10 +60,6 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
           )
         : scenario;
     },
-  );
-  const policies = planPolicies(
-    domain.policy,
-    tools.entries.map((t) => ({ name: t.name, description: t.description })),
   );
   const database = [...tables, ...user.tables].map((t) => ({
     name: t.name,
