@@ -203,8 +203,9 @@ describe('tau2-bench end states through the imported tools', () => {
         line_active: true,
         signal_strength: { '2G': 'poor', '3G': 'fair', '4G': 'good', '5G': 'excellent' },
       });
-      // Not yet (issue 29): the phone's state (user_db.toml) and the environment's sync between
-      // the line and the phone are not carried, so no task ends where tau2-bench's tools end.
+      // Not yet (issue 29): the phone's tools call helpers that change many fields at once,
+      // which the user-side reader does not follow, and the environment's sync between the line
+      // and the phone is not carried, so no task ends where tau2-bench's tools end.
       expect(runs.length - differing.length).toBe(TELECOM_MATCHING);
       expect(withAssertions).toHaveLength(114);
       expect(withAssertions.length - assertionsDiffer.length).toBe(TELECOM_ASSERTIONS_AGREEING);
