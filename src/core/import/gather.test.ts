@@ -105,6 +105,7 @@ describe('gatherDomain', () => {
       'data/returns_handbook.md',
       'data/escalation_manual.md',
       'data/escalation_workflow.md',
+      'data/README.md',
       'data/notes/deep.md',
       'src/tools.py',
     ];
@@ -113,6 +114,7 @@ describe('gatherDomain', () => {
     // Only documents beside the policy, not in folders below it.
     expect([...found.paths.values()].filter((p) => p.endsWith('.md'))).toEqual([
       'data/policy.md',
+      'data/README.md',
       'data/escalation_manual.md',
       'data/escalation_workflow.md',
       'data/policy_solo.md',
@@ -125,7 +127,9 @@ describe('gatherDomain', () => {
     expect(order.every((at, i) => at >= 0 && (i === 0 || at > (order[i - 1] ?? 0)))).toBe(true);
     expect(domain.policy).not.toContain('text of data/policy_solo.md');
     expect(domain.policy).not.toContain('text of data/escalation_workflow.md');
+    expect(domain.policy).not.toContain('text of data/README.md');
     expect(domain.notes.filter((n) => n.item.endsWith('.md')).map((n) => n.item)).toEqual([
+      'README.md',
       'escalation_workflow.md',
       'policy_solo.md',
     ]);

@@ -215,11 +215,13 @@ function withPolicyDocuments(main: string, files: DomainFiles, notes: ImportNote
   const present = new Set(documents);
   const parts = [main.trimEnd()];
   for (const name of documents) {
-    const why = /_solo\.md$/i.test(name)
-      ? 'the variant for tau2-bench’s solo mode, where the agent works without a user'
-      : /_workflow\.md$/i.test(name) && present.has(name.replace(/_workflow\.md$/i, '_manual.md'))
-        ? `an alternative to ${name.replace(/_workflow\.md$/i, '_manual.md')}, which tau2-bench reads by default`
-        : undefined;
+    const why = /^(readme|changelog|license|contributing)\b/i.test(name)
+      ? 'a document about the domain’s files, not a policy'
+      : /_solo\.md$/i.test(name)
+        ? 'the variant for tau2-bench’s solo mode, where the agent works without a user'
+        : /_workflow\.md$/i.test(name) && present.has(name.replace(/_workflow\.md$/i, '_manual.md'))
+          ? `an alternative to ${name.replace(/_workflow\.md$/i, '_manual.md')}, which tau2-bench reads by default`
+          : undefined;
     if (why !== undefined) {
       notes.push({ item: name, message: `Not added to agent.md: ${why}.` });
       continue;

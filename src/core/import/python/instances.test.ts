@@ -126,11 +126,14 @@ describe('inlineDatabaseProperties', () => {
       '',
       '    def mute(self):',
       '        self.phone.muted = True',
+      '        if self.phone == None:',
+      '            return False',
       '        return self.busy',
       '',
     ].join('\n');
     const out = inlineDatabaseProperties(source);
     expect(out).toContain('        self.db.device.muted = True');
+    expect(out).toContain('        if self.db.device == None:');
     // Only a bare path is written out; a property that computes stays as it was.
     expect(out).toContain('        return self.busy');
     expect(out).toContain('        return self.db.device\n');

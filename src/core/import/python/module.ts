@@ -407,7 +407,8 @@ export function inlineDatabaseProperties(source: string): string {
     }
   let out = source;
   for (const [name, path] of aliases)
-    out = out.replace(new RegExp(`\\bself\\.${name}\\b(?!\\s*[(=])`, 'g'), path);
+    // Not a call of it, and not an assignment to it (`==` is a comparison, which it reads).
+    out = out.replace(new RegExp(`\\bself\\.${name}\\b(?!\\s*(?:\\(|=(?!=)))`, 'g'), path);
   return out;
 }
 
