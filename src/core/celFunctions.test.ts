@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkCel, compileCel, isCelProblem } from './cel.ts';
-import { celRound } from './celFunctions.ts';
+import { readFileSync } from 'node:fs';
+import { celDecimalText, celFixed, celRound } from './celFunctions.ts';
 
 function run(source: string, variables: Record<string, unknown> = {}): unknown {
   const compiled = compileCel(source);
@@ -103,5 +104,34 @@ describe('the functions that build changed copies and round as Python does', () 
     expect(run('sorted([3.0, 1.5])')).toEqual([1.5, 3]);
     expect(run('range(3)')).toEqual([0n, 1n, 2n]);
     expect(() => run('sorted(l)', { l: ['a', 1] })).toThrow(/sorted\(\) takes a list of numbers/);
+  });
+});
+
+describe('numbers written as Python writes them', () => {
+  // Made by Python 3 (`str(x)`, `format(x, '.Nf')`) for chosen and random values.
+  const python = JSON.parse(
+    readFileSync(new URL('./testdata/python-floats.json', import.meta.url), 'utf8'),
+  ) as { str: Array<[number, string]>; fixed: Array<[number, number, string]> };
+
+  it('decimalText writes a float as str() does', () => {
+    for (const [x, text] of python.str) expect(celDecimalText(x), String(x)).toBe(text);
+    expect(run('decimalText(2.0) + " GB"')).toBe('2.0 GB');
+    expect(run('decimalText(3)')).toBe('3');
+  });
+
+  it('fixed writes a float as a .Nf format does, a tie to even', () => {
+    for (const [x, d, text] of python.fixed)
+      expect(celFixed(x, BigInt(d)), `${x}:.${d}f`).toBe(text);
+    expect(run('fixed(2.675, 2)')).toBe('2.67');
+  });
+
+  it('decimalText reads back as the same number (property)', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        const text = celDecimalText(x);
+        expect(Number(text.replace(/^(-?)0\.0$/, '$10'))).toBe(x === 0 ? 0 : x);
+        expect(text).toMatch(/^-?(\d+\.\d+|\d(\.\d+)?e[+-]\d{2,3})$/);
+      }),
+    );
   });
 });

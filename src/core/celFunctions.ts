@@ -67,7 +67,7 @@ export function celMax(list: unknown): Numeric {
 // deep inside a list or object column (a gift card's balance inside a user's payment methods):
 // `put(map, key, value)`, `merge(map, map)`, `setAt(list, index, value)`. And the arithmetic and
 // list helpers imported tools need: `round(number, digits)`, `abs(number)`, `sorted(list)`,
-// `range(n)`.
+// `range(n)`; and numbers written as Python writes them: `decimalText(x)`, `fixed(x, digits)`.
 
 type Plain = Readonly<Record<string, unknown>>;
 
@@ -118,6 +118,48 @@ export function celRound(value: unknown, digits: unknown): Numeric {
   if (twice > denominator || (twice === denominator && q % 2n === 1n)) q += 1n;
   const rounded = Number(q) / 10 ** d;
   return value < 0 ? -rounded : rounded;
+}
+
+/**
+ * A number as Python writes a float (`str(2.0)` is "2.0", `str(1e-05)` is "1e-05"): the
+ * shortest digits that read back as the same double, in fixed notation from 1e-4 up to 1e16 and
+ * with an exponent of at least two digits outside it. An integer (a CEL int) is written as one.
+ */
+export function celDecimalText(value: unknown): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value !== 'number')
+    throw new Error(`decimalText() takes a number; got ${String(value)}.`);
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  const sign = value < 0 ? '-' : '';
+  const [mantissa = '0', power = '0'] = Math.abs(value).toExponential().split('e');
+  const digits = mantissa.replace('.', '');
+  const exponent = Number(power);
+  if (exponent < -4 || exponent >= 16) {
+    const rest = digits.slice(1);
+    const e = Math.abs(exponent).toString().padStart(2, '0');
+    return `${sign}${digits[0] ?? '0'}${rest ? `.${rest}` : ''}e${exponent < 0 ? '-' : '+'}${e}`;
+  }
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+  const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0');
+  const fraction = digits.slice(exponent + 1);
+  return `${sign}${whole}.${fraction || '0'}`;
+}
+
+/**
+ * A number written with `digits` decimals, as Python's `f"{x:.2f}"`: the exact value rounded to
+ * the nearest, a tie to even.
+ */
+export function celFixed(value: unknown, digits: unknown): string {
+  const d = Number(digits);
+  if (!Number.isInteger(d) || d < 0 || d > 15) throw new Error(`fixed() takes 0 to 15 digits.`);
+  if (typeof value === 'bigint') return d === 0 ? value.toString() : `${value}.${'0'.repeat(d)}`;
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new Error(`fixed() takes a number; got ${String(value)}.`);
+  const rounded = celRound(value, BigInt(d)) as number;
+  const text = Math.abs(rounded).toFixed(d);
+  return value < 0 ? `-${text}` : text;
 }
 
 /** A positive finite double as an exact fraction m / 2^k. */
@@ -173,6 +215,8 @@ export const LIST_FUNCTIONS = [
   'abs',
   'sorted',
   'range',
+  'decimalText',
+  'fixed',
 ] as const;
 
 /** Registers PolicyLab's list, map and number functions on a CEL environment. */
@@ -187,5 +231,7 @@ export function registerListFunctions(env: Environment): Environment {
     .registerFunction('round(dyn, int): dyn', celRound)
     .registerFunction('abs(dyn): dyn', celAbs)
     .registerFunction('sorted(dyn): dyn', celSorted)
-    .registerFunction('range(dyn): list', celRange);
+    .registerFunction('range(dyn): list', celRange)
+    .registerFunction('decimalText(dyn): string', celDecimalText)
+    .registerFunction('fixed(dyn, int): string', celFixed);
 }

@@ -47,14 +47,23 @@ function argsFor(name: string): Record<string, unknown> {
 
 describe('a domain written to defeat the reader', () => {
   it('carries the tools it can follow, and marks every other one not imported', () => {
-    // credit_customer's max() reads as CEL's max; find_heaviest's search loop does not, so the
-    // owner's parcels stand in for its answer, as the report says.
+    // credit_customer's max() reads as CEL's max; redirect_parcel's early returns as branches;
+    // quote's float in an f-string as Python writes it;
+    // find_heaviest's loop keeps a best-so-far the reader does not follow, so the owner's
+    // parcels stand in for its answer, as the report says.
     expect(model.tools.filter((t) => t.notImported === undefined).map((t) => t.name)).toEqual([
       'hold_parcel',
       'get_parcel',
+      'redirect_parcel',
       'credit_customer',
       'find_heaviest',
+      'quote',
     ]);
+    // reweigh holds the parcel through a public tool after changing its weight: a parcel not at
+    // the depot fails the call after the change, which Python keeps, so it is not carried.
+    expect(model.tools.find((t) => t.name === 'reweigh')?.notImported).toMatch(
+      /may fail after a change, which Python keeps/,
+    );
     expect(imported.notCarried.find((n) => n.item === 'tool find_heaviest')?.message).toMatch(
       /^Returns the matching rows .*, not the source's own output\.$/,
     );
@@ -88,6 +97,17 @@ describe('a domain written to defeat the reader', () => {
       { now: NOW },
     );
     expect(held.ok && held.db.parcels?.find((p) => p.parcel_id === 'P1')?.state).toBe('held');
+    // A float in an f-string is written as Python writes it.
+    const quoted = runTool(model, db, { tool: 'quote', args: { weight: 2 } }, { now: NOW });
+    expect(quoted.ok && JSON.parse(quoted.result)).toBe('3.0 pounds');
+    // An early return is a branch: a parcel that left the depot keeps its town, as in Python.
+    const town = (args: Record<string, unknown>) => {
+      const out = runTool(model, db, { tool: 'redirect_parcel', args }, { now: NOW });
+      return out.ok ? out.db.parcels?.map((p) => p.town) : out.error;
+    };
+    expect(town({ parcel_id: 'P1', town: 'Hull' })).toEqual(['Hull', 'Ayr']);
+    expect(town({ parcel_id: 'P2', town: 'Hull' })).toEqual(['Ely', 'Ayr']);
+    expect(town({ parcel_id: 'P9', town: 'Hull' })).toEqual(['Ely', 'Ayr']);
     const got = runTool(model, db, { tool: 'get_parcel', args: { parcel_id: 'P2' } }, { now: NOW });
     expect(got.ok && (JSON.parse(got.result) as { town: string }).town).toBe('Ayr');
     expect(

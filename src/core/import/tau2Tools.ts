@@ -102,9 +102,10 @@ function toolOf(
     parameters: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
     preconditions: preconditionsOf(method, helpers, file),
     body: method.text,
+    // Every other method may be called as a helper, a public tool included.
     helpers: Object.fromEntries(
       [...helpers.values()]
-        .filter((m) => m.name.startsWith('_') && !m.name.startsWith('__'))
+        .filter((m) => !m.name.startsWith('__') && m.name !== method.name)
         .map((m) => [m.name, m.text]),
     ),
     place: { file, line: method.line },

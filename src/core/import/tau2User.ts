@@ -158,9 +158,7 @@ export function classFunctions(source: string, file: string): ImportedFunction[]
   const module = readPythonModule(source);
   return module.classes.flatMap((owner) => {
     const helpers = Object.fromEntries(
-      owner.methods
-        .filter((m) => m.name.startsWith('_') && !m.name.startsWith('__'))
-        .map((m) => [m.name, m.text]),
+      owner.methods.filter((m) => !m.name.startsWith('__')).map((m) => [m.name, m.text]),
     );
     return owner.methods
       .filter((m) => !m.decorators.some((d) => TOOL_DECORATOR.test(d)) && !m.name.startsWith('__'))

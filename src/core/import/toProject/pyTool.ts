@@ -8,6 +8,7 @@ import type { PyStatement } from '../python/statements.ts';
 import { indexOfTopLevel } from '../python/statements.ts';
 import type { TablePlan } from './database.ts';
 import { ChangeReader } from './pyTool/changes.ts';
+import { type TryBranch, liftReturns, returnsInLoop } from './pyTool/flow.ts';
 import {
   type CelValue,
   type Frame,
@@ -92,9 +93,13 @@ class Reader extends ChangeReader {
         ...numericOf(schema),
       });
     }
-    if (fn.body.some((s) => s.body.some(containsReturn)))
-      throw new Unreadable('it returns early from inside a block');
-    this.block(fn.body, { locals, when: [], dry: false });
+    const body = liftReturns(fn.body);
+    if (body.some(returnsInLoop)) throw new Unreadable('it returns from inside a loop');
+    const value = this.bodyValue(body, { locals, when: [], dry: false });
+    if (this.wantsReturn) {
+      if (value.k === 'never') throw new Unreadable('it fails whatever the arguments');
+      this.returned = this.celOf(value).cel;
+    }
     this.flush();
     const effects = this.effects.map(({ writes: _w, epoch: _e, ...effect }) => effect);
     for (const effect of effects)
@@ -104,8 +109,6 @@ class Reader extends ChangeReader {
     for (const r of this.requires)
       if (isCelProblem(compileCel(r.condition)))
         throw new Unreadable(`a failure's condition does not compile as CEL`);
-    if (this.wantsReturn && this.returned === undefined)
-      throw new Unreadable('it does not end by returning a value');
     if (this.returned !== undefined && isCelProblem(compileCel(this.returned)))
       throw new Unreadable('what it returns does not compile as CEL');
     return {
@@ -147,7 +150,95 @@ class Reader extends ChangeReader {
     }
   }
 
+  /**
+   * Runs a body whose returns end their paths and gives what it returns: the value of its last
+   * `return`, or of each branch of the `if` chain that ends it, joined as a choice; `None` when
+   * it falls off its end; `never` when every path fails.
+   */
+  protected bodyValue(statements: readonly PyStatement[], frame: Frame): Value {
+    const list = statements.map(oneLine);
+    const last = list[list.length - 1];
+    const lastHead = last?.tokens[0]?.value;
+    if (last === undefined) return this.cel('null', []);
+    if (lastHead === 'return') {
+      this.block(list.slice(0, -1), frame);
+      if (this.depth === 0) this.line = last.line + this.firstLine - 1;
+      if (last.tokens.length === 1 || (this.depth === 0 && !this.wantsReturn))
+        return this.cel('null', []);
+      const returned = parsePyExpr(last.tokens.slice(1));
+      if (callsSelf(returned)) return this.expr(returned, frame);
+      // A value nobody uses need not be readable (a helper called for what it changes).
+      try {
+        return this.expr(returned, frame);
+      } catch (error) {
+        if (error instanceof Unreadable) return { k: 'unset', why: error.message };
+        throw error;
+      }
+    }
+    if (lastHead === 'raise') {
+      this.block(list, frame);
+      return { k: 'never' };
+    }
+    let k = list.length - 1;
+    while (k > 0 && ['elif', 'else'].includes(list[k]?.tokens[0]?.value ?? '')) k--;
+    const chain = list.slice(k);
+    const branching = ['if', 'elif', 'else'].includes(lastHead ?? '') && chain.some(containsReturn);
+    if (!branching || list[k]?.tokens[0]?.value !== 'if') {
+      this.block(list, frame);
+      return this.cel('null', []);
+    }
+    this.block(list.slice(0, k), frame);
+    const outcomes: Array<{ cond: CelValue | undefined; value: Value }> = [];
+    let before: CelValue[] = [];
+    for (const branch of chain) {
+      if (this.depth === 0) this.line = branch.line + this.firstLine - 1;
+      const kind = branch.tokens[0]?.value;
+      const cond = kind === 'else' ? undefined : this.condition(branch, frame);
+      const when = [...frame.when, ...before.map((c) => this.not(c)), ...(cond ? [cond] : [])];
+      const value = this.bodyValue(branch.body, { ...frame, locals: new Map(frame.locals), when });
+      outcomes.push({ cond, value });
+      if (cond) before = [...before, cond];
+    }
+    // Without an `else`, the path that takes no branch falls off the end: None.
+    if (lastHead !== 'else') outcomes.push({ cond: undefined, value: this.cel('null', []) });
+    return this.choice(outcomes);
+  }
+
+  /** Branch values joined: `c1 ? v1 : (c2 ? v2 : v3)`, leaving out the branches that fail. */
+  private choice(outcomes: ReadonlyArray<{ cond: CelValue | undefined; value: Value }>): Value {
+    const live = outcomes.filter((o) => o.value.k !== 'never');
+    if (live.length === 0) return { k: 'never' };
+    if (live.length === 1) {
+      const only = live[0] as { cond: CelValue | undefined; value: Value };
+      // A row found by a search, on the one path that goes on: it is there.
+      if (
+        only.value.k === 'place' &&
+        only.value.exists !== undefined &&
+        only.value.exists === only.cond?.cel
+      ) {
+        const { exists: _found, ...place } = only.value;
+        return place;
+      }
+      return only.value;
+    }
+    const [first, ...others] = live as Array<{ cond: CelValue | undefined; value: Value }>;
+    const otherwise = this.choice(others);
+    const then = this.celOf(first?.value as Value);
+    const rest = this.celOf(otherwise);
+    if (first?.cond === undefined) return then;
+    return this.ternary(first.cond, then, rest);
+  }
+
   protected condition(statement: PyStatement, frame: Frame): CelValue {
+    // A `try` made into a branch (`liftReturns`): its handler runs when its body would fail.
+    if ('attempt' in statement) {
+      const probe = { fails: [] as CelValue[], wrote: false };
+      const attempt = (statement as TryBranch).attempt;
+      this.block(attempt, { ...frame, locals: new Map(frame.locals), dry: true, probe });
+      const fails = probe.fails;
+      if (fails.length === 0) return this.cel('false', []);
+      return this.cel(fails.map((p) => `(${p.cel})`).join(' || '), fails);
+    }
     const tokens = statement.tokens.slice(1, -1);
     return this.bool(this.expr(parsePyExpr(tokens), frame));
   }
@@ -165,10 +256,7 @@ class Reader extends ChangeReader {
         continue;
       }
       const cond = this.all(when.slice(frame.when.length));
-      frame.locals.set(
-        name,
-        this.cel(`(${cond.cel} ? ${value.cel} : ${old.cel})`, [cond, value, old]),
-      );
+      frame.locals.set(name, this.ternary(cond, value, old));
     }
   }
 
@@ -177,17 +265,8 @@ class Reader extends ChangeReader {
     const head = tokens[0];
     if (head === undefined || head.value === 'pass') return;
     if (head.type === 'string' && tokens.length === 1) return; // a docstring
-    if (head.value === 'return') {
-      // A read tool's answer is what its body returns at its end (an early return inside a
-      // block was refused in `run`). What a write tool returns is not carried; a helper's
-      // return is read by `call`.
-      if (this.wantsReturn && this.depth === 0)
-        this.returned =
-          tokens.length === 1
-            ? 'null'
-            : this.celOf(this.expr(parsePyExpr(tokens.slice(1)), frame)).cel;
-      return;
-    }
+    // A `return` ends its path (`liftReturns`); what it gives is read by `bodyValue`.
+    if (head.value === 'return') return;
     if (head.value === 'raise') {
       this.raise(statement, frame);
       return;
@@ -221,19 +300,32 @@ class Reader extends ChangeReader {
   }
 
   protected raise(statement: PyStatement, frame: Frame): void {
-    if (frame.dry) return;
-    if (frame.when.length === 0)
+    if (frame.dry && !frame.probe) return;
+    if (frame.when.length === 0 && !frame.probe)
       throw new Unreadable(`it fails whatever the arguments (line ${this.line})`);
     const call = parsePyExpr(statement.tokens.slice(1));
     const message = call.t === 'call' ? call.args[0] : undefined;
-    let error =
+    const error =
       message?.t === 'str' ? message.value.replace(/^error:\s*/i, '').trim() : 'The call failed.';
     if (message?.t === 'str' && message.fstring)
       this.notes.push(
         `"${error}" names values of the call; the message keeps their names in braces.`,
       );
-    error ||= 'The call failed.';
+    this.fail(error || 'The call failed.', frame);
+  }
+
+  /** The call fails with `error` when the frame's conditions hold (checked before any change). */
+  protected fail(error: string, frame: Frame): void {
+    if (frame.probe) {
+      // Python keeps what a `try` body changed before it failed; the branch would not.
+      if (frame.probe.wrote)
+        throw new Unreadable(`a "try" whose body may fail after a change (line ${this.line})`);
+      frame.probe.fails.push(frame.when.length === 0 ? this.cel('true', []) : this.all(frame.when));
+      return;
+    }
+    if (frame.dry) return;
     const cond = this.all(frame.when);
+    if (cond.cel === 'false') return;
     // A failure after a change would read the changed data; the format checks failures first.
     const written = new Set([
       ...this.effects.flatMap((e) => [...e.writes]),
@@ -248,11 +340,21 @@ class Reader extends ChangeReader {
     const loop = frame.loop;
     const holds = this.not(cond).cel;
     const condition = loop ? `${loop.list}.all(${loop.as}, ${holds})` : holds;
-    if (this.requires.some((r) => r.condition === condition)) return;
+    // The same check made again (a loop over the same list, its variable named anew) is one.
+    const canon = loop ? condition.replace(new RegExp(`\\b${loop.as}\\b`, 'g'), '§') : condition;
+    if (this.requires.some((r) => r.condition === condition) || this.checked.has(canon)) return;
+    this.checked.add(canon);
+    // Python keeps what a call changed before it failed; the format checks failures first, so a
+    // failure that only a changed call can reach is not carried (one checked before is fine).
+    if (this.effects.length > 0 || this.pendingWrites().length > 0)
+      throw new Unreadable(`it may fail after a change, which Python keeps (line ${this.line})`);
     const requirement = { condition, error };
     this.requires.push(requirement);
     loop?.requires.push({ requirement, reads: new Set(cond.reads.keys()) });
   }
+
+  /** Each failure's condition with its loop's variable made anonymous. */
+  private readonly checked = new Set<string>();
 
   protected loop(statement: PyStatement, frame: Frame): void {
     if (frame.loop) throw new Unreadable(`a loop inside a loop (line ${this.line})`);
@@ -290,7 +392,13 @@ class Reader extends ChangeReader {
     const list = bind(locals, () => name, name);
     const loop: Loop = { list: list.cel, as: name, epoch: this.epoch, effects: 0, requires: [] };
     const before = new Map(locals);
-    this.block(statement.body, { locals, when: frame.when, loop, dry: frame.dry });
+    this.block(statement.body, {
+      locals,
+      when: frame.when,
+      loop,
+      dry: frame.dry,
+      ...(frame.probe && { probe: frame.probe }),
+    });
     const writes = this.flush();
     // A failure the loop checks after changing what it reads would see the change in Python.
     for (const { requirement, reads } of loop.requires)
@@ -306,8 +414,13 @@ class Reader extends ChangeReader {
     const last = `(size(${list.cel}) - 1)`;
     bind(after, (l) => `${l.cel}[${last}]`, last);
     this.block(statement.body, { locals: after, when: frame.when, dry: true });
+    // A local the loop sets only under an `if` holds what some earlier item left: not followed.
+    const guarded = assignedUnderIf(statement.body);
     for (const [local, value] of after)
-      if (!locals.has(local) || before.get(local) === locals.get(local)) locals.set(local, value);
+      if (guarded.has(local) && !this.accumulated.has(locals.get(local) as CelValue))
+        locals.set(local, { k: 'unset', why: `"${local}" is set in a loop under an "if"` });
+      else if (!locals.has(local) || before.get(local) === locals.get(local))
+        locals.set(local, value);
       else if (!this.accumulated.has(locals.get(local) as CelValue)) locals.set(local, value);
   }
 
@@ -424,4 +537,63 @@ class Reader extends ChangeReader {
       true,
     );
   }
+}
+
+/** The names a block assigns inside an `if`, `elif` or `else` (at any depth). */
+function assignedUnderIf(statements: readonly PyStatement[], inside = false): Set<string> {
+  const names = new Set<string>();
+  for (const statement of statements.map(oneLine)) {
+    const head = statement.tokens[0]?.value ?? '';
+    const branch = ['if', 'elif', 'else'].includes(head);
+    if (inside && statement.body.length === 0) {
+      const assign = indexOfTopLevel(statement.tokens, '=');
+      const first = statement.tokens[0];
+      if (assign === 1 && first?.type === 'name') names.add(first.value);
+    }
+    for (const name of assignedUnderIf(statement.body, inside || branch)) names.add(name);
+  }
+  return names;
+}
+
+/** Whether an expression calls a method of `self` (whose changes must not be half read). */
+function callsSelf(e: PyExpr): boolean {
+  const parts: PyExpr[] = [];
+  switch (e.t) {
+    case 'call':
+      if (e.fn.t === 'attr' && e.fn.obj.t === 'name' && e.fn.obj.name === 'self') return true;
+      parts.push(e.fn, ...e.args, ...e.kwargs.map(([, v]) => v));
+      break;
+    case 'attr':
+      parts.push(e.obj);
+      break;
+    case 'index':
+      parts.push(e.obj, e.index);
+      break;
+    case 'bin':
+    case 'bool':
+    case 'cmp':
+      parts.push(e.left, e.right);
+      break;
+    case 'neg':
+    case 'not':
+      parts.push(e.x);
+      break;
+    case 'if':
+      parts.push(e.cond, e.then, e.else);
+      break;
+    case 'list':
+    case 'tuple':
+    case 'set':
+      parts.push(...e.items);
+      break;
+    case 'dict':
+      parts.push(...e.entries.flat());
+      break;
+    case 'comp':
+      parts.push(e.iter, e.item, ...(e.cond ? [e.cond] : []));
+      break;
+    default:
+      break;
+  }
+  return parts.some(callsSelf);
 }

@@ -160,7 +160,8 @@ function readAssertion(
   });
   if ('reason' in program) return { ok: false, why: program.reason };
   if (program.effects.length > 0) return { ok: false, why: 'it changes the database' };
-  if (program.returns === undefined) return { ok: false, why: 'it returns nothing' };
+  if (program.returns === undefined || program.returns === 'null')
+    return { ok: false, why: 'it returns nothing' };
   const values: Record<string, string> = {};
   for (const p of fn.params) {
     const value = valueOf(fn, p.name, assertion);

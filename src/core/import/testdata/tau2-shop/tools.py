@@ -93,10 +93,10 @@ class ShopTools(ToolKitBase):
             new_sku: What it becomes.
         """
         basket = self._basket(basket_id)
+        voucher = self._method(basket.customer_id, "v_1")
         line = next((line for line in basket.lines if line.sku == sku), None)
         old = line.price
         line.price = self.db.catalog[new_sku].price
-        voucher = self._method(basket.customer_id, "v_1")
         voucher.balance += old
         return basket
 
@@ -109,9 +109,9 @@ class ShopTools(ToolKitBase):
             method_id: The method to pay from.
         """
         basket = self._basket(basket_id)
+        method = self._method(basket.customer_id, method_id)
         amount = basket.payments[0].amount
         basket.payments.append(Payment(kind="payment", amount=amount, method=method_id))
-        method = self._method(basket.customer_id, method_id)
         if isinstance(method, Voucher):
             method.balance -= amount
         return basket
@@ -125,10 +125,25 @@ class ShopTools(ToolKitBase):
             method_id: The method to pay from.
         """
         basket = self._basket(basket_id)
+        method = self._method(basket.customer_id, method_id)
         count = len(basket.payments)
         basket.payments.append(Payment(kind="payment", amount=1.0, method=method_id))
-        method = self._method(basket.customer_id, method_id)
         method.balance -= count
+        return basket
+
+    @is_tool(ToolType.WRITE)
+    def pay_then_find(self, basket_id: str, method_id: str):
+        """Log a payment, then look the method up: a method that is not there fails the call
+        after the payment was logged, and Python keeps the log.
+
+        Args:
+            basket_id: The basket.
+            method_id: The method to pay from.
+        """
+        basket = self._basket(basket_id)
+        basket.payments.append(Payment(kind="payment", amount=1.0, method=method_id))
+        method = self._method(basket.customer_id, method_id)
+        method.balance -= 1.0
         return basket
 
     @is_tool(ToolType.WRITE)

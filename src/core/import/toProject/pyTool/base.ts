@@ -72,6 +72,7 @@ export abstract class ReaderBase {
       // Every row and column: a later change to any of them conflicts with this read.
       return { ...rows, reads: withReads(rows.reads, [`${value.table.name}.*`], this.epoch) };
     }
+    if (value.k === 'unset') throw new Unreadable(value.why);
     throw new Unreadable(`it uses ${value.k === 'class' ? value.name : value.k} as a value`);
   }
 
@@ -121,7 +122,26 @@ export abstract class ReaderBase {
   protected bool(value: Value): CelValue {
     if (value.k === 'place' && value.exists !== undefined)
       return this.cel(value.exists, [this.read(value)]);
+    // A row found for certain is a model object, which Python counts as true.
+    if (value.k === 'place' && value.steps.length === 0) return this.cel('true', [value.key]);
     return this.celOf(value);
+  }
+
+  /**
+   * `cond ? a : b` as CEL, whose two branches must be of one type: a branch whose type may
+   * differ from the other's (None beside a number, an int beside a double) is wrapped in `dyn`.
+   */
+  protected ternary(cond: CelValue, a: CelValue, b: CelValue): CelValue {
+    const kind = (v: CelValue) =>
+      v.cel === 'null' ? 'null' : (v.numeric ?? (v.schema?.type as string | undefined));
+    const same = kind(a) !== undefined && kind(a) === kind(b);
+    const wrap = (v: CelValue) => (same ? v.cel : `dyn(${v.cel})`);
+    return this.cel(
+      `(${cond.cel} ? ${wrap(a)} : ${wrap(b)})`,
+      [cond, a, b],
+      a.schema ?? b.schema,
+      a.numeric === b.numeric ? a.numeric : undefined,
+    );
   }
 
   protected not(value: CelValue): CelValue {

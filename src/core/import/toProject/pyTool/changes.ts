@@ -35,6 +35,7 @@ export abstract class ChangeReader extends ExpressionReader {
     frame: Frame,
     append = false,
   ): void {
+    if (frame.probe) frame.probe.wrote = true;
     if (frame.dry) return;
     if (place.exists !== undefined && place.steps.length === 0)
       throw new Unreadable('it changes a row it may not have found');
@@ -123,6 +124,7 @@ export abstract class ChangeReader extends ExpressionReader {
    * user's list) reads it there, not from the table it was computed from, which has changed.
    */
   protected insert(table: TablePlan, key: CelValue, row: Value, frame: Frame): void {
+    if (frame.probe) frame.probe.wrote = true;
     if (frame.dry) return;
     if (frame.loop || frame.when.length > 0)
       throw new Unreadable(`it adds a row under an "if" or in a loop (line ${this.line})`);

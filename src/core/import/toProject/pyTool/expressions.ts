@@ -3,6 +3,7 @@ import type { PyExpr } from '../../python/expression.ts';
 import { parsePyExpr } from '../../python/expression.ts';
 import { readPythonModule } from '../../python/module.ts';
 import { tokenizePython } from '../../python/tokenize.ts';
+import { liftReturns } from './flow.ts';
 import { fstringParts } from './fstring.ts';
 import type { PyStatement } from '../../python/statements.ts';
 import {
@@ -14,7 +15,6 @@ import {
   type Value,
   celName,
   columnSchema,
-  containsReturn,
   entrySchema,
   fieldSchema,
   firstField,
@@ -26,6 +26,8 @@ import {
 } from './values.ts';
 
 import { ReaderBase } from './base.ts';
+
+const BOOLEAN = { type: 'boolean' } as const;
 /**
  * Reads expressions of a tool body as CEL values and live places. The statement walker extends
  * it; `block` is its, for a helper's body inlined here.
@@ -71,14 +73,15 @@ export abstract class ExpressionReader extends ReaderBase {
         return this.cel(`-(${x.cel})`, [x], x.schema, x.numeric);
       }
       case 'not':
-        return this.not(this.bool(this.expr(e.x, frame)));
+        return { ...this.not(this.bool(this.expr(e.x, frame))), schema: BOOLEAN };
       case 'bool': {
         const left = this.bool(this.expr(e.left, frame));
         const right = this.bool(this.expr(e.right, frame));
-        return this.cel(`(${left.cel} ${e.op === 'and' ? '&&' : '||'} ${right.cel})`, [
-          left,
-          right,
-        ]);
+        return this.cel(
+          `(${left.cel} ${e.op === 'and' ? '&&' : '||'} ${right.cel})`,
+          [left, right],
+          BOOLEAN,
+        );
       }
       case 'cmp':
         return this.compare(e, frame);
@@ -86,7 +89,7 @@ export abstract class ExpressionReader extends ReaderBase {
         const cond = this.bool(this.expr(e.cond, frame));
         const a = this.celOf(this.expr(e.then, frame));
         const b = this.celOf(this.expr(e.else, frame));
-        return this.cel(`(${cond.cel} ? ${a.cel} : ${b.cel})`, [cond, a, b], a.schema);
+        return this.ternary(cond, a, b);
       }
       case 'list':
       case 'tuple':
@@ -102,8 +105,10 @@ export abstract class ExpressionReader extends ReaderBase {
   }
 
   /**
-   * An f-string as CEL: its text and each `{expression}` joined, a value that is not text turned
-   * into text with `string()`. A format spec or conversion (`{x:.2f}`, `{x!r}`) is not followed.
+   * An f-string as CEL: its text and each `{expression}` joined, each value written as Python
+   * writes it (`decimalText` for a float, `fixed` for `:.2f`, True/False for a truth value). A
+   * value whose Python type is not known from its schema, or another format spec or conversion
+   * (`{x:>8}`, `{x!r}`), is not followed.
    */
   protected fstring(body: string, frame: Frame): Value {
     const parts: CelValue[] = [];
@@ -113,24 +118,32 @@ export abstract class ExpressionReader extends ReaderBase {
         continue;
       }
       const { tokens, problems } = tokenizePython(part.expr);
-      if (problems.length > 0 || part.spec)
+      const digits = part.spec === undefined ? undefined : /^:\.(\d{1,2})f$/.exec(part.spec)?.[1];
+      if (problems.length > 0 || (part.spec !== undefined && digits === undefined))
         throw new Unreadable(
           `an f-string part "{${part.expr}${part.spec ?? ''}}" (line ${this.line})`,
         );
       const value = this.celOf(this.expr(parsePyExpr(tokens), frame));
-      // Python writes 3.0 and True where CEL writes 3 and true: those are not followed.
-      if (value.numeric === 'double' || value.schema?.type === 'boolean')
+      const text = digits !== undefined ? `fixed(${value.cel}, ${digits})` : this.pythonText(value);
+      if (text === undefined)
         throw new Unreadable(
-          `an f-string part "{${part.expr}}" that writes a ${value.numeric === 'double' ? 'decimal number' : 'truth value'} (line ${this.line})`,
+          `an f-string part "{${part.expr}}" whose Python type is not known (line ${this.line})`,
         );
-      parts.push(
-        value.schema?.type === 'string'
-          ? value
-          : this.cel(`string(${value.cel})`, [value], { type: 'string' }),
-      );
+      parts.push(this.cel(text, [value], { type: 'string' }));
     }
     if (parts.length === 0) return this.cel('""', [], { type: 'string' });
     return this.cel(parts.map((p) => p.cel).join(' + '), parts, { type: 'string' });
+  }
+
+  /** A value as `str()` writes it in Python, as CEL; undefined when its type is not known. */
+  protected pythonText(value: CelValue): string | undefined {
+    const type = value.schema?.type;
+    if (type === 'string' || value.schema?.enum !== undefined) return value.cel;
+    if (type === 'boolean') return `(${value.cel} ? "True" : "False")`;
+    if (type === 'integer') return `string(int(${value.cel}))`;
+    if (type === 'number' || value.numeric === 'double') return `decimalText(${value.cel})`;
+    if (value.numeric === 'int') return `string(${value.cel})`;
+    return undefined;
   }
 
   protected attr(obj: Value, name: string): Value {
@@ -157,6 +170,8 @@ export abstract class ExpressionReader extends ReaderBase {
       return { k: 'place', table: obj.table, key: obj.key, steps, ...(schema && { schema }) };
     }
     if (obj.k === 'cel') {
+      if (obj.cel === 'null')
+        throw new Unreadable(`it reads ".${name}" of None (line ${this.line})`);
       const schema = fieldSchema(obj.schema, name);
       // A field of a value read from the database is stored JSON: a number is a double.
       return this.cel(celSelect(obj.cel, name), [obj], schema, stored(schema));
@@ -201,6 +216,7 @@ export abstract class ExpressionReader extends ReaderBase {
       };
     }
     if (obj.k === 'cel') {
+      if (obj.cel === 'null') throw new Unreadable(`it indexes None (line ${this.line})`);
       const schema =
         obj.schema?.type === 'array' ? itemSchema(obj.schema) : entrySchema(obj.schema);
       const at = /^-\d+$/.test(index.cel)
@@ -364,6 +380,20 @@ export abstract class ExpressionReader extends ReaderBase {
     if (!cond || item.k !== 'cel' || item.cel !== name)
       throw new Unreadable('a next() that is not a search');
     const exists = `${list.cel}.exists(${name}, ${cond.cel})`;
+    if (source.k === 'table') {
+      // The first row that meets the condition, as a live row: looked up by its key, which is
+      // the compared value itself when the condition compares the key.
+      const table = source.table;
+      const keyed = new RegExp(`^${name}\\.${table.key} == (.+)$`).exec(cond.cel)?.[1];
+      const key =
+        keyed !== undefined && !new RegExp(`\\b${name}\\b`).test(keyed)
+          ? this.cel(keyed, [cond])
+          : this.cel(celSelect(`${list.cel}.filter(${name}, ${cond.cel})[0]`, table.key), [
+              list,
+              cond,
+            ]);
+      return { k: 'place', table, key, steps: [], exists };
+    }
     if (source.k === 'place') {
       const schema = itemSchema(source.schema);
       return {
@@ -428,10 +458,13 @@ export abstract class ExpressionReader extends ReaderBase {
     const left = this.celOf(leftValue);
     const right = this.celOf(rightValue);
     return {
-      ...this.cel(`${left.cel} ${e.op} ${right.cel}`, [left, right]),
+      ...this.cel(`${left.cel} ${e.op} ${right.cel}`, [left, right], BOOLEAN),
       opposite: `${left.cel} ${OPPOSITE[e.op] ?? '!='} ${right.cel}`,
     };
   }
+
+  /** The helpers being inlined, innermost last. */
+  private readonly calling: string[] = [];
 
   /** Inlines `self._helper(…)`: its failures count here; its value is what it returns. */
   protected helper(name: string, args: readonly Value[], frame: Frame): Value {
@@ -452,20 +485,19 @@ export abstract class ExpressionReader extends ReaderBase {
     params.forEach((p, i) =>
       locals.set(p.name, args[i] ?? { k: 'unset', why: 'a missing argument' }),
     );
-    const body = fn.body;
-    const last = body[body.length - 1];
-    if (last?.tokens[0]?.value !== 'return')
-      throw new Unreadable(`self.${name}() does not end by returning a value`);
-    if (body.slice(0, -1).some((s) => containsReturn(s)))
-      throw new Unreadable(`self.${name}() returns from more than one place`);
+    if (this.calling.includes(name)) throw new Unreadable(`self.${name}() calls itself`);
     this.depth++;
+    this.calling.push(name);
     try {
-      this.block(body.slice(0, -1), { ...frame, locals });
-      return this.expr(parsePyExpr(last.tokens.slice(1)), { ...frame, locals });
+      return this.bodyValue(liftReturns(fn.body), { ...frame, locals });
     } finally {
       this.depth--;
+      this.calling.pop();
     }
   }
+
+  /** Runs a body whose returns end their paths (`liftReturns`) and gives what it returns. */
+  protected abstract bodyValue(statements: readonly PyStatement[], frame: Frame): Value;
 
   /** Walks statements (the statement reader's), for a helper's body. */
   protected abstract block(statements: readonly PyStatement[], frame: Frame): void;

@@ -56,7 +56,9 @@ export type Value =
   | { readonly k: 'self' }
   | { readonly k: 'db' }
   | { readonly k: 'class'; readonly name: string }
-  | { readonly k: 'unset'; readonly why: string };
+  | { readonly k: 'unset'; readonly why: string }
+  /** What a path that always fails (`raise`) gives: no value. */
+  | { readonly k: 'never' };
 
 /** A change being gathered: consecutive writes to one row become one `update`. */
 export interface Group {
@@ -90,6 +92,8 @@ export interface Frame {
   readonly when: readonly CelValue[];
   readonly loop?: Loop;
   readonly dry: boolean;
+  /** Set while a `try` body is probed: each way it can fail, as the condition it fails under. */
+  readonly probe?: { readonly fails: CelValue[]; wrote: boolean };
 }
 
 /** What a write tool's body becomes, or why it does not. */

@@ -1,0 +1,193 @@
+import type { PyToken } from '../../python/tokenize.ts';
+import type { PyStatement } from '../../python/statements.ts';
+import { Unreadable, oneLine } from './values.ts';
+
+// Early returns, made into branches. Python code often leaves a function from inside a block
+// (`if line.roaming_enabled: return "already on"`, or a search loop that returns the row it
+// finds). The tool reader follows blocks as conditions, so before it reads a body the body is
+// reshaped without changing what it does: what follows an `if` some of whose branches return
+// moves into the branches that do not (an `else` is added when there is none), and a loop that
+// only searches (`for x in xs: if cond: return e`) becomes an `if any(…)` that binds the item
+// found. Afterwards every `return` ends its path. A body that would grow past a bound when the
+// tail is copied into branches is refused.
+
+const head = (s: PyStatement | undefined) => s?.tokens[0]?.value;
+const MAX_STATEMENTS = 4_000;
+
+/** The body with its early returns made into branches (see above). */
+export function liftReturns(statements: readonly PyStatement[]): PyStatement[] {
+  const budget = { left: MAX_STATEMENTS };
+  return lift(statements, budget);
+}
+
+/**
+ * A `try` read as a branch: `if <its body would fail>: <handler> else: <body>`; `attempt` is
+ * the body, which the reader probes for the ways it fails.
+ */
+export interface TryBranch extends PyStatement {
+  readonly attempt: readonly PyStatement[];
+}
+
+function lift(statements: readonly PyStatement[], budget: { left: number }): PyStatement[] {
+  const list = tryAsIf(statements.map(oneLine).map(searchAsIf), budget);
+  const out: PyStatement[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i] as PyStatement;
+    budget.left -= 1;
+    if (budget.left < 0) throw new Unreadable('its early returns branch too often to follow');
+    // Nothing after a `return` or `raise` in the same block ever runs.
+    if (head(s) === 'return' || head(s) === 'raise') {
+      out.push(s);
+      return out;
+    }
+    if (head(s) !== 'if') {
+      out.push(s.body.length > 0 && head(s) !== 'for' ? { ...s, body: lift(s.body, budget) } : s);
+      continue;
+    }
+    let j = i + 1;
+    while (head(list[j]) === 'elif' || head(list[j]) === 'else') j++;
+    const chain = list.slice(i, j).map((b) => ({ ...b, body: lift(b.body, budget) }));
+    const rest = list.slice(j);
+    if (rest.length === 0 || !chain.some((b) => b.body.some(returnsHere))) {
+      out.push(...chain);
+      i = j - 1;
+      continue;
+    }
+    // What follows runs only on the paths that do not leave: it goes into each of them.
+    const branches = chain.map((b) =>
+      terminates(b.body) ? b : { ...b, body: lift([...b.body, ...rest], budget) },
+    );
+    if (head(chain[chain.length - 1]) !== 'else')
+      branches.push({
+        tokens: [word('else', s), op(':', s)],
+        line: s.line,
+        body: lift(rest, budget),
+      });
+    out.push(...branches);
+    return out;
+  }
+  return out;
+}
+
+/** A `return` inside a loop, which the reader cannot follow (a search loop is lifted first). */
+export function returnsInLoop(s: PyStatement): boolean {
+  if (head(s) === 'for' || head(s) === 'while') return s.body.some(containsReturnDeep);
+  return s.body.some(returnsInLoop);
+}
+
+function containsReturnDeep(s: PyStatement): boolean {
+  return head(s) === 'return' || s.body.some(containsReturnDeep);
+}
+
+/** A `return` at this level of blocks (not inside a loop, which the reader refuses anyway). */
+function returnsHere(s: PyStatement): boolean {
+  if (head(s) === 'return') return true;
+  if (head(s) === 'for' || head(s) === 'while') return false;
+  return s.body.some(returnsHere);
+}
+
+/** Every path through the block ends in `return` or `raise`. */
+export function terminates(block: readonly PyStatement[]): boolean {
+  const last = block[block.length - 1];
+  if (last === undefined) return false;
+  if (head(last) === 'return' || head(last) === 'raise') return true;
+  if (head(last) !== 'else') return false;
+  // The if-chain that ends the block: each of its branches must end its path.
+  let k = block.length - 1;
+  while (k > 0 && (head(block[k]) === 'elif' || head(block[k]) === 'else')) k--;
+  if (head(block[k]) !== 'if') return false;
+  return block.slice(k).every((b) => terminates(b.body));
+}
+
+/**
+ * `try: body` with one `except` (and no `else` or `finally`) becomes `if <fails>: handler`,
+ * `else: body`. Python keeps what the body changed before it failed; the reader probes only
+ * failures, so a body that changes something and then fails reads as if it had not changed it:
+ * the tool reader times every change against every check and refuses such orders elsewhere,
+ * and here the probe is of a body read dry, whose failures come first in the domains seen.
+ */
+function tryAsIf(list: readonly PyStatement[], budget: { left: number }): PyStatement[] {
+  const out: PyStatement[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i] as PyStatement;
+    const handler = list[i + 1];
+    if (head(s) !== 'try' || head(handler) !== 'except' || handler === undefined) {
+      out.push(s);
+      continue;
+    }
+    const after = head(list[i + 2]);
+    if (after === 'except' || after === 'else' || after === 'finally') {
+      out.push(s);
+      continue;
+    }
+    const attempt = lift(s.body, budget);
+    const branch: TryBranch = {
+      tokens: [word('if', s), word('__try__', s), op(':', s)],
+      line: handler.line,
+      body: handler.body,
+      attempt,
+    };
+    out.push(branch, { tokens: [word('else', s), op(':', s)], line: s.line, body: s.body });
+    i++;
+  }
+  return out;
+}
+
+/**
+ * `for x in xs:` whose whole body is `if cond: return e` searches `xs` for the first item that
+ * meets `cond`: it reads as `if any(x for x in xs if cond): x = next((x for x in xs if cond),
+ * None); return e`, so what follows the loop runs when nothing was found.
+ */
+function searchAsIf(s: PyStatement): PyStatement {
+  if (head(s) !== 'for' || s.body.length !== 1) return s;
+  const inner = oneLine(s.body[0] as PyStatement);
+  if (head(inner) !== 'if' || inner.body.length !== 1) return s;
+  const ret = inner.body[0] as PyStatement;
+  if (head(ret) !== 'return' || ret.tokens.length < 2) return s;
+  const tokens = s.tokens.slice(1, -1);
+  const inAt = tokens.findIndex((t) => t.type === 'name' && t.value === 'in');
+  const target = tokens.slice(0, inAt);
+  if (inAt !== 1 || target[0]?.type !== 'name') return s;
+  const iter = tokens.slice(inAt + 1);
+  const cond = inner.tokens.slice(1, -1);
+  const gen = [
+    ...target,
+    word('for', s),
+    ...target,
+    word('in', s),
+    ...iter,
+    word('if', s),
+    ...cond,
+  ];
+  const found: PyStatement = {
+    tokens: [
+      ...target,
+      op('=', s),
+      word('next', s),
+      op('(', s),
+      op('(', s),
+      ...gen,
+      op(')', s),
+      op(',', s),
+      word('None', s),
+      op(')', s),
+    ],
+    line: inner.line,
+    body: [],
+  };
+  // `any(cond for x in xs)`: the same test the search's `next` says it found a row by.
+  const test = [...cond, word('for', s), ...target, word('in', s), ...iter];
+  return {
+    tokens: [word('if', s), word('any', s), op('(', s), ...test, op(')', s), op(':', s)],
+    line: s.line,
+    body: [found, ret],
+  };
+}
+
+function word(value: string, at: PyStatement): PyToken {
+  return { type: 'name', value, line: at.line, start: 0, end: 0 };
+}
+
+function op(value: string, at: PyStatement): PyToken {
+  return { type: 'op', value, line: at.line, start: 0, end: 0 };
+}
