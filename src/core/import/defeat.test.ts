@@ -48,14 +48,17 @@ function argsFor(name: string): Record<string, unknown> {
 describe('a domain written to defeat the reader', () => {
   it('carries the tools it can follow, and marks every other one not imported', () => {
     // credit_customer's max() reads as CEL's max; redirect_parcel's early returns as branches;
-    // quote's float in an f-string as Python writes it;
+    // quote's float in an f-string as Python writes it; add_note's log line changes nothing;
+    // touch_parcel's setattr names its field;
     // find_heaviest's loop keeps a best-so-far the reader does not follow, so the owner's
     // parcels stand in for its answer, as the report says.
     expect(model.tools.filter((t) => t.notImported === undefined).map((t) => t.name)).toEqual([
       'hold_parcel',
       'get_parcel',
       'redirect_parcel',
+      'add_note',
       'credit_customer',
+      'touch_parcel',
       'find_heaviest',
       'quote',
     ]);
@@ -97,6 +100,20 @@ describe('a domain written to defeat the reader', () => {
       { now: NOW },
     );
     expect(held.ok && held.db.parcels?.find((p) => p.parcel_id === 'P1')?.state).toBe('held');
+    const noted = runTool(
+      model,
+      db,
+      { tool: 'add_note', args: { parcel_id: 'P2', note: 'late' } },
+      { now: NOW },
+    );
+    expect(noted.ok && noted.db.parcels?.[1]?.notes).toEqual(['fragile', 'P2: late']);
+    const touched = runTool(
+      model,
+      db,
+      { tool: 'touch_parcel', args: { parcel_id: 'P1' } },
+      { now: NOW },
+    );
+    expect(touched.ok && touched.db.parcels?.[0]?.state).toBe('in_transit');
     // A float in an f-string is written as Python writes it.
     const quoted = runTool(model, db, { tool: 'quote', args: { weight: 2 } }, { now: NOW });
     expect(quoted.ok && JSON.parse(quoted.result)).toBe('3.0 pounds');

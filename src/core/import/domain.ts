@@ -63,6 +63,11 @@ export interface ImportedTable {
   readonly rows: ReadonlyArray<Readonly<Record<string, JsonValue>>>;
   /** How many rows the source held before slicing. */
   readonly sourceRows: number;
+  /**
+   * Set when the source holds one record, not a collection (a user's phone): its one row is
+   * keyed `id`, equal to the table's name, and code reads it as `self.db.<name>`.
+   */
+  readonly record?: true;
 }
 
 /** One tool call a task expects, with its arguments. */
@@ -196,9 +201,14 @@ export interface ImportedDomain {
    * the agent's side name), kept as source, never run.
    */
   readonly agentFunctions?: readonly ImportedFunction[];
+  /** The Enum classes of the domain's Python (`LineStatus.ACTIVE` is "Active"), by class. */
+  readonly enums?: PyEnums;
   /** What could not be read while reading the source. */
   readonly notes: readonly ImportNote[];
 }
+
+/** Enum classes by name, each member's value by member name. */
+export type PyEnums = Readonly<Record<string, Readonly<Record<string, string | number | boolean>>>>;
 
 /** The domain's files, by path relative to its folder; an importer never touches a disk. */
 export type DomainFiles = ReadonlyMap<string, string>;

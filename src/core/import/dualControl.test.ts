@@ -147,8 +147,7 @@ describe('importing tau2 dual control', () => {
       .filter((n) => n.item.startsWith('user tool') || n.file === 'scenarios.yaml')
       .map((n) => `${n.item} | ${n.message}`);
     expect(dual).toEqual([
-      'user tool check_status_bar | Not imported: what it returns could not be read (it reads ".signal" of a table). A dialogue that calls it ends as an error.',
-      'user tool reboot | Not imported: what it changes on the user\'s device could not be read ("for _ in range(2):" is not a field of the user\'s state set to a value). A dialogue that calls it ends as an error.',
+      'user tool reboot | Not imported: what it changes could not be read (it calls range() (line 31)). A dialogue that calls it ends as an error.',
       "task no_data | Message history turn 5 (user): its tool call shake_phone not carried: no tool of that name on the user's side.",
       'task no_data | Message history turn 6 (tool) not carried: a history turn is words of the user or the agent.',
       'task no_data | Environment assertion assert_internet_speed({"expected_desc":"excellent"}) not carried: it calls self.run_speed_test(), whose source is not beside it.',

@@ -6,12 +6,13 @@ import type {
   ImportedTask,
   JsonSchema,
   JsonValue,
+  PyEnums,
 } from './domain.ts';
 import { readAnnotation } from './python/annotation.ts';
 import type { PyModule } from './python/module.ts';
 import { inlineDatabaseProperties, readPythonModule } from './python/module.ts';
 import type { TypeScope } from './python/schemaOf.ts';
-import { schemaOf, scopeOf } from './python/schemaOf.ts';
+import { enumValues, schemaOf, scopeOf } from './python/schemaOf.ts';
 import { sliceTables } from './slice.ts';
 import { tableFromCollection, typedByModel } from './tables.ts';
 import { readTomlData } from './toml.ts';
@@ -114,11 +115,23 @@ export function readTau2Domain(
     ...(userSide.tables.length > 0 && { userTables: userSide.tables }),
     ...(userSide.functions.length > 0 && { userFunctions: userSide.functions }),
     ...(agentFunctions.length > 0 && { agentFunctions }),
+    enums: enumsOf(userScope),
     tools: tools.tools,
     tables: sliced.tables,
     tasks,
     notes,
   };
+}
+
+/** The Enum classes in scope, each member's value (`ACTIVE = "Active"`). */
+function enumsOf(scope: TypeScope): PyEnums {
+  const out: Record<string, Record<string, string | number | boolean>> = {};
+  for (const [name, c] of scope.classes) {
+    const values = enumValues(c);
+    if (values === undefined) continue;
+    out[name] = Object.fromEntries(c.members.map((m, i) => [m.name, values[i] ?? m.name]));
+  }
+  return out;
 }
 
 /**

@@ -99,10 +99,12 @@ function userTables(
   }
   const entries = new Map(Object.entries(data));
   const tables: ImportedTable[] = [];
-  const add = (name: string, collection: JsonValue, schema?: JsonSchema) => {
+  const add = (name: string, collection: JsonValue, schema?: JsonSchema, record = false) => {
     const table = tableFromCollection(name, collection, file);
     notes.push(...table.notes);
-    if (table.table) tables.push(schema ? typedByModel(table.table, schema, notes) : table.table);
+    if (!table.table) return;
+    const typed = schema ? typedByModel(table.table, schema, notes) : table.table;
+    tables.push(record ? { ...typed, record: true } : typed);
   };
   if (model !== undefined) {
     const { db, scope } = model;
@@ -125,12 +127,13 @@ function userTables(
       const rowSchema = row && typeof row === 'object' ? (row as JsonSchema) : undefined;
       if (rows) add(field.name, made.value, rowSchema);
       else if (isObj(made.value))
-        add(field.name, { [field.name]: { id: field.name, ...made.value } }, rowSchema);
+        add(field.name, { [field.name]: { id: field.name, ...made.value } }, rowSchema, true);
     }
   }
   for (const [name, value] of entries) {
     const single = isSingle(value);
-    add(name, single ? { [name]: { id: name, ...single } } : value);
+    if (single) add(name, { [name]: { id: name, ...single } }, undefined, true);
+    else add(name, value);
   }
   return tables;
 }

@@ -31,6 +31,8 @@ export interface TablePlan {
   readonly columns: readonly ColumnPlan[];
   readonly rows: ReadonlyArray<Record<string, JsonValue>>;
   readonly description?: string;
+  /** One record (a user's phone), read by code as `self.db.<source>` (ImportedTable.record). */
+  readonly record?: true;
 }
 
 /** The scalar type of a schema and whether it allows null, or undefined for a nested value. */
@@ -133,6 +135,7 @@ export function planTables(tables: readonly ImportedTable[], notes: CarryNote[])
       columns,
       rows,
       ...(table.description !== undefined ? { description: table.description } : {}),
+      ...(table.record && { record: true as const }),
     };
   });
 }

@@ -35,7 +35,7 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
   const notes: CarryNote[] = [];
   const tables = planTables(domain.tables, notes);
   notes.push(...validatorNotes(domain.validators ?? []));
-  const tools = planTools(domain.tools, tables, notes);
+  const tools = planTools(domain.tools, tables, notes, domain.enums);
   const user = planUserSide(
     domain,
     { tables: new Set(tables.map((t) => t.name)), tools: new Set(tools.names.values()) },
@@ -56,6 +56,7 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
             userTaskParts(task, user, tools.names, domain.userFunctions ?? [], notes, {
               tables,
               functions: domain.agentFunctions ?? [],
+              enums: domain.enums ?? {},
             }),
           )
         : scenario;

@@ -1,5 +1,5 @@
 import { compileCel, isCelProblem } from '../../cel.ts';
-import type { JsonSchema } from '../domain.ts';
+import type { JsonSchema, PyEnums } from '../domain.ts';
 import type { PyExpr } from '../python/expression.ts';
 import { parsePyExpr, PyExprError } from '../python/expression.ts';
 import type { PyFunction } from '../python/module.ts';
@@ -56,12 +56,12 @@ export function programOf(
   parameters: { properties: Record<string, JsonSchema> },
   tables: readonly TablePlan[],
   firstLine = 1,
-  options: { readonly returns?: boolean } = {},
+  options: { readonly returns?: boolean; readonly enums?: PyEnums } = {},
 ): ToolProgram {
   const fn = readPythonModule(body).functions[0];
   if (fn === undefined) return { reason: 'its body could not be read' };
   try {
-    const reader = new Reader(helpers, parameters, tables, firstLine);
+    const reader = new Reader(helpers, parameters, tables, firstLine, options.enums ?? {});
     reader.wantsReturn = options.returns === true;
     return reader.run(fn);
   } catch (error) {
@@ -276,7 +276,9 @@ class Reader extends ChangeReader {
     )
       throw new Unreadable(`it uses "${head.value}" (line ${this.line})`);
     const assign = indexOfTopLevel(tokens, '=');
-    const augment = tokens.findIndex((t) => t.type === 'op' && ['+=', '-='].includes(t.value));
+    const augment = tokens.findIndex(
+      (t) => t.type === 'op' && ['+=', '-=', '*=', '/='].includes(t.value),
+    );
     if (assign > 0) {
       const target = parsePyExpr(tokens.slice(0, assign));
       const value = this.expr(parsePyExpr(tokens.slice(assign + 1)), frame);
@@ -285,12 +287,14 @@ class Reader extends ChangeReader {
     }
     if (augment > 0) {
       const target = parsePyExpr(tokens.slice(0, augment));
-      const op = tokens[augment]?.value === '+=' ? '+' : '-';
+      const op = (tokens[augment]?.value.slice(0, 1) ?? '+') as '+' | '-' | '*' | '/';
       const right = parsePyExpr(tokens.slice(augment + 1));
       this.augment(target, op, right, frame);
       return;
     }
     const expr = parsePyExpr(tokens);
+    // Logging and printing change nothing the project keeps.
+    if (expr.t === 'call' && isLogging(expr.fn)) return;
     if (expr.t === 'call' && expr.fn.t === 'attr' && ['append', 'extend'].includes(expr.fn.name)) {
       this.extend(expr.fn.obj, expr.fn.name, expr.args, frame);
       return;
@@ -438,8 +442,7 @@ class Reader extends ChangeReader {
       return;
     }
     if (target.t === 'attr') {
-      const owner = this.placeOf(target.obj, frame, 'sets a field of');
-      this.write(owner, target.name, () => this.celOf(value), frame);
+      this.setField(target, value, frame);
       return;
     }
     if (target.t === 'index') {
@@ -452,6 +455,11 @@ class Reader extends ChangeReader {
     throw new Unreadable(`it assigns to "${target.t}" (line ${this.line})`);
   }
 
+  protected setField(target: Extract<PyExpr, { t: 'attr' }>, value: Value, frame: Frame): void {
+    const owner = this.placeOf(target.obj, frame, 'sets a field of');
+    this.write(owner, target.name, () => this.celOf(value), frame);
+  }
+
   /** What `expr` names, which must be in the database: a row or something inside one. */
   protected placeOf(expr: PyExpr, frame: Frame, doing: string): Place {
     const owner = this.expr(expr, frame);
@@ -460,13 +468,15 @@ class Reader extends ChangeReader {
     return owner;
   }
 
-  protected augment(target: PyExpr, op: '+' | '-', right: PyExpr, frame: Frame): void {
+  protected augment(target: PyExpr, op: '+' | '-' | '*' | '/', right: PyExpr, frame: Frame): void {
     if (target.t === 'name') {
       const old = frame.locals.get(target.name);
       if (old === undefined || old.k !== 'cel')
         throw new Unreadable(`"${target.name}" is changed before it is set`);
       const value = this.celOf(this.expr(right, frame));
       if (frame.loop && !frame.dry) {
+        if (op === '*' || op === '/')
+          throw new Unreadable(`"${target.name}" is multiplied in a loop (line ${this.line})`);
         // A running total over the loop: the first value plus the sum of each item's part.
         const loop = frame.loop;
         const when = frame.when.length > 0 ? this.all(frame.when) : undefined;
@@ -483,7 +493,7 @@ class Reader extends ChangeReader {
         frame.locals.set(target.name, total);
         return;
       }
-      if (frame.when.length > 0) throw new Unreadable(`"${target.name}" changes under an "if"`);
+      // Under an `if`, the branch's end makes the change conditional (see `branch`).
       frame.locals.set(target.name, this.arith(old, op, value));
       return;
     }
@@ -523,7 +533,7 @@ class Reader extends ChangeReader {
         frame.locals.set(objExpr.name, total);
         return;
       }
-      if (frame.when.length > 0) throw new Unreadable(`"${objExpr.name}" grows under an "if"`);
+      // Under an `if`, the branch's end makes the growth conditional (see `branch`).
       frame.locals.set(objExpr.name, this.cel(`${old.cel} + ${added.cel}`, [old, added]));
       return;
     }
@@ -596,4 +606,15 @@ function callsSelf(e: PyExpr): boolean {
       break;
   }
   return parts.some(callsSelf);
+}
+
+/** `logger.info(…)`, `logging.debug(…)`, `print(…)`: a call that only writes a log. */
+function isLogging(fn: PyExpr): boolean {
+  if (fn.t === 'name') return fn.name === 'print';
+  return (
+    fn.t === 'attr' &&
+    fn.obj.t === 'name' &&
+    /^(logger|logging|log|LOGGER|_logger)$/.test(fn.obj.name) &&
+    ['debug', 'info', 'warning', 'warn', 'error', 'exception', 'critical'].includes(fn.name)
+  );
 }

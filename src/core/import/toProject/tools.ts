@@ -1,4 +1,4 @@
-import type { ImportedTool, JsonSchema } from '../domain.ts';
+import type { ImportedTool, JsonSchema, PyEnums } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import { safeName, uniqueNames } from './carry.ts';
 import type { TablePlan } from './database.ts';
@@ -28,6 +28,7 @@ export function planTools(
   tools: readonly ImportedTool[],
   tables: readonly TablePlan[],
   notes: CarryNote[],
+  enums: PyEnums = {},
 ): { entries: ToolEntry[]; names: Map<string, string> } {
   const unique = uniqueNames();
   const names = new Map<string, string>();
@@ -55,6 +56,7 @@ export function planTools(
       kind === 'read'
         ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1, {
             returns: true,
+            enums,
           })
         : undefined;
     const answered =
@@ -64,7 +66,9 @@ export function planTools(
     // part of what it does, carried as if it were all, would be a silent wrong end state.
     const program =
       kind === 'write'
-        ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1)
+        ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1, {
+            enums,
+          })
         : undefined;
     const whole = program !== undefined && 'effects' in program ? program : undefined;
     for (const message of whole?.notes ?? []) notes.push({ file: 'tools.yaml', item, message });

@@ -1,9 +1,7 @@
-import { celSelect } from '../../celVariables.ts';
 import { compileCel, isCelProblem } from '../../cel.ts';
-import type { ImportedDomain, ImportedTool } from '../domain.ts';
+import type { ImportedDomain } from '../domain.ts';
 import type { PyToken } from '../python/tokenize.ts';
 import { tokenizePython } from '../python/tokenize.ts';
-import { bodyStatements } from '../tau2User.ts';
 import type { CarryNote } from './carry.ts';
 import type { TablePlan } from './database.ts';
 import { planTables } from './database.ts';
@@ -42,7 +40,7 @@ export function planUserSide(
     return false;
   });
   const own: CarryNote[] = [];
-  const planned = planTools(domain.userTools ?? [], tables, own);
+  const planned = planTools(domain.userTools ?? [], tables, own, domain.enums);
   const names = new Map<string, string>();
   const tools = planned.entries.flatMap((entry, i) => {
     const source = domain.userTools?.[i];
@@ -56,83 +54,13 @@ export function planUserSide(
       return [];
     }
     names.set(source.name, entry.name);
-    const mine = source.kind === 'write' ? singletonEffects(source, tables) : undefined;
-    // The agent's planner carries writes to rows looked up by key; ours, to one-record tables.
-    const theirs = typeof mine === 'string' && entry.effects !== undefined;
-    const effects = theirs ? entry.effects : mine;
-    const item = `tool ${source.name}`;
-    for (const note of own.filter((n) => n.item === item)) {
-      const replaced = typeof mine === 'string' || (mine !== undefined && mine.length > 0);
-      if (!theirs && replaced && /changes|no effects/.test(note.message)) continue;
+    // The user's tools are read by the same reader as the agent's; a one-record table (the
+    // phone) is its one row. What it cannot read is not imported, and says why.
+    for (const note of own.filter((n) => n.item === `tool ${source.name}`))
       notes.push({ ...note, item: `user tool ${source.name}` });
-    }
-    // Whichever planner carried its changes decides; a write neither could read is not imported.
-    const carried = typeof effects === 'object' && effects.length > 0;
-    const notImported =
-      typeof effects === 'string'
-        ? `what it changes on the user's device could not be read (${effects})`
-        : carried
-          ? undefined
-          : entry.not_imported?.replace(/\.$/, '');
-    if (typeof effects === 'string')
-      notes.push({
-        file: 'tools.yaml',
-        item: `user tool ${source.name}`,
-        message: `Not imported: ${notImported ?? ''}. A dialogue that calls it ends as an error.`,
-        ...(notImported !== undefined && { notImported }),
-      });
-    const { effects: _none, not_imported: _reason, ...rest } = entry;
-    return [
-      {
-        ...rest,
-        side: 'user' as const,
-        ...(carried && { effects }),
-        ...(notImported !== undefined && { not_imported: `${notImported}.` }),
-      },
-    ];
+    return [{ ...entry, side: 'user' as const }];
   });
   return { tables, tools, names };
-}
-
-/** The user tables written as one record (a phone): one row, keyed `id`, equal to the name. */
-function singletons(tables: readonly TablePlan[]): Map<string, TablePlan> {
-  return new Map(
-    tables
-      .filter((t) => t.key === 'id' && t.rows.length === 1 && t.rows[0]?.id === t.source)
-      .map((t) => [t.source, t]),
-  );
-}
-
-/**
- * A write tool's body as `update` effects on the user's one-record tables, when each statement
- * sets a field (`self.db.device.data_on = not self.db.device.data_on`) and a last `return` is
- * all else; otherwise why not.
- */
-function singletonEffects(
-  tool: ImportedTool,
-  tables: readonly TablePlan[],
-): Array<Record<string, unknown>> | string {
-  const records = singletons(tables);
-  const params = new Set(Object.keys((tool.parameters.properties as object | undefined) ?? {}));
-  const statements = bodyStatements(tool.body);
-  const effects: Array<Record<string, unknown>> = [];
-  for (const [i, statement] of statements.entries()) {
-    if (statement.startsWith('return') && i === statements.length - 1) continue;
-    const set = /^self\.db\.(\w+)\.(\w+)\s*=\s*(.+)$/.exec(statement);
-    const table = set && records.get(set[1] ?? '');
-    if (!set || !table) return `"${statement}" is not a field of the user's state set to a value`;
-    const value = celOf(set[3] ?? '', {
-      name: (n) => (params.has(n) ? `args.${n}` : undefined),
-      field: (t, f) => (t === set[1] ? celSelect('row', f) : undefined),
-    });
-    if (value === undefined) return `"${set[3] ?? ''}" does not read as CEL`;
-    effects.push({
-      update: table.name,
-      where: `row.id == ${JSON.stringify(table.source)}`,
-      set: { [set[2] ?? '']: value },
-    });
-  }
-  return effects;
 }
 
 /** What the names of a Python expression stand for in CEL. */

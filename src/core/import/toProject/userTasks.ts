@@ -1,6 +1,12 @@
 import { compileCel, isCelProblem } from '../../cel.ts';
 import { celSelect } from '../../celVariables.ts';
-import type { ImportedEnvCall, ImportedFunction, ImportedTask, JsonValue } from '../domain.ts';
+import type {
+  ImportedEnvCall,
+  ImportedFunction,
+  ImportedTask,
+  JsonValue,
+  PyEnums,
+} from '../domain.ts';
 import { isNotLiteral, literalOfText } from '../python/literal.ts';
 import type { CarryNote } from './carry.ts';
 import type { TablePlan } from './database.ts';
@@ -29,6 +35,8 @@ export interface UserTaskParts {
 export interface AgentSide {
   readonly tables: readonly TablePlan[];
   readonly functions: readonly ImportedFunction[];
+  /** The domain's Enum classes, for the function reader. */
+  readonly enums?: PyEnums;
 }
 
 /**
@@ -123,7 +131,7 @@ export function userTaskParts(
     const cel = simple?.ok
       ? simple
       : fn
-        ? readAssertion(assertion, fn, user ? plan.tables : agent.tables)
+        ? readAssertion(assertion, fn, user ? plan.tables : agent.tables, agent.enums)
         : { ok: false as const, why: `no such function in ${user ? 'user_tools.py' : 'tools.py'}` };
     if (cel.ok) (user ? assertions : database).push(cel.cel);
     else
@@ -152,11 +160,13 @@ function readAssertion(
   assertion: ImportedEnvCall,
   fn: ImportedFunction,
   tables: readonly TablePlan[],
+  enums: PyEnums = {},
 ): { ok: true; cel: string } | { ok: false; why: string } {
   if (fn.text === undefined) return { ok: false, why: 'its source was not kept' };
   const properties = Object.fromEntries(fn.params.map((p) => [p.name, {}]));
   const program = programOf(fn.text, fn.helpers ?? {}, { properties }, tables, fn.place.line ?? 1, {
     returns: true,
+    enums,
   });
   if ('reason' in program) return { ok: false, why: program.reason };
   if (program.effects.length > 0) return { ok: false, why: 'it changes the database' };

@@ -1,5 +1,5 @@
 import { celSelect } from '../../../celVariables.ts';
-import type { JsonSchema } from '../../domain.ts';
+import type { JsonSchema, PyEnums } from '../../domain.ts';
 import type { PyFunction } from '../../python/module.ts';
 import type { TablePlan } from '../database.ts';
 import type { Effect } from './values.ts';
@@ -42,13 +42,17 @@ export abstract class ReaderBase {
   /** The tool's first line in its file; lines inside a helper are reported at its call. */
   protected readonly firstLine: number;
   protected depth = 0;
+  /** The domain's Enum classes: `LineStatus.ACTIVE` reads as its value. */
+  protected readonly enums: PyEnums;
 
   constructor(
     helpers: Readonly<Record<string, string>>,
     parameters: { properties: Record<string, JsonSchema> },
     tables: readonly TablePlan[],
     firstLine: number,
+    enums: PyEnums,
   ) {
+    this.enums = enums;
     this.firstLine = firstLine;
     this.helperSources = helpers;
     this.parameters = parameters;

@@ -40,14 +40,31 @@ export abstract class ChangeReader extends ExpressionReader {
     if (place.exists !== undefined && place.steps.length === 0)
       throw new Unreadable('it changes a row it may not have found');
     const key = place.key.cel;
-    if (
-      this.group &&
-      (this.group.table !== place.table ||
-        this.group.key.cel !== key ||
-        this.group.frame.when !== frame.when ||
-        this.group.frame.loop !== frame.loop)
-    )
-      this.flush();
+    // A write to the row being changed, under the conditions the change began under and maybe
+    // more, joins it: under more, as `cond ? new : current`, so that every field is computed
+    // from the row as it was (a later effect would read what the change had written).
+    const g = this.group;
+    const extra =
+      g &&
+      g.table === place.table &&
+      g.key.cel === key &&
+      g.frame.loop === frame.loop &&
+      g.frame.when.every((c, i) => frame.when[i] === c)
+        ? frame.when.slice(g.frame.when.length)
+        : undefined;
+    if (g && extra === undefined) this.flush();
+    const guard = extra && extra.length > 0 ? this.all(extra) : undefined;
+    const compute = guard
+      ? (current: CelValue) => this.ternary(guard, next(current), current)
+      : next;
+    // The row being changed, looked up again, is `row` as it was (checked unchanged since read).
+    const rowText = `db.${place.table.name}.filter(r, ${celSelect('r', place.table.key)} == ${key})[0]`;
+    const guarded = (current: CelValue) => {
+      const value = compute(current);
+      return value.cel.includes(rowText)
+        ? { ...value, cel: value.cel.split(rowText).join('row') }
+        : value;
+    };
     const group: Group & { frame: Frame } = (this.group ??= {
       id: ++this.groups,
       table: place.table,
@@ -70,7 +87,7 @@ export abstract class ChangeReader extends ExpressionReader {
         schema,
         stored(schema),
       );
-      const value = next({ ...current, group: group.id });
+      const value = guarded({ ...current, group: group.id });
       group.used.push(value);
       if (append && (!group.sets.has(field) || group.appends.has(field))) group.appends.add(field);
       else group.appends.delete(field);
@@ -96,7 +113,7 @@ export abstract class ChangeReader extends ExpressionReader {
       schema,
       stored(schema),
     );
-    const value = next({ ...current, group: group.id });
+    const value = guarded({ ...current, group: group.id });
     group.used.push(value);
     entry.fields.set(field, value.cel);
   }

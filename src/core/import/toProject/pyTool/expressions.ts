@@ -1,4 +1,5 @@
 import { celSelect } from '../../../celVariables.ts';
+import type { JsonSchema } from '../../domain.ts';
 import type { PyExpr } from '../../python/expression.ts';
 import { parsePyExpr } from '../../python/expression.ts';
 import { readPythonModule } from '../../python/module.ts';
@@ -28,6 +29,16 @@ import {
 import { ReaderBase } from './base.ts';
 
 const BOOLEAN = { type: 'boolean' } as const;
+
+/** The JSON Schema types each Python builtin `isinstance` names stands for. */
+const BUILTIN_TYPES: Readonly<Record<string, readonly string[]>> = {
+  str: ['string'],
+  int: ['integer'],
+  float: ['number', 'integer'],
+  bool: ['boolean'],
+  dict: ['object'],
+  list: ['array'],
+};
 /**
  * Reads expressions of a tool body as CEL values and live places. The statement walker extends
  * it; `block` is its, for a helper's body inlined here.
@@ -97,8 +108,27 @@ export abstract class ExpressionReader extends ReaderBase {
         const items = e.items.map((i) => this.celOf(this.expr(i, frame)));
         return this.cel(`[${items.map((i) => i.cel).join(', ')}]`, items, { type: 'array' });
       }
-      case 'dict':
-        throw new Unreadable(`a dict literal (line ${this.line})`);
+      case 'dict': {
+        // A map with text keys (an Enum's members are their values), as a CEL map literal.
+        const entries = e.entries.map(([k, v]) => {
+          const key = this.celOf(this.expr(k, frame));
+          if (key.schema?.type !== 'string' && !/^"/.test(key.cel))
+            throw new Unreadable(`a dict whose keys are not text (line ${this.line})`);
+          return [key, this.celOf(this.expr(v, frame))] as const;
+        });
+        const values = entries.map(([, v]) => v);
+        const kinds = new Set(
+          values.map((v) => v.numeric ?? (v.schema?.type as string | undefined)),
+        );
+        const same = values.length > 0 && kinds.size === 1 && !kinds.has(undefined);
+        const text = entries
+          .map(([k, v]) => `${k.cel}: ${same ? v.cel : `dyn(${v.cel})`}`)
+          .join(', ');
+        return this.cel(`{${text}}`, entries.flat(), {
+          type: 'object',
+          ...(same && values[0]?.schema && { additionalProperties: values[0].schema }),
+        });
+      }
       case 'comp':
         return this.comprehension(e, frame);
     }
@@ -154,8 +184,25 @@ export abstract class ExpressionReader extends ReaderBase {
     if (obj.k === 'db') {
       const table = this.tables.find((t) => t.source === name);
       if (!table) throw new Unreadable(`self.db.${name} is not a table of the project`);
+      // One record (a phone) is its one row, keyed by the table's name.
+      if (table.record)
+        return {
+          k: 'place',
+          table,
+          key: this.cel(JSON.stringify(table.rows[0]?.[table.key] ?? table.source), [], {
+            type: 'string',
+          }),
+          steps: [],
+        };
       return { k: 'table', table };
     }
+    // An Enum member's `.value` is the member itself: the project keeps members as their values.
+    if (
+      name === 'value' &&
+      (obj.k === 'cel' || obj.k === 'place') &&
+      obj.schema?.enum !== undefined
+    )
+      return obj;
     if (obj.k === 'place') {
       // A row's key is the key it was looked up by.
       if (obj.steps.length === 0 && name === obj.table.key) return obj.key;
@@ -168,6 +215,17 @@ export abstract class ExpressionReader extends ReaderBase {
       const pending = this.pending(obj, name);
       if (pending !== undefined) return pending;
       return { k: 'place', table: obj.table, key: obj.key, steps, ...(schema && { schema }) };
+    }
+    if (obj.k === 'class') {
+      const members = this.enums[obj.name];
+      const value = members?.[name];
+      if (value === undefined)
+        throw new Unreadable(`it reads ${obj.name}.${name} (line ${this.line})`);
+      return this.cel(JSON.stringify(value), [], {
+        type:
+          typeof value === 'string' ? 'string' : typeof value === 'boolean' ? 'boolean' : 'number',
+        enum: Object.values(members ?? {}),
+      });
     }
     if (obj.k === 'cel') {
       if (obj.cel === 'null')
@@ -245,6 +303,8 @@ export abstract class ExpressionReader extends ReaderBase {
           type: 'array',
         });
       }
+      const method = this.method(obj, fn.name, args, kwargs, frame);
+      if (method !== undefined) return method;
       const target = this.celOf(obj);
       const [first] = args.map((a) => this.celOf(this.expr(a, frame)));
       if (fn.name === 'count' && first) {
@@ -263,6 +323,11 @@ export abstract class ExpressionReader extends ReaderBase {
       throw new Unreadable(`it calls .${fn.name}() (line ${this.line})`);
     }
     if (fn.t !== 'name') throw new Unreadable(`a call it cannot follow (line ${this.line})`);
+    const members = this.enums[fn.name];
+    if (members !== undefined && args.length === 1 && kwargs.length === 0)
+      return this.enumOf(fn.name, members, this.celOf(this.expr(args[0] as PyExpr, frame)), frame);
+    if (fn.name === 'setattr' || fn.name === 'hasattr' || fn.name === 'getattr')
+      return this.attrCall(fn.name, args, frame);
     if (/^[A-Z]/.test(fn.name) && args.length === 0) {
       // A model built from fields (`OrderPayment(amount=…)`): a map.
       const fields = kwargs.map(([k, v]) => [k, this.celOf(this.expr(v, frame))] as const);
@@ -313,6 +378,18 @@ export abstract class ExpressionReader extends ReaderBase {
       case 'isinstance': {
         const [subject, cls] = args;
         if (!subject || cls?.t !== 'name') break;
+        const builtin = BUILTIN_TYPES[cls.name];
+        if (builtin !== undefined) {
+          const x = this.celOf(this.expr(subject, frame));
+          // Every type the value may have (each option of a Union) must answer alike.
+          const types = typesOf(x.schema, x.numeric);
+          const answers = new Set(types.map((t) => builtin.includes(t)));
+          if (types.length === 0 || answers.size !== 1)
+            throw new Unreadable(
+              `isinstance of ${cls.name} on a value of unknown type (line ${this.line})`,
+            );
+          return this.cel(answers.has(true) ? 'true' : 'false', [x], BOOLEAN);
+        }
         const tag = this.classes.get(cls.name);
         if (!tag)
           throw new Unreadable(`isinstance of ${cls.name}, which no column's data tells apart`);
@@ -344,6 +421,146 @@ export abstract class ExpressionReader extends ReaderBase {
     }
     throw new Unreadable(`it calls ${fn.name}() (line ${this.line})`);
   }
+
+  /**
+   * A method of a value that is not a table: a map's `get`, `keys`, `values`; a model's
+   * `model_copy`/`model_dump` (a copy: its value now); text's `lower`/`upper`. Undefined for
+   * any other, which the caller reads or refuses.
+   */
+  protected method(
+    obj: Value,
+    name: string,
+    args: readonly PyExpr[],
+    kwargs: ReadonlyArray<readonly [string, PyExpr]>,
+    frame: Frame,
+  ): Value | undefined {
+    if (obj.k !== 'cel' && obj.k !== 'place') return undefined;
+    if ((name === 'model_copy' || name === 'model_dump' || name === 'copy') && args.length === 0) {
+      if (kwargs.some(([k]) => k !== 'deep'))
+        throw new Unreadable(
+          `${name}() with ${kwargs.map(([k]) => k).join(', ')} (line ${this.line})`,
+        );
+      return this.celOf(obj);
+    }
+    if (kwargs.length > 0) return undefined;
+    const isMap = obj.schema?.type === 'object';
+    if (name === 'get' && isMap && (args.length === 1 || args.length === 2)) {
+      const key = this.celOf(this.expr(args[0] as PyExpr, frame));
+      const fallback = args[1] ? this.celOf(this.expr(args[1], frame)) : this.cel('null', []);
+      const map = this.celOf(obj);
+      const has = this.cel(`${key.cel} in ${map.cel}`, [key, map], BOOLEAN);
+      if (obj.k === 'place' && args.length === 1) {
+        // A live entry, found or not: `if entry:` tests that it is there.
+        const schema = entrySchema(obj.schema);
+        return {
+          k: 'place',
+          table: obj.table,
+          key: obj.key,
+          steps: [...obj.steps, { key }],
+          exists: has.cel,
+          ...(schema && { schema }),
+        };
+      }
+      const schema = entrySchema(obj.schema);
+      const entry = this.cel(`${map.cel}[${key.cel}]`, [map, key], schema, stored(schema));
+      return this.ternary(has, entry, fallback);
+    }
+    if ((name === 'keys' || name === 'values') && isMap && args.length === 0) {
+      const map = this.celOf(obj);
+      const k = this.fresh('k');
+      return this.cel(
+        name === 'keys' ? `${map.cel}.map(${k}, ${k})` : `${map.cel}.map(${k}, ${map.cel}[${k}])`,
+        [map],
+        { type: 'array', ...(name === 'keys' ? { items: { type: 'string' } } : {}) },
+      );
+    }
+    if (name === 'join' && args.length === 1 && obj.k === 'cel' && obj.schema?.type === 'string') {
+      const list = this.celOf(this.expr(args[0] as PyExpr, frame));
+      return this.cel(`${list.cel}.join(${obj.cel})`, [list, obj], { type: 'string' });
+    }
+    if (
+      (name === 'lower' || name === 'upper') &&
+      args.length === 0 &&
+      obj.schema?.type === 'string'
+    ) {
+      const text = this.celOf(obj);
+      return this.cel(`${text.cel}.${name}Ascii()`, [text], { type: 'string' });
+    }
+    return undefined;
+  }
+
+  /** `Enum(x)`: x itself when it is one of the members' values, else the call fails. */
+  protected enumOf(
+    name: string,
+    members: Readonly<Record<string, string | number | boolean>>,
+    value: CelValue,
+    frame: Frame,
+  ): CelValue {
+    const values = Object.values(members);
+    const list = `[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
+    const invalid = this.cel(`!(${value.cel} in ${list})`, [value], BOOLEAN);
+    this.fail(`The value is not a valid ${name}`, { ...frame, when: [...frame.when, invalid] });
+    return { ...value, schema: { ...(value.schema ?? {}), enum: values } };
+  }
+
+  /** `setattr(obj, name, value)`, `hasattr(obj, name)`, `getattr(obj, name)` on a model in a row. */
+  protected attrCall(fn: string, args: readonly PyExpr[], frame: Frame): Value {
+    const [objExpr, nameExpr, valueExpr] = args;
+    if (objExpr === undefined || nameExpr === undefined)
+      throw new Unreadable(`${fn}() with ${args.length} arguments (line ${this.line})`);
+    if (nameExpr.t === 'str' && !nameExpr.fstring) {
+      const attr: Extract<PyExpr, { t: 'attr' }> = {
+        t: 'attr',
+        obj: objExpr,
+        name: nameExpr.value,
+      };
+      if (fn === 'getattr') return this.expr(attr, frame);
+      if (fn === 'setattr' && valueExpr) {
+        this.setField(attr, this.expr(valueExpr, frame), frame);
+        return this.cel('null', []);
+      }
+    }
+    const obj = this.expr(objExpr, frame);
+    const key = this.celOf(this.expr(nameExpr, frame));
+    const map = this.celOf(obj);
+    if (fn === 'hasattr') return this.cel(`${key.cel} in ${map.cel}`, [key, map], BOOLEAN);
+    if (fn === 'getattr') return this.cel(`${map.cel}[${key.cel}]`, [map, key]);
+    if (valueExpr === undefined || obj.k !== 'place' || obj.steps.length === 0)
+      throw new Unreadable(
+        `setattr() by a name it computes, on something not in a row (line ${this.line})`,
+      );
+    // A field named at run time: the model, as a map, with that entry replaced.
+    const value = this.celOf(this.expr(valueExpr, frame));
+    const last = obj.steps[obj.steps.length - 1];
+    if (last === undefined || !('field' in last))
+      throw new Unreadable(`setattr() on an item of a list (line ${this.line})`);
+    const { exists: _e, schema: _s, ...rest } = obj;
+    const owner: Place = { ...rest, steps: obj.steps.slice(0, -1) };
+    this.write(
+      owner,
+      last.field,
+      (current) => this.cel(`put(${current.cel}, ${key.cel}, ${value.cel})`, [current, key, value]),
+      frame,
+    );
+    return this.cel('null', []);
+  }
+
+  /** Sets a field (`obj.name = value`); the statement reader's. */
+  protected abstract setField(
+    target: Extract<PyExpr, { t: 'attr' }>,
+    value: Value,
+    frame: Frame,
+  ): void;
+  /** The call fails with `error` when the frame's conditions hold; the statement reader's. */
+  protected abstract fail(error: string, frame: Frame): void;
+  /** Sets `field` of a place; the change reader's. */
+  protected abstract write(
+    place: Place,
+    field: string,
+    next: (current: CelValue) => CelValue,
+    frame: Frame,
+    append?: boolean,
+  ): void;
 
   /** A comprehension's list, its variable's CEL name, its filter and its item, read once. */
   protected over(gen: Extract<PyExpr, { t: 'comp' }>, frame: Frame) {
@@ -501,4 +718,19 @@ export abstract class ExpressionReader extends ReaderBase {
 
   /** Walks statements (the statement reader's), for a helper's body. */
   protected abstract block(statements: readonly PyStatement[], frame: Frame): void;
+}
+
+/** The JSON Schema types a value may have: each option of a Union (`anyOf`), else its own. */
+function typesOf(schema: JsonSchema | undefined, numeric?: 'int' | 'double'): string[] {
+  if (schema === undefined)
+    return numeric === 'int' ? ['integer'] : numeric === 'double' ? ['number'] : [];
+  if (Array.isArray(schema.anyOf)) {
+    const options = (schema.anyOf as JsonSchema[]).map((o) => typesOf(o));
+    return options.some((o) => o.length === 0) ? [] : options.flat();
+  }
+  if (typeof schema.type === 'string') return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type as string[];
+  if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string'))
+    return ['string'];
+  return numeric === 'int' ? ['integer'] : numeric === 'double' ? ['number'] : [];
 }
