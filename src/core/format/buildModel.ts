@@ -136,6 +136,7 @@ export function buildTools(value: unknown): Tool[] {
     });
     const returns = str(item.returns);
     const notImported = str(item.not_imported);
+    const runs = item.runs === 'setup' || item.runs === 'after_each_call' ? item.runs : undefined;
     const requires = preconditionsOf(item.requires, [...path, 'requires']);
     tools.push({
       path,
@@ -148,6 +149,7 @@ export function buildTools(value: unknown): Tool[] {
       ...(requires.length > 0 && { requires }),
       ...sideOf(item.side),
       ...(notImported !== undefined && { notImported }),
+      ...(runs !== undefined && { runs }),
     });
   });
   return tools;

@@ -79,7 +79,15 @@ export interface Tool extends Located {
    * its code). A call to it never answers as if it worked: it ends the dialogue as an error.
    */
   readonly notImported?: string;
+  /**
+   * `runs: setup`: only a scenario's `initialization` calls it; `runs: after_each_call`: the
+   * environment runs it, with no arguments, after every tool call of either side (tau2-bench's
+   * `sync_tools`). Either way no model is offered it.
+   */
+  readonly runs?: ToolRuns;
 }
+
+export type ToolRuns = 'setup' | 'after_each_call';
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 

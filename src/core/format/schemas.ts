@@ -141,6 +141,9 @@ export const TOOLS_SCHEMA = {
           // Why the tool's behaviour is missing (an importer could not carry it): a call is an error.
           not_imported: TEXT,
           side: SIDE,
+          // Who runs it besides the models, who are then never offered it: `setup`, a scenario's
+          // initialization only; `after_each_call`, the environment after every call.
+          runs: { enum: ['setup', 'after_each_call'] },
           // What must hold for the tool to work, each with the error the agent is told.
           requires: {
             type: 'array',

@@ -201,10 +201,26 @@ export interface ImportedDomain {
    * the agent's side name), kept as source, never run.
    */
   readonly agentFunctions?: readonly ImportedFunction[];
+  /**
+   * The public methods of `tools.py` and `user_tools.py` that are not tools, read as write
+   * tools: tau2's initialization actions call them (`set_data_usage`, `turn_data_off`).
+   */
+  readonly setupFunctions?: {
+    readonly agent: readonly ImportedTool[];
+    readonly user: readonly ImportedTool[];
+  };
+  /** Each model class's field defaults (`status: "unread"`), as pydantic fills them in. */
+  readonly modelDefaults?: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
   /** The Enum classes of the domain's Python (`LineStatus.ACTIVE` is "Active"), by class. */
   readonly enums?: PyEnums;
   /** What could not be read while reading the source. */
   readonly notes: readonly ImportNote[];
+}
+
+/** What the tool reader knows of the domain's Python beyond a body: its enums and defaults. */
+export interface PyKnown {
+  readonly enums?: PyEnums;
+  readonly modelDefaults?: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
 }
 
 /** Enum classes by name, each member's value by member name. */

@@ -97,7 +97,14 @@ describe('importing tau2 dual control', () => {
       ['toggle_data', 'user', 1],
       ['set_airplane_mode', 'user', 1],
       ['reboot', 'user', 0],
+      // The functions the tasks' initialization actions call, as setup tools of the user's side.
+      ['turn_data_off', 'user', 1],
+      ['set_signal', 'user', 1],
+      ['scramble_settings', 'user', 0],
     ]);
+    expect(model.tools.slice(5).map((t) => t.runs)).toEqual(['setup', 'setup', 'setup']);
+    // The setup tool a task needs but cannot be read is not imported, and says why.
+    expect(model.tools[7]?.notImported).toMatch(/self\.random_choice\(\)/);
     expect(model.tools[2]?.effects[0]).toMatchObject({
       op: 'update',
       table: 'device',
@@ -109,14 +116,14 @@ describe('importing tau2 dual control', () => {
   it('writes each task’s initialization, history, rows, user actions and user assertions', () => {
     const { model } = parseProject(projectFromFiles('phone', imported.files).project);
     const [noData, suspended] = model.scenarios;
-    // The history's own call runs after the initialization actions, as tau2-bench makes it again.
+    // The initialization actions in order, a setup function's among the tools', then the
+    // history's own call, as tau2-bench makes it again.
     expect(noData?.initialization).toEqual([
+      { tool: 'turn_data_off', args: {} },
       { tool: 'set_airplane_mode', args: { on: true } },
       { tool: 'get_line', args: { number: '555-0100' } },
     ]);
-    expect(noData?.rows.device).toEqual([
-      { id: 'device', data_on: false, airplane: false, signal: 'good' },
-    ]);
+    expect(noData?.rows.device).toBeUndefined();
     expect(noData?.messageHistory).toEqual([
       { role: 'user', content: 'My internet stopped working.' },
       { role: 'assistant', content: 'Sorry to hear that. What is your number?' },
@@ -129,14 +136,23 @@ describe('importing tau2 dual control', () => {
       'db.device.exists(r, r.data_on == true)',
       '!db.device.exists(r, r.airplane)',
     ]);
-    // initialization_data merged into the rows it names, then the setters run: a setter's
-    // default argument is read as a literal.
+    // initialization_data merged into the rows it names; then the setup calls, a setup
+    // function's default argument taken when the call leaves it out.
     expect(suspended?.rows.lines).toEqual([
       { number: '555-0199', plan: 'unlimited', suspended: true },
     ]);
     expect(suspended?.rows.device).toEqual([
-      { id: 'device', data_on: true, airplane: true, signal: 'none' },
+      { id: 'device', data_on: true, airplane: true, signal: 'good' },
     ]);
+    expect(suspended?.initialization).toEqual([{ tool: 'set_signal', args: {} }]);
+    const start = seedDatabase(model, suspended?.rows ?? {}).db;
+    const set = runInitialization(
+      model,
+      start,
+      suspended?.initialization ?? [],
+      '2024-01-01T00:00:00Z',
+    );
+    expect(set.db.device?.[0]?.signal).toBe('none');
     expect(suspended?.expected.userAssertions).toEqual([
       'db.device.exists(r, !(r.signal != "none"))',
     ]);
@@ -153,7 +169,7 @@ describe('importing tau2 dual control', () => {
       'task no_data | Environment assertion assert_internet_speed({"expected_desc":"excellent"}) not carried: it calls self.run_speed_test(), whose source is not beside it.',
       'task no_data | Environment assertion assert_line_active({"number":"555-0100"}) not carried: no such function in tools.py.',
       'task suspended | initialization_data (agent) not carried in part: "note" is not a table of the domain\'s database.',
-      'task suspended | Initialization action scramble_settings({}) not carried: "self.random_choice()" is neither a literal nor an argument it was given.',
+      'task suspended | Initialization action scramble_settings({}) not carried: what it changes could not be read (it calls self.random_choice(), whose source is not beside it).',
     ]);
   });
 

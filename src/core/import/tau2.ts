@@ -10,6 +10,7 @@ import type {
 } from './domain.ts';
 import { readAnnotation } from './python/annotation.ts';
 import type { PyModule } from './python/module.ts';
+import { modelDefaults } from './python/instances.ts';
 import { inlineDatabaseProperties, readPythonModule } from './python/module.ts';
 import type { TypeScope } from './python/schemaOf.ts';
 import { enumValues, schemaOf, scopeOf } from './python/schemaOf.ts';
@@ -72,7 +73,7 @@ export function readTau2Domain(
   const toolsModule = files.has(TAU2_FILES.tools) ? modules[modules.length - 1] : undefined;
   const tools = toolsModule
     ? tau2Tools(toolsModule, scope, TAU2_FILES.tools)
-    : { tools: [], notes: [] };
+    : { tools: [], functions: [], notes: [] };
   notes.push(...tools.notes);
   // The user's side reads its own data model (user_data_model.py) beside the agent's.
   const userModelSource = files.get(TAU2_USER_FILES.userDataModel);
@@ -116,6 +117,8 @@ export function readTau2Domain(
     ...(userSide.functions.length > 0 && { userFunctions: userSide.functions }),
     ...(agentFunctions.length > 0 && { agentFunctions }),
     enums: enumsOf(userScope),
+    modelDefaults: modelDefaults(userScope),
+    setupFunctions: { agent: tools.functions, user: userTools?.functions ?? [] },
     tools: tools.tools,
     tables: sliced.tables,
     tasks,

@@ -24,8 +24,9 @@ export function tau2Tools(
   module: PyModule,
   scope: TypeScope,
   file: string,
-): { tools: ImportedTool[]; notes: ImportNote[] } {
+): { tools: ImportedTool[]; functions: ImportedTool[]; notes: ImportNote[] } {
   const tools: ImportedTool[] = [];
+  const functions: ImportedTool[] = [];
   const notes: ImportNote[] = [];
   for (const owner of module.classes) {
     const helpers = new Map(owner.methods.map((m) => [m.name, m]));
@@ -33,7 +34,13 @@ export function tau2Tools(
       const decorator = method.decorators
         .map((d) => TOOL_DECORATOR.exec(d))
         .find((m) => m !== null);
-      if (decorator === undefined) continue;
+      // A public method that is not a tool may still be called by a task's setup (tau2's
+      // initialization actions): kept as a write, read only when a task names it.
+      if (decorator === undefined) {
+        if (!method.name.startsWith('_') && method.decorators.length === 0)
+          functions.push(toolOf(method, 'write', owner, helpers, scope, file, []));
+        continue;
+      }
       const kind = KINDS[decorator[1] ?? ''];
       if (kind === undefined) {
         notes.push({
@@ -51,7 +58,7 @@ export function tau2Tools(
       message: 'No method decorated @is_tool(...) was found.',
       place: { file },
     });
-  return { tools, notes };
+  return { tools, functions, notes };
 }
 
 function toolOf(

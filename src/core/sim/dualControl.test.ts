@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
-import { phoneProject, phoneWith } from '../testing/phoneProject.ts';
+import { PHONE_FILES, phoneProject, phoneWith } from '../testing/phoneProject.ts';
 import { offered, phoneAgent, simulatePhone } from '../../test/phoneDesk.ts';
 import { modelReply, waitingRuntime } from '../../test/scriptedModels.ts';
 import type { ChatEngine } from '../models/chat.ts';
@@ -194,6 +194,78 @@ describe('dual control in a dialogue', () => {
     expect(ended).toMatchObject({ reason: 'scenario-error' });
     expect(ended?.type === 'dialogue-ended' && ended.detail).toContain(
       'initialization[1] (get_line) failed',
+    );
+  });
+
+  it('runs a setup-only tool in setup and the environment step after every call, offering neither', async () => {
+    // tau2-bench's shape: a break function only the task's setup calls (suspend the line), and
+    // the environment's sync after each call (the phone sees whether its line is active).
+    const project = phoneProject({
+      'tools.yaml': `${PHONE_FILES['tools.yaml']}  - name: suspend_line
+    runs: setup
+    description: Suspend a line (setup only).
+    kind: write
+    parameters: { type: object, properties: { number: { type: string } }, required: [number] }
+    effects:
+      - { update: lines, where: row.number == args.number, set: { suspended: 'true' } }
+  - name: sync_line
+    runs: after_each_call
+    description: The phone sees whether its line is active.
+    kind: write
+    parameters: { type: object }
+    effects:
+      - update: phone
+        where: row.id == "phone"
+        set: { line_active: '!db.lines.exists(l, l.suspended)' }
+`,
+      'database.yaml': PHONE_FILES['database.yaml']
+        .replace(
+          '      airplane: { type: boolean }\n    rows:',
+          '      airplane: { type: boolean }\n      line_active: { type: boolean }\n    rows:',
+        )
+        .replace(
+          '{ id: phone, data_on: true, airplane: false }',
+          '{ id: phone, data_on: true, airplane: false, line_active: true }',
+        ),
+      'scenarios.yaml': PHONE_FILES['scenarios.yaml'].replace(
+        '      - { tool: toggle_data, args: { on: false } }',
+        '      - { tool: toggle_data, args: { on: false } }\n      - { tool: suspend_line, args: { number: "555-0100" } }',
+      ),
+    });
+    const { model, diagnostics } = parseProject(project);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const events = await simulatePhone(true, project);
+    // Neither model is offered either tool.
+    expect(offered.agent.every((tools) => tools.join() === 'get_line')).toBe(true);
+    expect(offered.user.every((tools) => tools.join() === USER_TOOLS.join())).toBe(true);
+    // The setup call ran, and each call after it was followed by the sync.
+    const transcript = transcriptOf(events, 'no-data#1');
+    expect(
+      transcript.changes.map((c) => [c.table, c.after?.line_active ?? c.after?.suspended]),
+    ).toEqual([
+      ['phone', true],
+      ['lines', true],
+      ['phone', false],
+      ['phone', false],
+    ]);
+    const end = seedDatabase(model).db;
+    expect(end.phone?.[0]?.line_active).toBe(true);
+    // A required action naming a setup tool can never be made: check says so.
+    const wrong = phoneWith(
+      'scenarios.yaml',
+      '        - { tool: toggle_data, args: { on: true }, requestor: user }',
+      '        - { tool: suspend_line, args: { number: "555-0100" } }',
+    );
+    const withSetup = {
+      ...wrong,
+      files: {
+        ...wrong.files,
+        'tools.yaml': project.files['tools.yaml'],
+        'database.yaml': project.files['database.yaml'],
+      },
+    };
+    expect(parseProject(withSetup).diagnostics.map((d) => d.message)).toContainEqual(
+      expect.stringMatching(/"suspend_line" runs in setup only; no model is offered it/),
     );
   });
 });

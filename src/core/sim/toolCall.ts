@@ -156,6 +156,8 @@ function closeCall(
 function sideMismatch(scene: ToolCallScene, name: string): string | undefined {
   const tool = scene.model.tools.find((t) => t.name === name);
   const caller = scene.by ?? 'agent';
+  // A setup or environment tool is offered to no model (setup calls do not come this way).
+  if (tool?.runs !== undefined) return `Error: "${name}" is not a tool you can call.`;
   if (!tool || sideOfEntity(tool) === caller) return undefined;
   return `Error: "${name}" is ${whose(sideOfEntity(tool))} tool; ${whose(caller)} side cannot call it.`;
 }

@@ -7,7 +7,7 @@ import type { Effect, ProjectModel, Row, Table, Tool } from '../format/model.ts'
 import type { ToolCall } from '../rules/guards.ts';
 import { typedArgs } from '../rules/typedArgs.ts';
 import { aside, closest } from '../text.ts';
-import { rowKey, validateRow } from './database.ts';
+import { diffDatabases, rowKey, validateRow } from './database.ts';
 import { sameRow, toPlain } from './plainValues.ts';
 import { generatedValue } from './generatedIds.ts';
 import { uniqueItemsProblem } from '../format/uniqueItems.ts';
@@ -85,6 +85,45 @@ export function withDefaults(
  * deterministic; the input database is never modified.
  */
 export function runTool(
+  model: ProjectModel,
+  db: Database,
+  call: ToolCall,
+  context: ToolRunContext,
+): ToolOutcome {
+  const outcome = runOneTool(model, db, call, context);
+  return outcome.ok ? afterEachCall(model, db, outcome, context) : outcome;
+}
+
+/**
+ * The environment's own step after a call that ran (`runs: after_each_call`, tau2-bench's
+ * `sync_tools`): each such tool, with no arguments, on the database the call left. One whose
+ * preconditions fail changes nothing, as tau2-bench logs a failed sync and goes on; one whose
+ * behaviour was not imported makes the call an error of the project. A call that failed changed
+ * nothing, so the state it leaves was synced after the call before.
+ */
+function afterEachCall(
+  model: ProjectModel,
+  start: Database,
+  outcome: Extract<ToolOutcome, { ok: true }>,
+  context: ToolRunContext,
+): ToolOutcome {
+  let db = outcome.db;
+  for (const tool of model.tools) {
+    if (tool.runs !== 'after_each_call') continue;
+    const step = runOneTool(model, db, { tool: tool.name, args: {} }, context);
+    if (step.ok) db = step.db;
+    else if (step.notImported)
+      return {
+        ok: false,
+        db: start,
+        error: `The environment step ${step.error}`,
+        notImported: true,
+      };
+  }
+  return db === outcome.db ? outcome : { ...outcome, db, changes: diffDatabases(start, db, model) };
+}
+
+function runOneTool(
   model: ProjectModel,
   db: Database,
   call: ToolCall,

@@ -14,7 +14,7 @@ import { describeCall, ordinal, succeeded } from './transcript.ts';
 /** The tools of one side, as the chat protocol offers them. */
 export function toolSpecsOf(model: ProjectModel, side: 'agent' | 'user'): ToolSpec[] {
   return model.tools
-    .filter((t) => sideOfEntity(t) === side)
+    .filter((t) => sideOfEntity(t) === side && t.runs === undefined)
     .map((t: Tool) => ({
       name: t.name,
       description: t.description,

@@ -55,6 +55,19 @@ function readsOnly(
 }
 
 function checkToolSide(context: ReferenceContext, found: Findings, tool: Tool): void {
+  // The environment's own step (`runs: after_each_call`) keeps both sides in step: it may read
+  // and write either side's tables. It takes no arguments: nobody calls it with any.
+  if (tool.runs === 'after_each_call') {
+    const required = tool.parameters.required ?? [];
+    if (required.length > 0)
+      found.report(
+        'tools.yaml',
+        [...tool.path, 'runs'],
+        'wrong-side',
+        `"${tool.name}" runs after each call with no arguments, but requires ${required.join(', ')}.`,
+      );
+    return;
+  }
   const side = sideOfEntity(tool);
   const who = `"${tool.name}" (${whose(side)} tool)`;
   const reads = (at: YamlPath, source: string | undefined) => {
@@ -145,8 +158,17 @@ function checkScenarioSides(context: ReferenceContext, found: Findings): void {
         const tool = typeof name === 'string' ? tools.get(name) : undefined;
         if (!tool) return;
         const must: Side = requestor === 'user' ? 'user' : 'agent';
-        if (sideOfEntity(tool) === must) return;
         const at = [...scenario.path, 'expected', 'required_actions', i];
+        if (tool.runs !== undefined) {
+          found.report(
+            'scenarios.yaml',
+            typeof item === 'object' ? [...at, 'tool'] : at,
+            'wrong-side',
+            `"${tool.name}" runs ${tool.runs === 'setup' ? 'in setup only' : 'after each call'}; no model is offered it, so this action can never be made.`,
+          );
+          return;
+        }
+        if (sideOfEntity(tool) === must) return;
         found.report(
           'scenarios.yaml',
           typeof item === 'object' ? [...at, 'tool'] : at,

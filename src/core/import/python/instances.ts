@@ -192,3 +192,23 @@ function evaluate(e: PyExpr, scope: TypeScope): JsonValue {
       throw new Unmade(`is an expression (${e.t}) that only running it would answer`);
   }
 }
+
+/**
+ * Each model class's fields that have a default, with that default as pydantic fills it in
+ * (`Notification(...)` left without `status` has `status: "unread"`). A default made by code
+ * is left out.
+ */
+export function modelDefaults(scope: TypeScope): Record<string, Record<string, JsonValue>> {
+  const out: Record<string, Record<string, JsonValue>> = {};
+  for (const [name, model] of scope.classes) {
+    if (enumValues(model) !== undefined) continue;
+    const defaults: Record<string, JsonValue> = {};
+    for (const field of fieldsOf(model, scope)) {
+      if (field.default === undefined) continue;
+      const made = defaultOf(field, readAnnotation(field.annotation), scope);
+      if ('value' in made) defaults[field.name] = made.value;
+    }
+    if (Object.keys(defaults).length > 0) out[name] = defaults;
+  }
+  return out;
+}

@@ -12,6 +12,7 @@ import { withPoliciesInPlay, policyLinks } from './inPlay.ts';
 import { planPolicies } from './policies.ts';
 import { planScenarios } from './scenarios.ts';
 import { planTools } from './tools.ts';
+import { planSetupTools } from './setup.ts';
 import { planUserSide } from './userSide.ts';
 import type { UserTaskParts } from './userTasks.ts';
 import { userTaskParts } from './userTasks.ts';
@@ -35,10 +36,16 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
   const notes: CarryNote[] = [];
   const tables = planTables(domain.tables, notes);
   notes.push(...validatorNotes(domain.validators ?? []));
-  const tools = planTools(domain.tools, tables, notes, domain.enums);
+  const tools = planTools(domain.tools, tables, notes, domain);
   const user = planUserSide(
     domain,
     { tables: new Set(tables.map((t) => t.name)), tools: new Set(tools.names.values()) },
+    notes,
+  );
+  const setup = planSetupTools(
+    domain,
+    { agent: tables, user: user.tables },
+    new Set([...tools.names.values(), ...user.names.values()]),
     notes,
   );
   const policies = planPolicies(
@@ -56,7 +63,8 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
             userTaskParts(task, user, tools.names, domain.userFunctions ?? [], notes, {
               tables,
               functions: domain.agentFunctions ?? [],
-              enums: domain.enums ?? {},
+              known: domain,
+              setup,
             }),
           )
         : scenario;
@@ -81,7 +89,8 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
         ? `# ${domain.name}\n\n(The domain had no policy document.)\n`
         : domain.policy,
     'policies.yaml': header('policies extracted from agent.md') + yaml({ policies }),
-    'tools.yaml': header('tools') + yaml({ tools: [...tools.entries, ...user.tools] }),
+    'tools.yaml':
+      header('tools') + yaml({ tools: [...tools.entries, ...user.tools, ...setup.entries] }),
     'database.yaml':
       header('tables, sliced to what the tasks touch') +
       (clock !== undefined ? `# now: the policy states "${clock.stated}"\n` : '') +

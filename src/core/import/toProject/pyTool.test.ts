@@ -290,6 +290,8 @@ describe('programOf on f-strings and whole tables', () => {
     );
     expect(added).toMatchObject({
       effects: [
+        // A dict's `d[k] = v` replaces an entry already there: that key's row goes first.
+        { delete: baskets.name, where: 'row.basket_id == "b" + string((size(db.baskets) + 1))' },
         {
           insert: baskets.name,
           values: {

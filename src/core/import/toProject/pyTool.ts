@@ -1,5 +1,5 @@
 import { compileCel, isCelProblem } from '../../cel.ts';
-import type { JsonSchema, PyEnums } from '../domain.ts';
+import type { JsonSchema, PyKnown } from '../domain.ts';
 import type { PyExpr } from '../python/expression.ts';
 import { parsePyExpr, PyExprError } from '../python/expression.ts';
 import type { PyFunction } from '../python/module.ts';
@@ -56,12 +56,12 @@ export function programOf(
   parameters: { properties: Record<string, JsonSchema> },
   tables: readonly TablePlan[],
   firstLine = 1,
-  options: { readonly returns?: boolean; readonly enums?: PyEnums } = {},
+  options: { readonly returns?: boolean; readonly known?: PyKnown } = {},
 ): ToolProgram {
   const fn = readPythonModule(body).functions[0];
   if (fn === undefined) return { reason: 'its body could not be read' };
   try {
-    const reader = new Reader(helpers, parameters, tables, firstLine, options.enums ?? {});
+    const reader = new Reader(helpers, parameters, tables, firstLine, options.known ?? {});
     reader.wantsReturn = options.returns === true;
     return reader.run(fn);
   } catch (error) {

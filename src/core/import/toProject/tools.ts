@@ -1,4 +1,4 @@
-import type { ImportedTool, JsonSchema, PyEnums } from '../domain.ts';
+import type { ImportedTool, JsonSchema, PyKnown } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import { safeName, uniqueNames } from './carry.ts';
 import type { TablePlan } from './database.ts';
@@ -28,7 +28,7 @@ export function planTools(
   tools: readonly ImportedTool[],
   tables: readonly TablePlan[],
   notes: CarryNote[],
-  enums: PyEnums = {},
+  known: PyKnown = {},
 ): { entries: ToolEntry[]; names: Map<string, string> } {
   const unique = uniqueNames();
   const names = new Map<string, string>();
@@ -56,7 +56,7 @@ export function planTools(
       kind === 'read'
         ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1, {
             returns: true,
-            enums,
+            known,
           })
         : undefined;
     const answered =
@@ -67,7 +67,7 @@ export function planTools(
     const program =
       kind === 'write'
         ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1, {
-            enums,
+            known,
           })
         : undefined;
     const whole = program !== undefined && 'effects' in program ? program : undefined;

@@ -40,7 +40,7 @@ export function planUserSide(
     return false;
   });
   const own: CarryNote[] = [];
-  const planned = planTools(domain.userTools ?? [], tables, own, domain.enums);
+  const planned = planTools(domain.userTools ?? [], tables, own, domain);
   const names = new Map<string, string>();
   const tools = planned.entries.flatMap((entry, i) => {
     const source = domain.userTools?.[i];

@@ -5,13 +5,14 @@ import type {
   ImportedFunction,
   ImportedTask,
   JsonValue,
-  PyEnums,
+  PyKnown,
 } from '../domain.ts';
 import { isNotLiteral, literalOfText } from '../python/literal.ts';
 import type { CarryNote } from './carry.ts';
 import type { TablePlan } from './database.ts';
-import { type StartingRows, keyText, mergeInitialData } from './initialData.ts';
+import { type StartingRows, mergeInitialData } from './initialData.ts';
 import { programOf } from './pyTool.ts';
+import type { SetupPlan } from './setup.ts';
 import type { UserSidePlan } from './userSide.ts';
 import { celOf } from './userSide.ts';
 
@@ -35,8 +36,10 @@ export interface UserTaskParts {
 export interface AgentSide {
   readonly tables: readonly TablePlan[];
   readonly functions: readonly ImportedFunction[];
-  /** The domain's Enum classes, for the function reader. */
-  readonly enums?: PyEnums;
+  /** What the function reader knows of the domain's Python (enums, model defaults). */
+  readonly known?: PyKnown;
+  /** The setup tools made of the functions initialization actions call, and their names. */
+  readonly setup?: SetupPlan;
 }
 
 /**
@@ -81,15 +84,23 @@ export function userTaskParts(
       initialization.push({ tool, args: { ...call.arguments } });
       continue;
     }
-    const setter = byName.get(call.func);
-    const done =
-      call.env === 'user' && setter
-        ? applySetter(setter, call, records, rows)
-        : 'no such tool or setter';
-    if (typeof done === 'string')
-      note(
-        `Initialization action ${call.func}(${JSON.stringify(call.arguments)}) not carried: ${done}.`,
-      );
+    // A function that is not a tool, read as a setup tool of its side.
+    const setupName = (call.env === 'user' ? agent.setup?.user : agent.setup?.agent)?.get(
+      call.func,
+    );
+    const setupTool = agent.setup?.entries.find((e) => e.name === setupName);
+    if (setupTool !== undefined && setupTool.not_imported === undefined) {
+      initialization.push({ tool: setupTool.name, args: { ...call.arguments } });
+      continue;
+    }
+    const why =
+      setupTool?.not_imported?.replace(/\.$/, '') ??
+      (byName.has(call.func) || agent.functions.some((f) => f.name === call.func)
+        ? 'its body could not be read'
+        : 'no such tool or function');
+    note(
+      `Initialization action ${call.func}(${JSON.stringify(call.arguments)}) not carried: ${why}.`,
+    );
   }
 
   // The history's tool calls happened before the dialogue: they run as initialization calls (as
@@ -131,7 +142,7 @@ export function userTaskParts(
     const cel = simple?.ok
       ? simple
       : fn
-        ? readAssertion(assertion, fn, user ? plan.tables : agent.tables, agent.enums)
+        ? readAssertion(assertion, fn, user ? plan.tables : agent.tables, agent.known)
         : { ok: false as const, why: `no such function in ${user ? 'user_tools.py' : 'tools.py'}` };
     if (cel.ok) (user ? assertions : database).push(cel.cel);
     else
@@ -160,13 +171,13 @@ function readAssertion(
   assertion: ImportedEnvCall,
   fn: ImportedFunction,
   tables: readonly TablePlan[],
-  enums: PyEnums = {},
+  known: PyKnown = {},
 ): { ok: true; cel: string } | { ok: false; why: string } {
   if (fn.text === undefined) return { ok: false, why: 'its source was not kept' };
   const properties = Object.fromEntries(fn.params.map((p) => [p.name, {}]));
   const program = programOf(fn.text, fn.helpers ?? {}, { properties }, tables, fn.place.line ?? 1, {
     returns: true,
-    enums,
+    known,
   });
   if ('reason' in program) return { ok: false, why: program.reason };
   if (program.effects.length > 0) return { ok: false, why: 'it changes the database' };
@@ -205,44 +216,6 @@ function valueOf(fn: ImportedFunction, name: string, call: ImportedEnvCall): Jso
   if (param?.default === undefined) return undefined;
   const value = literalOfText(param.default);
   return isNotLiteral(value) ? undefined : value;
-}
-
-/** Sets the fields a setter sets on the scenario's rows; or why it cannot. */
-function applySetter(
-  fn: ImportedFunction,
-  call: ImportedEnvCall,
-  records: Records,
-  rows: StartingRows,
-): string | undefined {
-  const changes: Array<[string, string, JsonValue]> = [];
-  for (const statement of fn.statements) {
-    const set = /^self\.db\.(\w+)\.(\w+)\s*=\s*(.+)$/.exec(statement);
-    const table = set ? records.get(set[1] ?? '') : undefined;
-    if (!set || !table) return `"${statement}" is not a field of the user's state set to a value`;
-    const text = (set[3] ?? '').trim();
-    const param = /^\w+$/.test(text) && fn.params.some((p) => p.name === text);
-    const literal = param ? undefined : literalOfText(text);
-    const value = param
-      ? valueOf(fn, text, call)
-      : literal === undefined || isNotLiteral(literal)
-        ? undefined
-        : (literal as JsonValue);
-    if (value === undefined) return `"${text}" is neither a literal nor an argument it was given`;
-    changes.push([table.name, set[2] ?? '', value]);
-  }
-  for (const [table, field, value] of changes) {
-    const record = records.get(sourceOf(records, table))?.rows[0] ?? {};
-    const key = keyText(record.id);
-    const byKey = rows.get(table) ?? new Map<string, Record<string, JsonValue>>();
-    byKey.set(key, { ...(byKey.get(key) ?? record), [field]: value });
-    rows.set(table, byKey);
-  }
-  return undefined;
-}
-
-function sourceOf(records: Records, table: string): string {
-  for (const [source, plan] of records) if (plan.name === table) return source;
-  return table;
 }
 
 /** An environment assertion as a user assertion, or why not. */

@@ -1,5 +1,5 @@
 import { celSelect } from '../../../celVariables.ts';
-import type { JsonSchema, PyEnums } from '../../domain.ts';
+import type { JsonSchema, PyEnums, PyKnown } from '../../domain.ts';
 import type { PyFunction } from '../../python/module.ts';
 import type { TablePlan } from '../database.ts';
 import type { Effect } from './values.ts';
@@ -44,15 +44,18 @@ export abstract class ReaderBase {
   protected depth = 0;
   /** The domain's Enum classes: `LineStatus.ACTIVE` reads as its value. */
   protected readonly enums: PyEnums;
+  /** Each model class's field defaults: a model built without them has them. */
+  protected readonly modelDefaults: NonNullable<PyKnown['modelDefaults']>;
 
   constructor(
     helpers: Readonly<Record<string, string>>,
     parameters: { properties: Record<string, JsonSchema> },
     tables: readonly TablePlan[],
     firstLine: number,
-    enums: PyEnums,
+    known: PyKnown,
   ) {
-    this.enums = enums;
+    this.enums = known.enums ?? {};
+    this.modelDefaults = known.modelDefaults ?? {};
     this.firstLine = firstLine;
     this.helperSources = helpers;
     this.parameters = parameters;

@@ -162,6 +162,11 @@ export abstract class ChangeReader extends ExpressionReader {
     values[table.key] = bare(key.cel);
     this.unchangedSinceRead([key, ...row.fields.values(), ...frame.when]);
     const writes = new Set(table.columns.map((c) => `${table.name}.${c.name}`));
+    // A dict's `d[k] = v` replaces an entry already there: the row of that key goes first. (Its
+    // values are then computed without it; a value that counts the table's rows would differ
+    // from Python's only when the key was already there.)
+    const where = `${celSelect('row', table.key)} == ${bare(key.cel)}`;
+    this.effects.push({ delete: table.name, where, writes, epoch: this.epoch++ });
     this.effects.push({ insert: table.name, values, writes, epoch: this.epoch++ });
     const inserted = celSelect('inserted', table.name);
     const newKey = this.cel(celSelect(inserted, table.key), [], key.schema, key.numeric);

@@ -329,8 +329,14 @@ export abstract class ExpressionReader extends ReaderBase {
     if (fn.name === 'setattr' || fn.name === 'hasattr' || fn.name === 'getattr')
       return this.attrCall(fn.name, args, frame);
     if (/^[A-Z]/.test(fn.name) && args.length === 0) {
-      // A model built from fields (`OrderPayment(amount=…)`): a map.
-      const fields = kwargs.map(([k, v]) => [k, this.celOf(this.expr(v, frame))] as const);
+      // A model built from fields (`OrderPayment(amount=…)`): a map, with the model's defaults
+      // for the fields left out, as pydantic fills them in.
+      const given = kwargs.map(([k, v]) => [k, this.celOf(this.expr(v, frame))] as const);
+      const named = new Set(given.map(([k]) => k));
+      const defaults = Object.entries(this.modelDefaults[fn.name] ?? {})
+        .filter(([k]) => !named.has(k))
+        .map(([k, v]) => [k, this.cel(JSON.stringify(v), [])] as const);
+      const fields = [...given, ...defaults];
       return {
         ...this.cel(
           mapLiteral(fields.map(([k, v]) => [k, v.cel])),
