@@ -223,6 +223,18 @@ class Reader extends ChangeReader {
     }
     const [first, ...others] = live as Array<{ cond: CelValue | undefined; value: Value }>;
     const otherwise = this.choice(others);
+    // A row or a value in one (found) or None: still a live place, there when the branch holds.
+    const none = (v: Value) => v.k === 'cel' && v.cel === 'null';
+    if (first?.cond !== undefined && others.length === 1) {
+      const [a, b] = [first.value, otherwise];
+      const place = a.k === 'place' && none(b) ? a : b.k === 'place' && none(a) ? b : undefined;
+      if (place !== undefined) {
+        const holds = place === a ? first.cond : this.not(first.cond);
+        const exists =
+          place.exists === undefined ? holds.cel : `(${holds.cel}) && (${place.exists})`;
+        return { ...place, exists };
+      }
+    }
     const then = this.celOf(first?.value as Value);
     const rest = this.celOf(otherwise);
     if (first?.cond === undefined) return then;
@@ -324,7 +336,13 @@ class Reader extends ChangeReader {
       // Python keeps what a `try` body changed before it failed; the branch would not.
       if (frame.probe.wrote)
         throw new Unreadable(`a "try" whose body may fail after a change (line ${this.line})`);
-      frame.probe.fails.push(frame.when.length === 0 ? this.cel('true', []) : this.all(frame.when));
+      const cond = frame.when.length === 0 ? this.cel('true', []) : this.all(frame.when);
+      // Inside a comprehension, the body fails when some item makes it fail.
+      const some = (frame.scopes ?? []).reduceRight(
+        (inner, scope) => `${scope.list}.exists(${scope.as}, ${inner})`,
+        cond.cel,
+      );
+      frame.probe.fails.push(some === cond.cel ? cond : this.cel(some, [cond]));
       return;
     }
     if (frame.dry) return;
@@ -343,7 +361,13 @@ class Reader extends ChangeReader {
     }
     const loop = frame.loop;
     const holds = this.not(cond).cel;
-    const condition = loop ? `${loop.list}.all(${loop.as}, ${holds})` : holds;
+    // Inside a comprehension, every item must pass (Python's any() may stop at a match first:
+    // an item after it that would fail fails here too), then every item of the loop.
+    const scoped = (frame.scopes ?? []).reduceRight(
+      (inner, scope) => `${scope.list}.all(${scope.as}, ${inner})`,
+      holds,
+    );
+    const condition = loop ? `${loop.list}.all(${loop.as}, ${scoped})` : scoped;
     // The same check made again (a loop over the same list, its variable named anew) is one.
     const canon = loop ? condition.replace(new RegExp(`\\b${loop.as}\\b`, 'g'), '§') : condition;
     if (this.requires.some((r) => r.condition === condition) || this.checked.has(canon)) return;

@@ -247,10 +247,14 @@ export abstract class ExpressionReader extends ReaderBase {
     const entry = g.nested.get(pathKey(place.steps));
     const set = entry?.fields.get(field);
     if (set !== undefined) return this.cel(set, [], undefined, undefined, g.id);
-    if (g.sets.has(firstField(place)) || g.nested.size > 0)
-      for (const other of g.nested.values())
-        if (firstField(other.place) === firstField(place))
-          throw new Unreadable(`it reads inside a column it is changing (line ${this.line})`);
+    // Another field of a model being changed is as it was; anything else inside the column
+    // might have moved under it.
+    const path = pathKey(place.steps);
+    const elsewhere = [...g.nested.entries()].some(
+      ([at, other]) => at !== path && firstField(other.place) === firstField(place),
+    );
+    if (g.sets.has(firstField(place)) || (elsewhere && entry === undefined) || elsewhere)
+      throw new Unreadable(`it reads inside a column it is changing (line ${this.line})`);
     return undefined;
   }
 
@@ -576,7 +580,11 @@ export abstract class ExpressionReader extends ReaderBase {
     const name = celName(gen.vars[0] ?? 'x');
     const locals = new Map(frame.locals);
     locals.set(gen.vars[0] ?? '', this.cel(name, [list], itemSchema(list.schema)));
-    const inner: Frame = { ...frame, locals };
+    const inner: Frame = {
+      ...frame,
+      locals,
+      scopes: [...(frame.scopes ?? []), { list: list.cel, as: name }],
+    };
     const cond = gen.cond ? this.bool(this.expr(gen.cond, inner)) : undefined;
     const item = this.expr(gen.item, inner);
     return { source, list, name, cond, item };

@@ -134,22 +134,20 @@ function tryAsIf(list: readonly PyStatement[], budget: { left: number }): PyStat
 }
 
 /**
- * `for x in xs:` whose whole body is `if cond: return e` searches `xs` for the first item that
- * meets `cond`: it reads as `if any(x for x in xs if cond): x = next((x for x in xs if cond),
- * None); return e`, so what follows the loop runs when nothing was found.
+ * `for x in xs:` whose body only searches reads as `if any(cond for x in xs): x = next((x for
+ * x in xs if cond), None); return e`, so what follows the loop runs when nothing was found. The
+ * body searches when it is made of `if c: return e` and inner loops made of plain assignments
+ * then `if c: return e`, every `e` the same; `cond` is then `c1 or any(c2 for y in ys) …`, the
+ * inner assignments written into their conditions.
  */
 function searchAsIf(s: PyStatement): PyStatement {
-  if (head(s) !== 'for' || s.body.length !== 1) return s;
-  const inner = oneLine(s.body[0] as PyStatement);
-  if (head(inner) !== 'if' || inner.body.length !== 1) return s;
-  const ret = inner.body[0] as PyStatement;
-  if (head(ret) !== 'return' || ret.tokens.length < 2) return s;
-  const tokens = s.tokens.slice(1, -1);
-  const inAt = tokens.findIndex((t) => t.type === 'name' && t.value === 'in');
-  const target = tokens.slice(0, inAt);
-  if (inAt !== 1 || target[0]?.type !== 'name') return s;
-  const iter = tokens.slice(inAt + 1);
-  const cond = inner.tokens.slice(1, -1);
+  if (head(s) !== 'for') return s;
+  const loop = loopParts(s);
+  if (loop === undefined) return s;
+  const found = searchOf(s.body);
+  if (found === undefined) return s;
+  const { target, iter } = loop;
+  const { cond, ret } = found;
   const gen = [
     ...target,
     word('for', s),
@@ -159,7 +157,7 @@ function searchAsIf(s: PyStatement): PyStatement {
     word('if', s),
     ...cond,
   ];
-  const found: PyStatement = {
+  const bind: PyStatement = {
     tokens: [
       ...target,
       op('=', s),
@@ -172,7 +170,7 @@ function searchAsIf(s: PyStatement): PyStatement {
       word('None', s),
       op(')', s),
     ],
-    line: inner.line,
+    line: s.line,
     body: [],
   };
   // `any(cond for x in xs)`: the same test the search's `next` says it found a row by.
@@ -180,8 +178,93 @@ function searchAsIf(s: PyStatement): PyStatement {
   return {
     tokens: [word('if', s), word('any', s), op('(', s), ...test, op(')', s), op(':', s)],
     line: s.line,
-    body: [found, ret],
+    body: [bind, ret],
   };
+}
+
+/** A `for` statement's single target name and what it walks. */
+function loopParts(s: PyStatement): { target: PyToken[]; iter: PyToken[] } | undefined {
+  const tokens = s.tokens.slice(1, -1);
+  const inAt = tokens.findIndex((t) => t.type === 'name' && t.value === 'in');
+  const target = tokens.slice(0, inAt);
+  if (inAt !== 1 || target[0]?.type !== 'name') return undefined;
+  return { target, iter: tokens.slice(inAt + 1) };
+}
+
+const text = (tokens: readonly PyToken[]) => tokens.map((t) => t.value).join(' ');
+
+/** A searching loop body's condition (as tokens) and its one `return`, or undefined. */
+function searchOf(body: readonly PyStatement[]): { cond: PyToken[]; ret: PyStatement } | undefined {
+  const parts: PyToken[][] = [];
+  let ret: PyStatement | undefined;
+  const same = (r: PyStatement) => ret === undefined || text(ret.tokens) === text(r.tokens);
+  for (const raw of body) {
+    const st = oneLine(raw);
+    if (head(st) === 'if' && st.body.length === 1) {
+      const r = st.body[0] as PyStatement;
+      if (head(r) !== 'return' || r.tokens.length < 2 || !same(r)) return undefined;
+      ret = r;
+      parts.push(st.tokens.slice(1, -1));
+      continue;
+    }
+    if (head(st) !== 'for') return undefined;
+    const inner = loopParts(st);
+    if (inner === undefined) return undefined;
+    // Assignments, then one `if c: return e`: the names assigned are written into c.
+    const names = new Map<string, PyToken[]>();
+    const statements = st.body.map(oneLine);
+    const last = statements[statements.length - 1];
+    if (last === undefined || head(last) !== 'if' || last.body.length !== 1) return undefined;
+    for (const a of statements.slice(0, -1)) {
+      const [name, eq] = a.tokens;
+      if (a.body.length > 0 || name?.type !== 'name' || eq?.value !== '=') return undefined;
+      names.set(name.value, substitute(a.tokens.slice(2), names));
+    }
+    const r = last.body[0] as PyStatement;
+    if (head(r) !== 'return' || r.tokens.length < 2 || !same(r)) return undefined;
+    // What is returned must not be the inner loop's own.
+    const own = new Set([inner.target[0]?.value, ...names.keys()]);
+    if (r.tokens.some((t) => t.type === 'name' && own.has(t.value))) return undefined;
+    ret = r;
+    const c = substitute(last.tokens.slice(1, -1), names);
+    const at = st;
+    parts.push([
+      word('any', at),
+      op('(', at),
+      op('(', at),
+      ...c,
+      op(')', at),
+      word('for', at),
+      ...inner.target,
+      word('in', at),
+      ...inner.iter,
+      op(')', at),
+    ]);
+  }
+  if (ret === undefined || parts.length === 0) return undefined;
+  const at = ret;
+  const cond = parts.flatMap((p, i) => [
+    ...(i > 0 ? [word('or', at)] : []),
+    op('(', at),
+    ...p,
+    op(')', at),
+  ]);
+  return { cond, ret };
+}
+
+/** Tokens with each assigned name replaced by its value in parentheses. */
+function substitute(tokens: readonly PyToken[], names: ReadonlyMap<string, PyToken[]>): PyToken[] {
+  return tokens.flatMap((t, i) => {
+    const value = t.type === 'name' ? names.get(t.value) : undefined;
+    // Not an attribute name (`x.line`) nor a keyword argument's name.
+    const after = tokens[i - 1]?.value === '.';
+    if (value === undefined || after) return [t];
+    return [
+      { ...t, type: 'op' as const, value: '(' },
+      ...value,
+      { ...t, type: 'op' as const, value: ')' },
+    ];
+  });
 }
 
 function word(value: string, at: PyStatement): PyToken {

@@ -94,6 +94,11 @@ export interface Frame {
   readonly dry: boolean;
   /** Set while a `try` body is probed: each way it can fail, as the condition it fails under. */
   readonly probe?: { readonly fails: CelValue[]; wrote: boolean };
+  /**
+   * The comprehensions (`any(… for x in xs)`) the expression being read sits in, outermost
+   * first: a failure inside one happens for some item of its list.
+   */
+  readonly scopes?: ReadonlyArray<{ readonly list: string; readonly as: string }>;
 }
 
 /** What a write tool's body becomes, or why it does not. */
