@@ -209,6 +209,17 @@ export interface ImportedDomain {
     readonly agent: readonly ImportedTool[];
     readonly user: readonly ImportedTool[];
   };
+  /**
+   * The environment's own step after every call (tau2's `sync_tools` in `environment.py`), as
+   * source, with the methods of both toolkits it may call (`self.tools._get_line_by_phone`).
+   */
+  readonly environment?: {
+    readonly sync: { readonly body: string; readonly place: SourcePlace };
+    readonly helpers: {
+      readonly agent: Readonly<Record<string, string>>;
+      readonly user: Readonly<Record<string, string>>;
+    };
+  };
   /** Each model class's field defaults (`status: "unread"`), as pydantic fills them in. */
   readonly modelDefaults?: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
   /** The Enum classes of the domain's Python (`LineStatus.ACTIVE` is "Active"), by class. */

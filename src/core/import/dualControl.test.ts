@@ -1,3 +1,4 @@
+import { toolSpecsOf } from '../sim/userSide.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -25,7 +26,9 @@ function phoneDomain(): Map<string, string> {
     ...['policy.md', 'tasks.json', 'db.json', 'user_db.json'].map(
       (f) => [f, read('data', f)] as [string, string],
     ),
-    ...['tools.py', 'user_tools.py'].map((f) => [f, read('src', f)] as [string, string]),
+    ...['tools.py', 'user_tools.py', 'environment.py'].map(
+      (f) => [f, read('src', f)] as [string, string],
+    ),
   ]);
 }
 
@@ -101,8 +104,15 @@ describe('importing tau2 dual control', () => {
       ['turn_data_off', 'user', 1],
       ['set_signal', 'user', 1],
       ['scramble_settings', 'user', 0],
+      // environment.py's sync_tools, which tau2-bench runs after every call.
+      ['sync_tools', 'agent', 1],
     ]);
-    expect(model.tools.slice(5).map((t) => t.runs)).toEqual(['setup', 'setup', 'setup']);
+    expect(model.tools.slice(5).map((t) => t.runs)).toEqual([
+      'setup',
+      'setup',
+      'setup',
+      'after_each_call',
+    ]);
     // The setup tool a task needs but cannot be read is not imported, and says why.
     expect(model.tools[7]?.notImported).toMatch(/self\.random_choice\(\)/);
     expect(model.tools[2]?.effects[0]).toMatchObject({
@@ -171,6 +181,23 @@ describe('importing tau2 dual control', () => {
       'task suspended | initialization_data (agent) not carried in part: "note" is not a table of the domain\'s database.',
       'task suspended | Initialization action scramble_settings({}) not carried: what it changes could not be read (it calls self.random_choice(), whose source is not beside it).',
     ]);
+  });
+
+  it('runs the environment’s sync after every call: a suspended line leaves the phone no signal', () => {
+    const { model } = parseProject(projectFromFiles('phone', imported.files).project);
+    const now = '2026-01-01T00:00:00Z';
+    const signalAfter = (suspended: boolean) => {
+      const { db } = seedDatabase(model, {
+        lines: [{ number: '555-0100', plan: 'unlimited', suspended }],
+      });
+      const out = runTool(model, db, { tool: 'toggle_data', args: {} }, { now });
+      return out.ok ? out.db.device?.[0]?.signal : out.error;
+    };
+    expect(signalAfter(true)).toBe('none');
+    expect(signalAfter(false)).toBe('good');
+    // Neither side is offered it.
+    expect(toolSpecsOf(model, 'agent').map((t) => t.name)).toEqual(['get_line']);
+    expect(toolSpecsOf(model, 'user').map((t) => t.name)).not.toContain('sync_tools');
   });
 
   it('gives a project that checks with no errors', () => {

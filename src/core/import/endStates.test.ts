@@ -90,9 +90,16 @@ function goldRuns(domain: string) {
     // task's initialization_data changed included; the end state describes the scenario's run.
     const changes = diffDatabases(start, db, model);
     const changed: Record<string, string> = {};
+    // A one-record table (the phone) keeps its record under `id`, its name; tau2 has no such field.
+    const record = (table: string, row: Record<string, unknown> | undefined) =>
+      row !== undefined && row.id === table
+        ? Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'id'))
+        : row;
     for (const change of diffDatabases(seedDatabase(model).db, db, model)) {
-      const after = change.after === undefined ? undefined : digest(change.after);
-      if (after === undefined || (change.before && digest(change.before) === after)) continue;
+      const after =
+        change.after === undefined ? undefined : digest(record(change.table, change.after));
+      const before = change.before && digest(record(change.table, change.before));
+      if (after === undefined || before === after) continue;
       changed[`${side.get(change.table) ?? ''}${change.table}/${change.key}`] = after;
     }
     // The env assertions as carried (database and user assertions), judged on the gold end.
@@ -203,9 +210,9 @@ describe('tau2-bench end states through the imported tools', () => {
         line_active: true,
         signal_strength: { '2G': 'poor', '3G': 'fair', '4G': 'good', '5G': 'excellent' },
       });
-      // Not yet (issue 29): the phone's tools call helpers that change many fields at once,
-      // which the user-side reader does not follow, and the environment's sync between the line
-      // and the phone is not carried, so no task ends where tau2-bench's tools end.
+      // The phone's tools, the break functions the tasks' setup calls and the environment's
+      // sync after each call are carried. Not yet (issue 29): refuel_data (its draft-bill
+      // branch makes a bill with a random id) and the rest listed in docs/format.md.
       expect(runs.length - differing.length).toBe(TELECOM_MATCHING);
       expect(withAssertions).toHaveLength(114);
       expect(withAssertions.length - assertionsDiffer.length).toBe(TELECOM_ASSERTIONS_AGREEING);
@@ -214,6 +221,6 @@ describe('tau2-bench end states through the imported tools', () => {
 });
 
 /** How many telecom tasks end where tau2-bench's tools end today; raise it as the import grows. */
-const TELECOM_MATCHING = 0;
+const TELECOM_MATCHING = 27;
 /** How many telecom tasks' env assertions are all carried and judged as tau2-bench judges them. */
-const TELECOM_ASSERTIONS_AGREEING = 21;
+const TELECOM_ASSERTIONS_AGREEING = 29;

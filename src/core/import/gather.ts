@@ -35,6 +35,7 @@ const TAU2_DATA = [
   TAU2_USER_FILES.userDbToml,
 ];
 const TAU2_SRC = [
+  TAU2_FILES.environment,
   TAU2_FILES.tools,
   TAU2_FILES.dataModel,
   TAU2_FILES.userTools,

@@ -30,6 +30,7 @@ export const TAU2_FILES = {
   tools: 'tools.py',
   dataModel: 'data_model.py',
   userTools: 'user_tools.py',
+  environment: 'environment.py',
 } as const;
 
 /** The prefix of a policy document's name among a tau2 domain's files (`policy/<file>.md`). */
@@ -117,12 +118,42 @@ export function readTau2Domain(
     ...(userSide.functions.length > 0 && { userFunctions: userSide.functions }),
     ...(agentFunctions.length > 0 && { agentFunctions }),
     enums: enumsOf(userScope),
+    ...environmentOf(files),
     modelDefaults: modelDefaults(userScope),
     setupFunctions: { agent: tools.functions, user: userTools?.functions ?? [] },
     tools: tools.tools,
     tables: sliced.tables,
     tasks,
     notes,
+  };
+}
+
+/**
+ * The environment's `sync_tools` (environment.py), which tau2-bench runs after every tool call to
+ * keep the user's state and the agent's database in step, with the methods of both toolkits.
+ */
+function environmentOf(files: DomainFiles): Pick<ImportedDomain, 'environment'> {
+  const source = files.get(TAU2_FILES.environment);
+  if (source === undefined) return {};
+  const sync = readPythonModule(source)
+    .classes.flatMap((c) => c.methods)
+    .find((m) => m.name === 'sync_tools');
+  if (sync === undefined) return {};
+  const methods = (file: string) => {
+    const text = files.get(file);
+    if (text === undefined) return {};
+    return Object.fromEntries(
+      readPythonModule(text)
+        .classes.flatMap((c) => c.methods)
+        .filter((m) => !m.name.startsWith('__'))
+        .map((m) => [m.name, m.text]),
+    );
+  };
+  return {
+    environment: {
+      sync: { body: sync.text, place: { file: TAU2_FILES.environment, line: sync.line } },
+      helpers: { agent: methods(TAU2_FILES.tools), user: methods(TAU2_FILES.userTools) },
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import { planPolicies } from './policies.ts';
 import { planScenarios } from './scenarios.ts';
 import { planTools } from './tools.ts';
 import { planSetupTools } from './setup.ts';
+import { planEnvironment } from './environment.ts';
 import { planUserSide } from './userSide.ts';
 import type { UserTaskParts } from './userTasks.ts';
 import { userTaskParts } from './userTasks.ts';
@@ -46,6 +47,12 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
     domain,
     { agent: tables, user: user.tables },
     new Set([...tools.names.values(), ...user.names.values()]),
+    notes,
+  );
+  const environment = planEnvironment(
+    domain,
+    { agent: tables, user: user.tables },
+    new Set([...tools.names.values(), ...user.names.values(), ...setup.entries.map((e) => e.name)]),
     notes,
   );
   const policies = planPolicies(
@@ -90,7 +97,15 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
         : domain.policy,
     'policies.yaml': header('policies extracted from agent.md') + yaml({ policies }),
     'tools.yaml':
-      header('tools') + yaml({ tools: [...tools.entries, ...user.tools, ...setup.entries] }),
+      header('tools') +
+      yaml({
+        tools: [
+          ...tools.entries,
+          ...user.tools,
+          ...setup.entries,
+          ...(environment ? [environment] : []),
+        ],
+      }),
     'database.yaml':
       header('tables, sliced to what the tasks touch') +
       (clock !== undefined ? `# now: the policy states "${clock.stated}"\n` : '') +

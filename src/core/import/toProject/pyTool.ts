@@ -13,6 +13,7 @@ import {
   type CelValue,
   type Frame,
   IDENT,
+  type Kits,
   type Loop,
   type Place,
   type ToolProgram,
@@ -56,13 +57,24 @@ export function programOf(
   parameters: { properties: Record<string, JsonSchema> },
   tables: readonly TablePlan[],
   firstLine = 1,
-  options: { readonly returns?: boolean; readonly known?: PyKnown } = {},
+  options: {
+    readonly returns?: boolean;
+    readonly known?: PyKnown;
+    readonly kits?: Kits;
+    /**
+     * Carry a failure that only a changed call reaches as one checked first, with a note, rather
+     * than refuse the body (for a guard against a broken scenario, as in `sync_tools`).
+     */
+    readonly failuresFirst?: boolean;
+  } = {},
 ): ToolProgram {
   const fn = readPythonModule(body).functions[0];
   if (fn === undefined) return { reason: 'its body could not be read' };
   try {
     const reader = new Reader(helpers, parameters, tables, firstLine, options.known ?? {});
     reader.wantsReturn = options.returns === true;
+    reader.kits = options.kits;
+    reader.failuresFirst = options.failuresFirst === true;
     return reader.run(fn);
   } catch (error) {
     if (error instanceof Unreadable || error instanceof PyExprError)
@@ -72,6 +84,8 @@ export function programOf(
 }
 
 class Reader extends ChangeReader {
+  /** Whether a failure reached only after a change is carried as checked first (`programOf`). */
+  failuresFirst = false;
   /** Whether to read what the body returns (a read tool's answer) into `returned`. */
   wantsReturn = false;
   private returned: string | undefined;
@@ -332,6 +346,7 @@ class Reader extends ChangeReader {
 
   /** The call fails with `error` when the frame's conditions hold (checked before any change). */
   protected fail(error: string, frame: Frame): void {
+    if (frame.probe?.scan) return;
     if (frame.probe) {
       // Python keeps what a `try` body changed before it failed; the branch would not.
       if (frame.probe.wrote)
@@ -374,11 +389,43 @@ class Reader extends ChangeReader {
     this.checked.add(canon);
     // Python keeps what a call changed before it failed; the format checks failures first, so a
     // failure that only a changed call can reach is not carried (one checked before is fine).
-    if (this.effects.length > 0 || this.pendingWrites().length > 0)
-      throw new Unreadable(`it may fail after a change, which Python keeps (line ${this.line})`);
+    if (this.effects.length > 0 || this.pendingWrites().length > 0) {
+      if (!this.failuresFirst)
+        throw new Unreadable(`it may fail after a change, which Python keeps (line ${this.line})`);
+      this.notes.push(
+        `"${error}" (line ${this.line}) is checked before any change here; Python makes the changes before it first, and keeps them when it fails.`,
+      );
+    }
     const requirement = { condition, error };
     this.requires.push(requirement);
     loop?.requires.push({ requirement, reads: new Set(cond.reads.keys()) });
+  }
+
+  /** Whether a loop's body writes anything (read once, dry; what it cannot read counts as yes). */
+  private loopWrites(
+    statement: PyStatement,
+    frame: Frame,
+    bind: (locals: Map<string, Value>, at: (list: CelValue) => string, name: string) => CelValue,
+  ): boolean {
+    const scan = { fails: [] as CelValue[], wrote: false, scan: true as const };
+    const locals = new Map(frame.locals);
+    const names = new Set(this.names);
+    const groups = this.groups;
+    try {
+      bind(locals, () => 'item', 'item');
+      // As a loop of its own (so that a loop inside it is refused, as the real reading does).
+      const loop: Loop = { list: '[]', as: 'item', epoch: this.epoch, effects: 0, requires: [] };
+      this.block(statement.body, { locals, when: frame.when, dry: true, probe: scan, loop });
+    } catch (error) {
+      if (!(error instanceof Unreadable) && !(error instanceof PyExprError)) throw error;
+      return true;
+    } finally {
+      // The scan leaves no trace: names it took are free again.
+      this.names.clear();
+      for (const n of names) this.names.add(n);
+      this.groups = groups;
+    }
+    return scan.wrote;
   }
 
   /** Each failure's condition with its loop's variable made anonymous. */
@@ -395,8 +442,6 @@ class Reader extends ChangeReader {
     if (inAt < 1 || !targets.every((t) => IDENT.test(t)))
       throw new Unreadable(`a loop over a pattern (line ${this.line})`);
     const iter = parsePyExpr(tokens.slice(inAt + 1));
-    this.flush();
-    this.epoch++;
     const bind = (locals: Map<string, Value>, at: (list: CelValue) => string, name: string) => {
       if (iter.t === 'call' && iter.fn.t === 'name' && iter.fn.name === 'zip') {
         const lists = iter.args.map((a) => this.list(this.expr(a, frame)));
@@ -415,6 +460,13 @@ class Reader extends ChangeReader {
       return list;
     };
     const zip = iter.t === 'call' && iter.fn.t === 'name' && iter.fn.name === 'zip';
+    // A loop that changes something is its own effect: the pending change is written first. One
+    // that only reads (a list built up, a total kept) leaves it pending.
+    const writing = !frame.dry && this.loopWrites(statement, frame, bind);
+    if (writing) {
+      this.flush();
+      this.epoch++;
+    }
     const name = zip ? this.fresh('i') : celName(targets[0] ?? 'x');
     const locals = frame.locals;
     const list = bind(locals, () => name, name);
@@ -427,7 +479,7 @@ class Reader extends ChangeReader {
       dry: frame.dry,
       ...(frame.probe && { probe: frame.probe }),
     });
-    const writes = this.flush();
+    const writes = writing ? this.flush() : new Set<string>();
     // A failure the loop checks after changing what it reads would see the change in Python.
     for (const { requirement, reads } of loop.requires)
       if (conflicts(reads, writes)) {

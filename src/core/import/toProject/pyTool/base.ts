@@ -9,6 +9,7 @@ import {
   type CelValue,
   type Frame,
   type Group,
+  type Kits,
   type Numeric,
   type Place,
   Unreadable,
@@ -42,6 +43,8 @@ export abstract class ReaderBase {
   /** The tool's first line in its file; lines inside a helper are reported at its call. */
   protected readonly firstLine: number;
   protected depth = 0;
+  /** For an environment's code (`sync_tools`): the toolkits `self.tools`, `self.user_tools`. */
+  kits: Kits | undefined;
   /** The domain's Enum classes: `LineStatus.ACTIVE` reads as its value. */
   protected readonly enums: PyEnums;
   /** Each model class's field defaults: a model built without them has them. */

@@ -43,6 +43,20 @@ export abstract class ChangeReader extends ExpressionReader {
     // A write to the row being changed, under the conditions the change began under and maybe
     // more, joins it: under more, as `cond ? new : current`, so that every field is computed
     // from the row as it was (a later effect would read what the change had written).
+    // Under other conditions than the change began under: the change is widened to the
+    // conditions both share, its fields so far kept as `earlier ? value : current`.
+    // Two places inside one column whose keys are computed may be the same place: the second
+    // must see the first's change, so the first is written before it.
+    if (this.group && this.mayAlias(this.group, place)) this.flush();
+    const begun = this.group;
+    if (
+      begun &&
+      begun.table === place.table &&
+      begun.key.cel === key &&
+      begun.frame.loop === frame.loop &&
+      !begun.frame.when.every((c, i) => frame.when[i] === c)
+    )
+      this.widen(begun, frame.when);
     const g = this.group;
     const extra =
       g &&
@@ -116,6 +130,41 @@ export abstract class ChangeReader extends ExpressionReader {
     const value = guarded({ ...current, group: group.id });
     group.used.push(value);
     entry.fields.set(field, value.cel);
+  }
+
+  /** Whether a write at `place` may land where another pending write inside its column does. */
+  private mayAlias(group: Group, place: Place): boolean {
+    if (group.table !== place.table || place.steps.length === 0) return false;
+    const path = pathKey(place.steps);
+    const literal = (p: Place) =>
+      p.steps.every((step) => !('key' in step) || /^("[^"]*"|\d+)$/.test(step.key.cel));
+    return [...group.nested.entries()].some(
+      ([at, other]) =>
+        at !== path &&
+        firstField(other.place) === firstField(place) &&
+        !(literal(other.place) && literal(place)),
+    );
+  }
+
+  /** The pending change made to hold under the conditions it shares with `when`. */
+  private widen(group: Group & { frame: Frame }, when: readonly CelValue[]): void {
+    let shared = 0;
+    while (shared < group.frame.when.length && group.frame.when[shared] === when[shared]) shared++;
+    const guard = this.all(group.frame.when.slice(shared));
+    const keep = (value: string, current: string) =>
+      this.ternary(
+        guard,
+        this.cel(value, [], undefined, undefined, group.id),
+        this.cel(current, []),
+      ).cel;
+    for (const [column, value] of group.sets)
+      group.sets.set(column, keep(value, celSelect('row', column)));
+    for (const { place, fields } of group.nested.values()) {
+      const inside = this.renderRow(place, 'row');
+      for (const [field, value] of fields) fields.set(field, keep(value, celSelect(inside, field)));
+    }
+    group.used.push(guard);
+    this.group = { ...group, frame: { ...group.frame, when: group.frame.when.slice(0, shared) } };
   }
 
   /** What a change reads must not have changed since it was read (Python read it then). */

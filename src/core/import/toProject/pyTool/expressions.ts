@@ -2,6 +2,7 @@ import { celSelect } from '../../../celVariables.ts';
 import type { JsonSchema } from '../../domain.ts';
 import type { PyExpr } from '../../python/expression.ts';
 import { parsePyExpr } from '../../python/expression.ts';
+import { isNotLiteral, literalOfText } from '../../python/literal.ts';
 import { readPythonModule } from '../../python/module.ts';
 import { tokenizePython } from '../../python/tokenize.ts';
 import { liftReturns } from './flow.ts';
@@ -10,6 +11,7 @@ import type { PyStatement } from '../../python/statements.ts';
 import {
   type CelValue,
   type Frame,
+  type Kit,
   OPPOSITE,
   type Place,
   Unreadable,
@@ -178,11 +180,15 @@ export abstract class ExpressionReader extends ReaderBase {
 
   protected attr(obj: Value, name: string): Value {
     if (obj.k === 'self') {
-      if (name === 'db') return { k: 'db' };
+      if (name === 'db') return { k: 'db', ...(obj.kit && { kit: obj.kit }) };
+      // An environment's toolkits: the agent's and the user's.
+      if (this.kits && obj.kit === undefined && (name === 'tools' || name === 'user_tools'))
+        return { k: 'self', kit: name === 'tools' ? 'agent' : 'user' };
       throw new Unreadable(`it reads self.${name}`);
     }
     if (obj.k === 'db') {
-      const table = this.tables.find((t) => t.source === name);
+      const tables = obj.kit && this.kits ? this.kits[obj.kit].tables : this.tables;
+      const table = tables.find((t) => t.source === name);
       if (!table) throw new Unreadable(`self.db.${name} is not a table of the project`);
       // One record (a phone) is its one row, keyed by the table's name.
       if (table.record)
@@ -291,11 +297,14 @@ export abstract class ExpressionReader extends ReaderBase {
 
   protected call(e: Extract<PyExpr, { t: 'call' }>, frame: Frame): Value {
     const { fn, args, kwargs } = e;
-    if (fn.t === 'attr' && fn.obj.t === 'name' && fn.obj.name === 'self')
+    const owner = fn.t === 'attr' && isSelfPath(fn.obj) ? this.expr(fn.obj, frame) : undefined;
+    if (fn.t === 'attr' && owner?.k === 'self')
       return this.helper(
         fn.name,
         args.map((a) => this.expr(a, frame)),
         frame,
+        owner.kit,
+        kwargs.map(([k, v]) => [k, this.expr(v, frame)] as const),
       );
     if (fn.t === 'attr') {
       const obj = this.expr(fn.obj, frame);
@@ -698,27 +707,42 @@ export abstract class ExpressionReader extends ReaderBase {
   private readonly calling: string[] = [];
 
   /** Inlines `self._helper(…)`: its failures count here; its value is what it returns. */
-  protected helper(name: string, args: readonly Value[], frame: Frame): Value {
-    if (!this.helpers.has(name)) {
-      const source = this.helperSources[name];
+  protected helper(
+    name: string,
+    args: readonly Value[],
+    frame: Frame,
+    kit?: Kit,
+    kwargs: ReadonlyArray<readonly [string, Value]> = [],
+  ): Value {
+    const id = `${kit ?? ''}:${name}`;
+    if (!this.helpers.has(id)) {
+      const sources = kit && this.kits ? this.kits[kit].helpers : this.helperSources;
+      const source = sources[name];
       this.helpers.set(
-        name,
+        id,
         source === undefined ? undefined : readPythonModule(source).functions[0],
       );
     }
-    const fn = this.helpers.get(name);
+    const fn = this.helpers.get(id);
     if (fn === undefined)
       throw new Unreadable(`it calls self.${name}(), whose source is not beside it`);
     const params = fn.params.filter((p) => p.name !== 'self');
-    if (params.length !== args.length || params.some((p) => p.kind !== 'plain'))
+    const named = new Map(kwargs);
+    if (params.some((p) => p.kind !== 'plain') || args.length > params.length)
       throw new Unreadable(`self.${name}() is called with ${args.length} arguments`);
-    const locals = new Map<string, Value>([['self', { k: 'self' }]]);
-    params.forEach((p, i) =>
-      locals.set(p.name, args[i] ?? { k: 'unset', why: 'a missing argument' }),
-    );
-    if (this.calling.includes(name)) throw new Unreadable(`self.${name}() calls itself`);
+    const locals = new Map<string, Value>([['self', { k: 'self', ...(kit && { kit }) }]]);
+    for (const [i, p] of params.entries()) {
+      // Positional, then by name, then the parameter's default when it is a plain literal.
+      const given = args[i] ?? named.get(p.name);
+      const fallback =
+        given === undefined && p.default !== undefined ? literalCel(p.default) : undefined;
+      if (given === undefined && fallback === undefined)
+        throw new Unreadable(`self.${name}() is called without its "${p.name}"`);
+      locals.set(p.name, given ?? this.cel(fallback ?? 'null', []));
+    }
+    if (this.calling.includes(id)) throw new Unreadable(`self.${name}() calls itself`);
     this.depth++;
-    this.calling.push(name);
+    this.calling.push(id);
     try {
       return this.bodyValue(liftReturns(fn.body), { ...frame, locals });
     } finally {
@@ -747,4 +771,21 @@ function typesOf(schema: JsonSchema | undefined, numeric?: 'int' | 'double'): st
   if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string'))
     return ['string'];
   return numeric === 'int' ? ['integer'] : numeric === 'double' ? ['number'] : [];
+}
+
+/** `self`, `self.tools` or `self.user_tools`: where a method call names a toolkit. */
+function isSelfPath(e: PyExpr): boolean {
+  if (e.t === 'name') return e.name === 'self';
+  return (
+    e.t === 'attr' &&
+    e.obj.t === 'name' &&
+    e.obj.name === 'self' &&
+    (e.name === 'tools' || e.name === 'user_tools')
+  );
+}
+
+/** A parameter's default written as a literal (`= None`, `= 12`, `= "x"`), as CEL. */
+function literalCel(text: string): string | undefined {
+  const value = literalOfText(text);
+  return isNotLiteral(value) ? undefined : JSON.stringify(value);
 }

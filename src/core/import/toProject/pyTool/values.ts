@@ -9,6 +9,17 @@ import { balanced } from '../requires.ts';
 // The shapes the Python tool reader works with (values, live places, pending changes, frames),
 // and the small pure pieces around them: schemas, names, CEL text.
 
+/** The two toolkits an environment holds: the agent's (`self.tools`) and the user's. */
+export type Kit = 'agent' | 'user';
+
+/** For an environment's own code: each toolkit's tables and methods (by name, as source). */
+export type Kits = Readonly<
+  Record<
+    Kit,
+    { readonly tables: readonly TablePlan[]; readonly helpers: Readonly<Record<string, string>> }
+  >
+>;
+
 /** Why a body is outside what this reader carries. */
 export class Unreadable extends Error {}
 
@@ -53,8 +64,9 @@ export type Value =
   | CelValue
   | Place
   | { readonly k: 'table'; readonly table: TablePlan }
-  | { readonly k: 'self' }
-  | { readonly k: 'db' }
+  /** `self`: the toolkit; in an environment, `kit` says which (`self.tools`, `self.user_tools`). */
+  | { readonly k: 'self'; readonly kit?: Kit }
+  | { readonly k: 'db'; readonly kit?: Kit }
   | { readonly k: 'class'; readonly name: string }
   | { readonly k: 'unset'; readonly why: string }
   /** What a path that always fails (`raise`) gives: no value. */
@@ -93,7 +105,7 @@ export interface Frame {
   readonly loop?: Loop;
   readonly dry: boolean;
   /** Set while a `try` body is probed: each way it can fail, as the condition it fails under. */
-  readonly probe?: { readonly fails: CelValue[]; wrote: boolean };
+  readonly probe?: { readonly fails: CelValue[]; wrote: boolean; readonly scan?: true };
   /**
    * The comprehensions (`any(… for x in xs)`) the expression being read sits in, outermost
    * first: a failure inside one happens for some item of its list.

@@ -12,3 +12,8 @@ class PhoneTools(ToolKitBase):
         if number not in self.db.lines:
             raise ValueError("Line not found")
         return self.db.lines[number]
+
+    def _line_of(self, number: str):
+        if number not in self.db.lines:
+            raise ValueError("Line not found")
+        return self.db.lines[number]
