@@ -163,7 +163,14 @@ function preconditionsOf(value: unknown, path: readonly (string | number)[]): Pr
     const error = str(item.error);
     return condition === undefined || error === undefined
       ? []
-      : [{ path: [...path, i], condition, error }];
+      : [
+          {
+            path: [...path, i],
+            condition,
+            error,
+            ...(item.not_imported === true && { notImported: true as const }),
+          },
+        ];
   });
 }
 

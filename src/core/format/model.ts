@@ -55,6 +55,11 @@ export interface JsonSchemaObject {
 export interface Precondition extends Located {
   readonly condition: string;
   readonly error: string;
+  /**
+   * `not_imported: true`: where the condition does not hold the tool does what an importer could
+   * not carry (a path of its code); a call there ends the dialogue as an error of the project.
+   */
+  readonly notImported?: true;
 }
 
 /**

@@ -151,7 +151,9 @@ export const TOOLS_SCHEMA = {
               type: 'object',
               additionalProperties: false,
               required: ['condition', 'error'],
-              properties: { condition: CEL, error: TEXT },
+              // `not_imported: true`: where it does not hold, the tool does something an
+              // importer could not carry; a call there is an error of the project.
+              properties: { condition: CEL, error: TEXT, not_imported: { type: 'boolean' } },
             },
           },
         },

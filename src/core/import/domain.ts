@@ -45,6 +45,8 @@ export interface ImportedTool {
   readonly body: string;
   /** The source of the helper methods beside it (`_get_order`), by name, read with the body. */
   readonly helpers?: Readonly<Record<string, string>>;
+  /** Its class's attributes with a value (`default_vpn_details = VpnDetails(…)`), as source. */
+  readonly attributes?: Readonly<Record<string, string>>;
   readonly place: SourcePlace;
 }
 

@@ -115,8 +115,17 @@ function toolOf(
         .filter((m) => !m.name.startsWith('__') && m.name !== method.name)
         .map((m) => [m.name, m.text]),
     ),
+    ...attributesOf(owner),
     place: { file, line: method.line },
   };
+}
+
+/** A class's attributes written with a value (`name: T = value`, `NAME = value`), as source. */
+function attributesOf(owner: PyClass): { attributes?: Record<string, string> } {
+  const attributes: Record<string, string> = {};
+  for (const f of owner.fields) if (f.default !== undefined) attributes[f.name] = f.default;
+  for (const m of owner.members) attributes[m.name] = m.value;
+  return Object.keys(attributes).length > 0 ? { attributes } : {};
 }
 
 /**

@@ -300,6 +300,13 @@ function execute(
   for (const [i, pre] of (tool.requires ?? []).entries()) {
     const label = `precondition ${i + 1}`;
     const holds = evaluate(pre.condition, label);
+    if (holds === false && pre.notImported)
+      return {
+        ok: false,
+        db: start,
+        error: `Tool "${tool.name}" was not imported on this path: ${pre.error}`,
+        notImported: true,
+      };
     if (holds === false) return failed(start, pre.error);
     if (holds !== true)
       throw new CallFailure(`${label} gave ${JSON.stringify(toPlain(holds))}, not true or false.`);

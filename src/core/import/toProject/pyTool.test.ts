@@ -199,12 +199,20 @@ describe('write tools read whole (programOf, through the importer)', () => {
       expect.stringMatching(
         /^tool pay_per_payment: .*reads baskets\.payments before a change to it and uses it after/,
       ),
-      // A failure only a changed call can reach: the format would undo what Python keeps.
-      expect.stringMatching(
-        /^tool pay_then_find: .*it may fail after a change, which Python keeps \(line \d+\)/,
-      ),
       expect.stringMatching(/^tool restock: .*it uses "while" \(line \d+\)/),
     ]);
+    // A failure only a changed call can reach (the format would undo what Python keeps) is a
+    // path not carried: a call that takes it is an error of the project, never a success.
+    const { db: seeded } = seedDatabase(model);
+    expect(call(seeded, 'pay_then_find', { basket_id: 'b1', method_id: 'v_1' }).ok).toBe(true);
+    expect(call(seeded, 'pay_then_find', { basket_id: 'b1', method_id: 'nope' })).toMatchObject({
+      ok: false,
+      notImported: true,
+    });
+    expect(tool('pay_then_find')?.requires?.at(-1)).toMatchObject({
+      notImported: true,
+      error: expect.stringMatching(/may fail after a change, which Python keeps/) as unknown,
+    });
     expect(tool('restock')?.effects).toEqual([]);
     expect(tool('swap_to_voucher')?.effects).toEqual([]);
     // A call to one is never a success that changed nothing: it says the tool was not imported.
@@ -319,9 +327,19 @@ describe('programOf on f-strings and whole tables', () => {
     ).toMatchObject({
       reason: expect.stringMatching(/before a change to it and uses it after/) as unknown,
     });
+    // A row added under an `if`: that path is not carried (a call taking it is a project error).
     expect(
       read(`${head}    if sku == "A":\n        self.db.baskets[bid] = ${model}\n    return bid`),
-    ).toMatchObject({ reason: expect.stringMatching(/adds a row under an "if"/) as unknown });
+    ).toMatchObject({
+      effects: [],
+      requires: [
+        {
+          condition: 'args.sku != "A"',
+          not_imported: true,
+          error: expect.stringMatching(/adds a row under an "if"/) as unknown,
+        },
+      ],
+    });
     expect(
       read(`${head}    self.db.baskets[bid] = self.db.baskets["b1"]\n    return bid`),
     ).toMatchObject({

@@ -61,6 +61,8 @@ export function programOf(
     readonly returns?: boolean;
     readonly known?: PyKnown;
     readonly kits?: Kits;
+    /** The toolkit class's attributes with a value (`self.default_vpn_details`), as source. */
+    readonly attributes?: Readonly<Record<string, string>>;
     /**
      * Carry a failure that only a changed call reaches as one checked first, with a note, rather
      * than refuse the body (for a guard against a broken scenario, as in `sync_tools`).
@@ -74,6 +76,7 @@ export function programOf(
     const reader = new Reader(helpers, parameters, tables, firstLine, options.known ?? {});
     reader.wantsReturn = options.returns === true;
     reader.kits = options.kits;
+    reader.attributes = options.attributes ?? {};
     reader.failuresFirst = options.failuresFirst === true;
     return reader.run(fn);
   } catch (error) {
@@ -209,13 +212,97 @@ class Reader extends ChangeReader {
       const kind = branch.tokens[0]?.value;
       const cond = kind === 'else' ? undefined : this.condition(branch, frame);
       const when = [...frame.when, ...before.map((c) => this.not(c)), ...(cond ? [cond] : [])];
-      const value = this.bodyValue(branch.body, { ...frame, locals: new Map(frame.locals), when });
+      let value: Value = { k: 'never' };
+      const inner = { ...frame, locals: new Map(frame.locals), when };
+      this.orNotFollowed(when, frame, () => {
+        value = this.bodyValue(branch.body, inner);
+      });
       outcomes.push({ cond, value });
       if (cond) before = [...before, cond];
     }
     // Without an `else`, the path that takes no branch falls off the end: None.
     if (lastHead !== 'else') outcomes.push({ cond: undefined, value: this.cel('null', []) });
     return this.choice(outcomes);
+  }
+
+  /**
+   * Reads a branch; when its body is beyond the reader, the reader's state is put back as it was
+   * and the tool is carried without that path: where the branch's conditions hold, a call is an
+   * error of the project (a `not_imported` precondition), never a silent wrong change. Tells
+   * whether the branch was read.
+   */
+  protected orNotFollowed(when: readonly CelValue[], frame: Frame, read: () => void): boolean {
+    if (frame.dry || frame.probe) {
+      read();
+      return true;
+    }
+    const saved = this.snapshot(frame);
+    try {
+      read();
+      return true;
+    } catch (error) {
+      if (!(error instanceof Unreadable) && !(error instanceof PyExprError)) throw error;
+      this.restore(saved, frame);
+      const cond = this.all(when.slice(frame.when.length));
+      const written = new Set([
+        ...this.effects.flatMap((e) => [...e.writes]),
+        ...this.pendingWrites(),
+      ]);
+      // The path's condition is checked before any change: it must read what Python read then.
+      if (conflicts(cond.reads.keys(), written) || frame.loop) throw error;
+      const whole = this.all([...frame.when, cond]);
+      const condition = this.not(whole).cel;
+      // A path every call takes is the tool itself: not carried at all.
+      if (whole.cel === 'true' || isCelProblem(compileCel(condition))) throw error;
+      this.requires.push({
+        condition,
+        error: `PolicyLab could not follow the path at line ${this.line}: ${error.message}`,
+        not_imported: true,
+      });
+      this.notes.push(
+        `Not carried on one path (line ${this.line}): ${error.message}. A call that takes it is an error of the project.`,
+      );
+      return false;
+    }
+  }
+
+  private snapshot(frame: Frame) {
+    const g = this.group;
+    return {
+      effects: this.effects.length,
+      requires: this.requires.length,
+      notes: this.notes.length,
+      group: g && {
+        ...g,
+        sets: new Map(g.sets),
+        nested: new Map(
+          [...g.nested].map(([k, v]) => [k, { place: v.place, fields: new Map(v.fields) }]),
+        ),
+        used: [...g.used],
+        appends: new Set(g.appends),
+      },
+      epoch: this.epoch,
+      groups: this.groups,
+      names: new Set(this.names),
+      checked: new Set(this.checked),
+      locals: new Map(frame.locals),
+      line: this.line,
+    };
+  }
+
+  private restore(saved: ReturnType<Reader['snapshot']>, frame: Frame): void {
+    this.effects.length = saved.effects;
+    this.requires.length = saved.requires;
+    this.notes.length = saved.notes;
+    this.group = saved.group;
+    this.epoch = saved.epoch;
+    this.groups = saved.groups;
+    this.names.clear();
+    for (const n of saved.names) this.names.add(n);
+    this.checked.clear();
+    for (const c of saved.checked) this.checked.add(c);
+    frame.locals.clear();
+    for (const [k, v] of saved.locals) frame.locals.set(k, v);
   }
 
   /** Branch values joined: `c1 ? v1 : (c2 ? v2 : v3)`, leaving out the branches that fail. */
@@ -235,6 +322,21 @@ class Reader extends ChangeReader {
       }
       return only.value;
     }
+    // Tuples of one length: a choice item by item.
+    const tuples = live.map((o) => o.value);
+    const size = tuples[0]?.k === 'tuple' ? tuples[0].items.length : -1;
+    if (tuples.every((v) => v.k === 'tuple' && v.items.length === size))
+      return {
+        k: 'tuple',
+        items: Array.from({ length: size }, (_, i) =>
+          this.choice(
+            live.map((o) => ({
+              cond: o.cond,
+              value: (o.value as { readonly items: readonly Value[] }).items[i] as Value,
+            })),
+          ),
+        ),
+      };
     const [first, ...others] = live as Array<{ cond: CelValue | undefined; value: Value }>;
     const otherwise = this.choice(others);
     // A row or a value in one (found) or None: still a live place, there when the branch holds.
@@ -272,7 +374,8 @@ class Reader extends ChangeReader {
   /** The body of an `if`/`elif`/`else`, run under its conditions. */
   protected branch(statement: PyStatement, when: CelValue[], frame: Frame): void {
     const before = new Map(frame.locals);
-    this.block(statement.body, { ...frame, when });
+    if (!this.orNotFollowed(when, frame, () => this.block(statement.body, { ...frame, when })))
+      return;
     // A local set only in a branch keeps its value when the branch ran, else the one before.
     for (const [name, value] of frame.locals) {
       const old = before.get(name);
@@ -297,9 +400,20 @@ class Reader extends ChangeReader {
       this.raise(statement, frame);
       return;
     }
-    if (
-      ['del', 'global', 'nonlocal', 'with', 'while', 'try', 'assert', 'import'].includes(head.value)
-    )
+    if (head.value === 'assert') {
+      // `assert cond, message`: the call fails with AssertionError where cond does not hold.
+      const comma = indexOfTopLevel(tokens, ',');
+      const cond = this.bool(
+        this.expr(parsePyExpr(tokens.slice(1, comma > 0 ? comma : undefined)), frame),
+      );
+      const message = comma > 0 ? parsePyExpr(tokens.slice(comma + 1)) : undefined;
+      const text =
+        message?.t === 'str' && !message.fstring ? message.value : 'An assertion failed.';
+      if (frame.dry && !frame.probe) return;
+      this.fail(text, { ...frame, when: [...frame.when, this.not(cond)] });
+      return;
+    }
+    if (['del', 'global', 'nonlocal', 'with', 'while', 'try', 'import'].includes(head.value))
       throw new Unreadable(`it uses "${head.value}" (line ${this.line})`);
     const assign = indexOfTopLevel(tokens, '=');
     const augment = tokens.findIndex(
@@ -507,6 +621,19 @@ class Reader extends ChangeReader {
   protected readonly accumulated = new WeakSet<CelValue>();
 
   protected assign(target: PyExpr, value: Value, frame: Frame): void {
+    if (target.t === 'tuple') {
+      // `a, b = …`: a tuple item by item; a list by index.
+      target.items.forEach((item, i) => {
+        const part: Value =
+          value.k === 'tuple'
+            ? (value.items[i] ?? { k: 'unset', why: 'a tuple unpacked unevenly' })
+            : this.cel(`${this.celOf(value).cel}[${i}]`, [this.celOf(value)]);
+        this.assign(item, part, frame);
+      });
+      if (value.k === 'tuple' && value.items.length !== target.items.length)
+        throw new Unreadable(`a tuple unpacked unevenly (line ${this.line})`);
+      return;
+    }
     if (target.t === 'name') {
       // A scalar read off a row is a copy in Python; a list or object stays a live reference.
       frame.locals.set(

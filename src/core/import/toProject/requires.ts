@@ -10,6 +10,8 @@ import { celOfPython } from './pyCondition.ts';
 export interface Requirement {
   readonly condition: string;
   readonly error: string;
+  /** Where it does not hold the tool does what the importer could not carry (`not_imported`). */
+  readonly not_imported?: true;
 }
 
 const LOOKUP = /^\s*(.+?)\s+not\s+in\s+self\.db\.(\w+)\s*$/;

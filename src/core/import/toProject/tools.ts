@@ -11,7 +11,11 @@ export interface ToolEntry {
   readonly description: string;
   readonly kind: 'read' | 'write';
   readonly parameters: JsonSchema;
-  readonly requires?: ReadonlyArray<{ readonly condition: string; readonly error: string }>;
+  readonly requires?: ReadonlyArray<{
+    readonly condition: string;
+    readonly error: string;
+    readonly not_imported?: true;
+  }>;
   readonly effects?: ReadonlyArray<Record<string, unknown>>;
   readonly returns?: string;
   /** Why its behaviour is missing; a call to it ends the dialogue as an error. */
@@ -57,6 +61,7 @@ export function planTools(
         ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1, {
             returns: true,
             known,
+            attributes: tool.attributes ?? {},
           })
         : undefined;
     const answered =
@@ -68,6 +73,7 @@ export function planTools(
       kind === 'write'
         ? programOf(tool.body, tool.helpers ?? {}, parameters, tables, tool.place.line ?? 1, {
             known,
+            attributes: tool.attributes ?? {},
           })
         : undefined;
     const whole = program !== undefined && 'effects' in program ? program : undefined;

@@ -45,6 +45,8 @@ export abstract class ReaderBase {
   protected depth = 0;
   /** For an environment's code (`sync_tools`): the toolkits `self.tools`, `self.user_tools`. */
   kits: Kits | undefined;
+  /** The toolkit's attributes with a value, as source: `self.<name>` reads as that value. */
+  attributes: Readonly<Record<string, string>> = {};
   /** The domain's Enum classes: `LineStatus.ACTIVE` reads as its value. */
   protected readonly enums: PyEnums;
   /** Each model class's field defaults: a model built without them has them. */
@@ -83,6 +85,14 @@ export abstract class ReaderBase {
       return { ...rows, reads: withReads(rows.reads, [`${value.table.name}.*`], this.epoch) };
     }
     if (value.k === 'unset') throw new Unreadable(value.why);
+    if (value.k === 'tuple') {
+      const items = value.items.map((i) => this.celOf(i));
+      const kinds = new Set(items.map((i) => i.numeric ?? (i.schema?.type as string | undefined)));
+      const same = kinds.size <= 1 && !kinds.has(undefined);
+      return this.cel(`[${items.map((i) => (same ? i.cel : `dyn(${i.cel})`)).join(', ')}]`, items, {
+        type: 'array',
+      });
+    }
     throw new Unreadable(`it uses ${value.k === 'class' ? value.name : value.k} as a value`);
   }
 

@@ -104,8 +104,9 @@ export abstract class ExpressionReader extends ReaderBase {
         const b = this.celOf(this.expr(e.else, frame));
         return this.ternary(cond, a, b);
       }
-      case 'list':
       case 'tuple':
+        return { k: 'tuple', items: e.items.map((i) => this.expr(i, frame)) };
+      case 'list':
       case 'set': {
         const items = e.items.map((i) => this.celOf(this.expr(i, frame)));
         return this.cel(`[${items.map((i) => i.cel).join(', ')}]`, items, { type: 'array' });
@@ -184,6 +185,15 @@ export abstract class ExpressionReader extends ReaderBase {
       // An environment's toolkits: the agent's and the user's.
       if (this.kits && obj.kit === undefined && (name === 'tools' || name === 'user_tools'))
         return { k: 'self', kit: name === 'tools' ? 'agent' : 'user' };
+      // A class attribute with a value: that value (a model built from fields, a member, …).
+      const attribute = obj.kit === undefined ? this.attributes[name] : undefined;
+      if (attribute !== undefined) {
+        const { tokens, problems } = tokenizePython(attribute);
+        if (problems.length === 0)
+          return this.celOf(
+            this.expr(parsePyExpr(tokens), { locals: new Map(), when: [], dry: true }),
+          );
+      }
       throw new Unreadable(`it reads self.${name}`);
     }
     if (obj.k === 'db') {
@@ -265,6 +275,12 @@ export abstract class ExpressionReader extends ReaderBase {
   }
 
   protected index(obj: Value, indexExpr: PyExpr, frame: Frame): Value {
+    if (obj.k === 'tuple' && indexExpr.t === 'num' && /^\d+$/.test(indexExpr.text)) {
+      const item = obj.items[Number(indexExpr.text)];
+      if (item === undefined)
+        throw new Unreadable(`a tuple index out of range (line ${this.line})`);
+      return item;
+    }
     const index = this.celOf(this.expr(indexExpr, frame));
     if (obj.k === 'table') {
       const key = index;

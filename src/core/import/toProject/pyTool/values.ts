@@ -69,6 +69,8 @@ export type Value =
   | { readonly k: 'db'; readonly kit?: Kit }
   | { readonly k: 'class'; readonly name: string }
   | { readonly k: 'unset'; readonly why: string }
+  /** A tuple (`return True, "done"`), kept item by item so that its items may differ in type. */
+  | { readonly k: 'tuple'; readonly items: readonly Value[] }
   /** What a path that always fails (`raise`) gives: no value. */
   | { readonly k: 'never' };
 
