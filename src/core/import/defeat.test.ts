@@ -77,7 +77,7 @@ describe('a domain written to defeat the reader', () => {
     expect(atDepot.ok && atDepot.db.parcels?.[0]).toMatchObject({ weight: 3, state: 'held' });
     expect(reweighed('P2')).toMatchObject({ ok: false, notImported: true });
     expect(reweighed('P2').ok ? '' : reweighed('P2').error).toMatch(
-      /^Tool "reweigh" was not imported on this path: PolicyLab could not follow the path at line \d+: it may fail after a change, which Python keeps/,
+      /^Tool "reweigh" was not imported on this path: PolicyLab could not follow the path at line \d+: it fails \("Only a parcel at the depot can be held"\) after a change, which Python keeps$/,
     );
     expect(imported.notCarried.find((n) => n.item === 'tool find_heaviest')?.message).toMatch(
       /^Returns the matching rows .*, not the source's own output\.$/,

@@ -211,7 +211,9 @@ describe('write tools read whole (programOf, through the importer)', () => {
     });
     expect(tool('pay_then_find')?.requires?.at(-1)).toMatchObject({
       notImported: true,
-      error: expect.stringMatching(/may fail after a change, which Python keeps/) as unknown,
+      error: expect.stringMatching(
+        /fails \("No such method"\) after a change, which Python keeps/,
+      ) as unknown,
     });
     expect(tool('restock')?.effects).toEqual([]);
     expect(tool('swap_to_voucher')?.effects).toEqual([]);

@@ -338,6 +338,9 @@ class Reader extends ChangeReader {
         ),
       };
     const [first, ...others] = live as Array<{ cond: CelValue | undefined; value: Value }>;
+    // A branch known not to be taken, or known to be.
+    if (first?.cond?.cel === 'false') return this.choice(others);
+    if (first?.cond?.cel === 'true') return first.value;
     const otherwise = this.choice(others);
     // A row or a value in one (found) or None: still a live place, there when the branch holds.
     const none = (v: Value) => v.k === 'cel' && v.cel === 'null';
@@ -374,7 +377,11 @@ class Reader extends ChangeReader {
   /** The body of an `if`/`elif`/`else`, run under its conditions. */
   protected branch(statement: PyStatement, when: CelValue[], frame: Frame): void {
     const before = new Map(frame.locals);
-    if (!this.orNotFollowed(when, frame, () => this.block(statement.body, { ...frame, when })))
+    if (
+      !this.orNotFollowed(when, frame, () => {
+        this.block(statement.body, { ...frame, when });
+      })
+    )
       return;
     // A local set only in a branch keeps its value when the branch ran, else the one before.
     for (const [name, value] of frame.locals) {
@@ -504,8 +511,19 @@ class Reader extends ChangeReader {
     // Python keeps what a call changed before it failed; the format checks failures first, so a
     // failure that only a changed call can reach is not carried (one checked before is fine).
     if (this.effects.length > 0 || this.pendingWrites().length > 0) {
-      if (!this.failuresFirst)
-        throw new Unreadable(`it may fail after a change, which Python keeps (line ${this.line})`);
+      if (!this.failuresFirst) {
+        // Python keeps the changes before it: that path is not carried (checked first, its
+        // condition reading nothing the body changed, as `conflicts` made sure above).
+        this.requires.push({
+          condition,
+          error: `PolicyLab could not follow the path at line ${this.line}: it fails ("${error}") after a change, which Python keeps`,
+          not_imported: true,
+        });
+        this.notes.push(
+          `Not carried on one path (line ${this.line}): "${error}" after a change, which Python keeps. A call that takes it is an error of the project.`,
+        );
+        return;
+      }
       this.notes.push(
         `"${error}" (line ${this.line}) is checked before any change here; Python makes the changes before it first, and keeps them when it fails.`,
       );

@@ -165,10 +165,17 @@ export abstract class ReaderBase {
   }
 
   protected not(value: CelValue): CelValue {
+    if (value.cel === 'true' || value.cel === 'false')
+      return this.cel(value.cel === 'true' ? 'false' : 'true', [value]);
     return this.cel(value.opposite ?? negate(value.cel), [value]);
   }
 
   protected all(values: readonly CelValue[]): CelValue {
+    // A condition known to hold adds nothing; one known not to makes the whole false.
+    if (values.some((v) => v.cel === 'false')) return this.cel('false', values);
+    const open = values.filter((v) => v.cel !== 'true');
+    if (open.length === 0 && values.length > 0) return this.cel('true', values);
+    if (open.length < values.length) return this.all(open);
     if (values.length === 1 && values[0]) return values[0];
     return this.cel(values.map((v) => `(${v.cel})`).join(' && '), values);
   }
