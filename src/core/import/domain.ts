@@ -222,6 +222,8 @@ export interface ImportedDomain {
       readonly user: Readonly<Record<string, string>>;
     };
   };
+  /** Module-level functions of the domain's Python (`get_today()`), as source, by name. */
+  readonly functions?: Readonly<Record<string, string>>;
   /** Each model class's field defaults (`status: "unread"`), as pydantic fills them in. */
   readonly modelDefaults?: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
   /** The Enum classes of the domain's Python (`LineStatus.ACTIVE` is "Active"), by class. */
@@ -233,6 +235,8 @@ export interface ImportedDomain {
 /** What the tool reader knows of the domain's Python beyond a body: its enums and defaults. */
 export interface PyKnown {
   readonly enums?: PyEnums;
+  /** Module-level functions of the domain's Python (`get_today()` in utils.py), as source. */
+  readonly functions?: Readonly<Record<string, string>>;
   readonly modelDefaults?: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
 }
 

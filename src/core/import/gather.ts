@@ -36,6 +36,7 @@ const TAU2_DATA = [
 ];
 const TAU2_SRC = [
   TAU2_FILES.environment,
+  TAU2_FILES.utils,
   TAU2_FILES.tools,
   TAU2_FILES.dataModel,
   TAU2_FILES.userTools,

@@ -31,6 +31,7 @@ export const TAU2_FILES = {
   dataModel: 'data_model.py',
   userTools: 'user_tools.py',
   environment: 'environment.py',
+  utils: 'utils.py',
 } as const;
 
 /** The prefix of a policy document's name among a tau2 domain's files (`policy/<file>.md`). */
@@ -118,6 +119,7 @@ export function readTau2Domain(
     ...(userSide.functions.length > 0 && { userFunctions: userSide.functions }),
     ...(agentFunctions.length > 0 && { agentFunctions }),
     enums: enumsOf(userScope),
+    functions: moduleFunctions(files),
     ...environmentOf(files),
     modelDefaults: modelDefaults(userScope),
     setupFunctions: { agent: tools.functions, user: userTools?.functions ?? [] },
@@ -155,6 +157,17 @@ function environmentOf(files: DomainFiles): Pick<ImportedDomain, 'environment'> 
       helpers: { agent: methods(TAU2_FILES.tools), user: methods(TAU2_FILES.userTools) },
     },
   };
+}
+
+/** The module-level functions of utils.py and the toolkits' files, as source, by name. */
+function moduleFunctions(files: DomainFiles): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of [TAU2_FILES.utils, TAU2_FILES.tools, TAU2_FILES.userTools]) {
+    const source = files.get(file);
+    if (source === undefined) continue;
+    for (const fn of readPythonModule(source).functions) out[fn.name] ??= fn.text;
+  }
+  return out;
 }
 
 /** The Enum classes in scope, each member's value (`ACTIVE = "Active"`). */

@@ -8,7 +8,8 @@ import type { PyStatement } from '../python/statements.ts';
 import { indexOfTopLevel } from '../python/statements.ts';
 import type { TablePlan } from './database.ts';
 import { ChangeReader } from './pyTool/changes.ts';
-import { type TryBranch, liftReturns, returnsInLoop } from './pyTool/flow.ts';
+import { type TryBranch, liftReturns, returnsInLoop, terminates } from './pyTool/flow.ts';
+import { negate } from './requires.ts';
 import {
   type CelValue,
   type Frame,
@@ -226,6 +227,19 @@ class Reader extends ChangeReader {
   }
 
   /**
+   * What a branch that never goes on (not carried, or it always fails) tells of what follows it:
+   * `if not row: raise …` leaves a row that is there.
+   */
+  private knownAfter(when: readonly CelValue[], frame: Frame): void {
+    const taken = this.all(when.slice(frame.when.length)).cel;
+    for (const [name, value] of frame.locals)
+      if (value.k === 'place' && value.exists !== undefined && taken === negate(value.exists)) {
+        const { exists: _there, ...found } = value;
+        frame.locals.set(name, found);
+      }
+  }
+
+  /**
    * Reads a branch; when its body is beyond the reader, the reader's state is put back as it was
    * and the tool is carried without that path: where the branch's conditions hold, a call is an
    * error of the project (a `not_imported` precondition), never a silent wrong change. Tells
@@ -377,16 +391,24 @@ class Reader extends ChangeReader {
   /** The body of an `if`/`elif`/`else`, run under its conditions. */
   protected branch(statement: PyStatement, when: CelValue[], frame: Frame): void {
     const before = new Map(frame.locals);
-    if (
-      !this.orNotFollowed(when, frame, () => {
-        this.block(statement.body, { ...frame, when });
-      })
-    )
+    const followed = this.orNotFollowed(when, frame, () => {
+      this.block(statement.body, { ...frame, when });
+    });
+    if (!followed) {
+      this.knownAfter(when, frame);
       return;
+    }
     // A local set only in a branch keeps its value when the branch ran, else the one before.
     for (const [name, value] of frame.locals) {
       const old = before.get(name);
       if (old === value) continue;
+      // None before, a row after: the row, there when the branch ran.
+      if (old?.k === 'cel' && old.cel === 'null' && value.k === 'place') {
+        const ran = this.all(when.slice(frame.when.length));
+        const exists = value.exists === undefined ? ran.cel : `(${ran.cel}) && (${value.exists})`;
+        frame.locals.set(name, { ...value, exists });
+        continue;
+      }
       if (old === undefined || old.k !== 'cel' || value.k !== 'cel') {
         frame.locals.set(name, { k: 'unset', why: `"${name}" is set only in a branch` });
         continue;
@@ -394,6 +416,8 @@ class Reader extends ChangeReader {
       const cond = this.all(when.slice(frame.when.length));
       frame.locals.set(name, this.ternary(cond, value, old));
     }
+    if (terminates(statement.body.map(oneLine).filter((x) => x.tokens[0]?.value !== 'return')))
+      this.knownAfter(when, frame);
   }
 
   protected simple(statement: PyStatement, frame: Frame): void {

@@ -49,6 +49,8 @@ export abstract class ReaderBase {
   attributes: Readonly<Record<string, string>> = {};
   /** The domain's Enum classes: `LineStatus.ACTIVE` reads as its value. */
   protected readonly enums: PyEnums;
+  /** Module-level functions (`get_today()`), as source: a call inlines one like a helper. */
+  protected readonly functions: Readonly<Record<string, string>>;
   /** Each model class's field defaults: a model built without them has them. */
   protected readonly modelDefaults: NonNullable<PyKnown['modelDefaults']>;
 
@@ -60,6 +62,7 @@ export abstract class ReaderBase {
     known: PyKnown,
   ) {
     this.enums = known.enums ?? {};
+    this.functions = known.functions ?? {};
     this.modelDefaults = known.modelDefaults ?? {};
     this.firstLine = firstLine;
     this.helperSources = helpers;

@@ -352,6 +352,18 @@ export abstract class ExpressionReader extends ReaderBase {
       throw new Unreadable(`it calls .${fn.name}() (line ${this.line})`);
     }
     if (fn.t !== 'name') throw new Unreadable(`a call it cannot follow (line ${this.line})`);
+    // A module-level function of the domain (`get_today()`), inlined like a helper.
+    if (this.functions[fn.name] !== undefined && frame.locals.get(fn.name) === undefined)
+      return this.helper(
+        fn.name,
+        args.map((a) => this.expr(a, frame)),
+        frame,
+        undefined,
+        kwargs.map(([k, v]) => [k, this.expr(v, frame)] as const),
+        true,
+      );
+    const dated = this.dateOf(fn.name, args, kwargs);
+    if (dated !== undefined) return dated;
     const members = this.enums[fn.name];
     if (members !== undefined && args.length === 1 && kwargs.length === 0)
       return this.enumOf(fn.name, members, this.celOf(this.expr(args[0] as PyExpr, frame)), frame);
@@ -538,6 +550,30 @@ export abstract class ExpressionReader extends ReaderBase {
     return { ...value, schema: { ...(value.schema ?? {}), enum: values } };
   }
 
+  /**
+   * `date(2025, 2, 25)` and `datetime(2025, 2, 25, 12, 8)` with literal parts: the text pydantic
+   * writes for them ("2025-02-25", "2025-02-25T12:08:00").
+   */
+  protected dateOf(
+    name: string,
+    args: readonly PyExpr[],
+    kwargs: ReadonlyArray<readonly [string, PyExpr]>,
+  ): CelValue | undefined {
+    if ((name !== 'date' && name !== 'datetime') || kwargs.length > 0) return undefined;
+    const parts = args.map((a) => (a.t === 'num' && /^\d+$/.test(a.text) ? Number(a.text) : NaN));
+    const size = name === 'date' ? [3, 3] : [3, 6];
+    if (parts.some(Number.isNaN) || parts.length < (size[0] ?? 3) || parts.length > (size[1] ?? 3))
+      throw new Unreadable(`${name}() of parts that are not whole numbers (line ${this.line})`);
+    const [y = 0, m = 1, d = 1, h = 0, min = 0, sec = 0] = parts;
+    const two = (n: number) => String(n).padStart(2, '0');
+    const day = `${String(y).padStart(4, '0')}-${two(m)}-${two(d)}`;
+    const text = name === 'date' ? day : `${day}T${two(h)}:${two(min)}:${two(sec)}`;
+    return this.cel(JSON.stringify(text), [], {
+      type: 'string',
+      format: name === 'date' ? 'date' : 'date-time',
+    });
+  }
+
   /** `setattr(obj, name, value)`, `hasattr(obj, name)`, `getattr(obj, name)` on a model in a row. */
   protected attrCall(fn: string, args: readonly PyExpr[], frame: Frame): Value {
     const [objExpr, nameExpr, valueExpr] = args;
@@ -633,6 +669,17 @@ export abstract class ExpressionReader extends ReaderBase {
   /** `next((x for x in <list> if cond), None)`: the first such item, a live place when it is in a row. */
   protected next(gen: Extract<PyExpr, { t: 'comp' }>, frame: Frame): Value {
     const { source, list, name, cond, item } = this.over(gen, frame);
+    // The first item's row (`next((self._get_bill(b) for b in ids if …), None)`): the row that
+    // item names, the item being the first that meets the condition.
+    if (cond && item.k === 'place' && item.steps.length === 0) {
+      const first = `${list.cel}.filter(${name}, ${cond.cel})[0]`;
+      const own = new RegExp(`(?<![.\\w])${name}\\b`, 'g');
+      return {
+        ...item,
+        key: this.cel(item.key.cel.replace(own, first), [list, cond, item.key], item.key.schema),
+        exists: `${list.cel}.exists(${name}, ${cond.cel})`,
+      };
+    }
     if (!cond || item.k !== 'cel' || item.cel !== name)
       throw new Unreadable('a next() that is not a search');
     const exists = `${list.cel}.exists(${name}, ${cond.cel})`;
@@ -641,9 +688,11 @@ export abstract class ExpressionReader extends ReaderBase {
       // the compared value itself when the condition compares the key.
       const table = source.table;
       const keyed = new RegExp(`^${name}\\.${table.key} == (.+)$`).exec(cond.cel)?.[1];
+      // The compared value is the key: it reads what that value reads, not the whole table.
+      const compared = cond.deps.find((d) => d.cel === keyed);
       const key =
         keyed !== undefined && !new RegExp(`\\b${name}\\b`).test(keyed)
-          ? this.cel(keyed, [cond])
+          ? (compared ?? this.cel(keyed, [cond]))
           : this.cel(celSelect(`${list.cel}.filter(${name}, ${cond.cel})[0]`, table.key), [
               list,
               cond,
@@ -729,10 +778,15 @@ export abstract class ExpressionReader extends ReaderBase {
     frame: Frame,
     kit?: Kit,
     kwargs: ReadonlyArray<readonly [string, Value]> = [],
+    module = false,
   ): Value {
-    const id = `${kit ?? ''}:${name}`;
+    const id = `${module ? '.' : (kit ?? '')}:${name}`;
     if (!this.helpers.has(id)) {
-      const sources = kit && this.kits ? this.kits[kit].helpers : this.helperSources;
+      const sources = module
+        ? this.functions
+        : kit && this.kits
+          ? this.kits[kit].helpers
+          : this.helperSources;
       const source = sources[name];
       this.helpers.set(
         id,
@@ -746,7 +800,9 @@ export abstract class ExpressionReader extends ReaderBase {
     const named = new Map(kwargs);
     if (params.some((p) => p.kind !== 'plain') || args.length > params.length)
       throw new Unreadable(`self.${name}() is called with ${args.length} arguments`);
-    const locals = new Map<string, Value>([['self', { k: 'self', ...(kit && { kit }) }]]);
+    const locals = new Map<string, Value>(
+      module ? [] : [['self', { k: 'self', ...(kit && { kit }) }]],
+    );
     for (const [i, p] of params.entries()) {
       // Positional, then by name, then the parameter's default when it is a plain literal.
       const given = args[i] ?? named.get(p.name);

@@ -144,6 +144,8 @@ function searchAsIf(s: PyStatement): PyStatement {
   if (head(s) !== 'for') return s;
   const loop = loopParts(s);
   if (loop === undefined) return s;
+  const kept = breakSearch(s, loop);
+  if (kept !== undefined) return kept;
   const found = searchOf(s.body);
   if (found === undefined) return s;
   const { target, iter } = loop;
@@ -179,6 +181,68 @@ function searchAsIf(s: PyStatement): PyStatement {
     tokens: [word('if', s), word('any', s), op('(', s), ...test, op(')', s), op(':', s)],
     line: s.line,
     body: [bind, ret],
+  };
+}
+
+/**
+ * `for x in xs: <assignments>; if c: v = e; break` keeps the first item that meets `c`: it
+ * reads as `if any(c for x in xs): v = next((e for x in xs if c), None)`, the assignments
+ * written into `c` and `e`; when none does, `v` keeps what it held.
+ */
+function breakSearch(
+  s: PyStatement,
+  loop: { target: PyToken[]; iter: PyToken[] },
+): PyStatement | undefined {
+  const statements = s.body.map(oneLine);
+  const last = statements[statements.length - 1];
+  if (last === undefined || head(last) !== 'if' || last.body.length !== 2) return undefined;
+  const [set, stop] = last.body.map(oneLine);
+  if (set === undefined || stop === undefined || head(stop) !== 'break' || stop.tokens.length !== 1)
+    return undefined;
+  const [kept, eq] = set.tokens;
+  if (kept?.type !== 'name' || eq?.value !== '=' || set.body.length > 0) return undefined;
+  const names = new Map<string, PyToken[]>();
+  for (const a of statements.slice(0, -1)) {
+    const [name, is] = a.tokens;
+    if (a.body.length > 0 || name?.type !== 'name' || is?.value !== '=') return undefined;
+    names.set(name.value, substitute(a.tokens.slice(2), names));
+  }
+  const cond = substitute(last.tokens.slice(1, -1), names);
+  const value = substitute(set.tokens.slice(2), names);
+  const { target, iter } = loop;
+  const over = [word('for', s), ...target, word('in', s), ...iter];
+  const gen = [op('(', s), ...value, op(')', s), ...over, word('if', s), ...cond];
+  return {
+    tokens: [
+      word('if', s),
+      word('any', s),
+      op('(', s),
+      op('(', s),
+      ...cond,
+      op(')', s),
+      ...over,
+      op(')', s),
+      op(':', s),
+    ],
+    line: s.line,
+    body: [
+      {
+        tokens: [
+          kept,
+          op('=', s),
+          word('next', s),
+          op('(', s),
+          op('(', s),
+          ...gen,
+          op(')', s),
+          op(',', s),
+          word('None', s),
+          op(')', s),
+        ],
+        line: set.line,
+        body: [],
+      },
+    ],
   };
 }
 
