@@ -26,6 +26,7 @@ import {
   containsReturn,
   isStructured,
   itemSchema,
+  mapLiteral,
   numericOf,
   oneLine,
   onlyAnswers,
@@ -185,13 +186,19 @@ class Reader extends ChangeReader {
         return this.cel('null', []);
       const returned = parsePyExpr(last.tokens.slice(1));
       if (callsSelf(returned)) return this.expr(returned, frame);
-      // A value nobody uses need not be readable (a helper called for what it changes).
-      try {
-        return this.expr(returned, frame);
-      } catch (error) {
-        if (error instanceof Unreadable) return { k: 'unset', why: error.message };
-        throw error;
-      }
+      // A value nobody uses need not be readable (a helper called for what it changes); a
+      // tuple's items each on their own (`return False, f"…"`).
+      const lazily = (e: PyExpr): Value => {
+        try {
+          return this.expr(e, frame);
+        } catch (error) {
+          if (error instanceof Unreadable) return { k: 'unset', why: error.message };
+          throw error;
+        }
+      };
+      return returned.t === 'tuple'
+        ? { k: 'tuple', items: returned.items.map(lazily) }
+        : lazily(returned);
     }
     if (lastHead === 'raise') {
       this.block(list, frame);
@@ -355,6 +362,9 @@ class Reader extends ChangeReader {
     // A branch known not to be taken, or known to be.
     if (first?.cond?.cel === 'false') return this.choice(others);
     if (first?.cond?.cel === 'true') return first.value;
+    // A value that could not be read stays unread until something uses it.
+    const unread = live.find((o) => o.value.k === 'unset')?.value;
+    if (unread !== undefined) return unread;
     const otherwise = this.choice(others);
     // A row or a value in one (found) or None: still a live place, there when the branch holds.
     const none = (v: Value) => v.k === 'cel' && v.cel === 'null';
@@ -701,8 +711,32 @@ class Reader extends ChangeReader {
   }
 
   protected setField(target: Extract<PyExpr, { t: 'attr' }>, value: Value, frame: Frame): void {
+    if (this.changeLocalModel(target, frame, () => this.celOf(value))) return;
     const owner = this.placeOf(target.obj, frame, 'sets a field of');
     this.write(owner, target.name, () => this.celOf(value), frame);
+  }
+
+  /**
+   * A field of a model the body built and keeps in a local (`bill = Bill(…)`, then
+   * `bill.total_due += amount` before it is added): the local is the model with that field
+   * changed. Tells whether `target` was such a field.
+   */
+  protected changeLocalModel(
+    target: Extract<PyExpr, { t: 'attr' }>,
+    frame: Frame,
+    next: (current: CelValue) => CelValue,
+  ): boolean {
+    if (target.obj.t !== 'name') return false;
+    const local = frame.locals.get(target.obj.name);
+    if (local?.k !== 'cel' || local.fields === undefined) return false;
+    const current = local.fields.get(target.name) ?? this.cel('null', []);
+    const fields = new Map(local.fields).set(target.name, next(current));
+    const cel = mapLiteral([...fields].map(([k, v]) => [k, v.cel]));
+    frame.locals.set(target.obj.name, {
+      ...this.cel(cel, [...fields.values()], local.schema),
+      fields,
+    });
+    return true;
   }
 
   /** What `expr` names, which must be in the database: a row or something inside one. */
@@ -743,8 +777,14 @@ class Reader extends ChangeReader {
       return;
     }
     if (target.t === 'attr') {
-      const owner = this.placeOf(target.obj, frame, 'changes a field of');
       const amount = this.expr(right, frame);
+      if (
+        this.changeLocalModel(target, frame, (current) =>
+          this.arith(current, op, this.celOf(amount)),
+        )
+      )
+        return;
+      const owner = this.placeOf(target.obj, frame, 'changes a field of');
       this.write(
         owner,
         target.name,
@@ -783,6 +823,24 @@ class Reader extends ChangeReader {
       return;
     }
     if (objExpr.t !== 'attr') throw new Unreadable(`it adds to something not in the database`);
+    if (
+      this.changeLocalModel(objExpr, frame, (current) =>
+        this.cel(`${current.cel} + ${added.cel}`, [current, added]),
+      )
+    )
+      return;
+    // `self.db.<table>.append(Model(…))` on a table kept as a list: a new row.
+    const list = this.expr(objExpr, frame);
+    if (list.k === 'table' && method === 'append' && arg !== undefined) {
+      const row = this.expr(arg, frame);
+      const key = row.k === 'cel' ? row.fields?.get(list.table.key) : undefined;
+      if (key === undefined)
+        throw new Unreadable(
+          `it appends to ${list.table.source} a row without its ${list.table.key} (line ${this.line})`,
+        );
+      this.insert(list.table, key, row, frame, false);
+      return;
+    }
     const owner = this.placeOf(objExpr.obj, frame, 'adds to a list of');
     this.write(
       owner,

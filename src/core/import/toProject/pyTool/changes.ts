@@ -189,7 +189,13 @@ export abstract class ChangeReader extends ExpressionReader {
    * row inserted (`inserted.<table>`): a later change that uses the new id (appending it to a
    * user's list) reads it there, not from the table it was computed from, which has changed.
    */
-  protected insert(table: TablePlan, key: CelValue, row: Value, frame: Frame): void {
+  protected insert(
+    table: TablePlan,
+    key: CelValue,
+    row: Value,
+    frame: Frame,
+    replaces = true,
+  ): void {
     if (frame.probe) frame.probe.wrote = true;
     if (frame.dry) return;
     if (frame.loop || frame.when.length > 0)
@@ -215,7 +221,8 @@ export abstract class ChangeReader extends ExpressionReader {
     // values are then computed without it; a value that counts the table's rows would differ
     // from Python's only when the key was already there.)
     const where = `${celSelect('row', table.key)} == ${bare(key.cel)}`;
-    this.effects.push({ delete: table.name, where, writes, epoch: this.epoch++ });
+    // (A list's append adds a row whatever is there; the project keeps one row per key.)
+    if (replaces) this.effects.push({ delete: table.name, where, writes, epoch: this.epoch++ });
     this.effects.push({ insert: table.name, values, writes, epoch: this.epoch++ });
     const inserted = celSelect('inserted', table.name);
     const newKey = this.cel(celSelect(inserted, table.key), [], key.schema, key.numeric);

@@ -31,6 +31,32 @@ import {
 import { ReaderBase } from './base.ts';
 
 const BOOLEAN = { type: 'boolean' } as const;
+const DATE = { type: 'string', format: 'date' } as const;
+
+/** A date constant's parts (`"2025-02-25"`), or undefined. */
+function dateParts(cel: string): { year: number; month: number; day: number } | undefined {
+  const m = /^"(\d{4})-(\d{2})-(\d{2})"$/.exec(cel);
+  return m ? { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) } : undefined;
+}
+
+/** The date as text, or undefined when there is no such day. */
+function dateText(year: number, month: number, day: number): string | undefined {
+  const at = new Date(Date.UTC(year, month - 1, day));
+  if (at.getUTCFullYear() !== year || at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day)
+    return undefined;
+  return at.toISOString().slice(0, 10);
+}
+
+/** A date constant moved by a timedelta of whole days, or undefined when either is not one. */
+function shiftedDate(left: CelValue, op: '+' | '-', right: CelValue): string | undefined {
+  const parts = left.schema?.format === 'date' ? dateParts(left.cel) : undefined;
+  const days = right.schema?.format === 'timedelta' ? right.schema.days : undefined;
+  if (parts === undefined || typeof days !== 'number') return undefined;
+  const at = new Date(
+    Date.UTC(parts.year, parts.month - 1, parts.day + (op === '+' ? days : -days)),
+  );
+  return at.toISOString().slice(0, 10);
+}
 
 /** The JSON Schema types each Python builtin `isinstance` names stands for. */
 const BUILTIN_TYPES: Readonly<Record<string, readonly string[]>> = {
@@ -77,6 +103,8 @@ export abstract class ExpressionReader extends ReaderBase {
       case 'bin': {
         const left = this.celOf(this.expr(e.left, frame));
         const right = this.celOf(this.expr(e.right, frame));
+        const moved = (e.op === '+' || e.op === '-') && shiftedDate(left, e.op, right);
+        if (moved) return this.cel(JSON.stringify(moved), [], DATE);
         if (e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/')
           return this.arith(left, e.op, right);
         throw new Unreadable(`the operator ${e.op}`);
@@ -489,6 +517,26 @@ export abstract class ExpressionReader extends ReaderBase {
         );
       return this.celOf(obj);
     }
+    // A date constant's `replace(day=1)`: another date constant.
+    if (
+      name === 'replace' &&
+      obj.k === 'cel' &&
+      obj.schema?.format === 'date' &&
+      args.length === 0
+    ) {
+      const parts = dateParts(obj.cel);
+      if (parts === undefined)
+        throw new Unreadable(`replace() on a date it cannot know (line ${this.line})`);
+      for (const [k, v] of kwargs) {
+        const n = v.t === 'num' && /^\d+$/.test(v.text) ? Number(v.text) : NaN;
+        if (!['year', 'month', 'day'].includes(k) || Number.isNaN(n))
+          throw new Unreadable(`replace(${k}=…) on a date (line ${this.line})`);
+        parts[k as 'year' | 'month' | 'day'] = n;
+      }
+      const moved = dateText(parts.year, parts.month, parts.day);
+      if (moved === undefined) throw new Unreadable(`replace() makes no date (line ${this.line})`);
+      return this.cel(JSON.stringify(moved), [], DATE);
+    }
     if (kwargs.length > 0) return undefined;
     const isMap = obj.schema?.type === 'object';
     if (name === 'get' && isMap && (args.length === 1 || args.length === 2)) {
@@ -559,6 +607,19 @@ export abstract class ExpressionReader extends ReaderBase {
     args: readonly PyExpr[],
     kwargs: ReadonlyArray<readonly [string, PyExpr]>,
   ): CelValue | undefined {
+    if (name === 'timedelta') {
+      // Whole days or weeks, written as literals: the shift a date constant takes.
+      const first = args[0];
+      const start =
+        args.length === 0 ? 0 : args.length === 1 && first?.t === 'num' ? Number(first.text) : NaN;
+      const days = kwargs.reduce((sum, [k, v]) => {
+        const n = v.t === 'num' && /^\d+$/.test(v.text) ? Number(v.text) : NaN;
+        return sum + (k === 'days' ? n : k === 'weeks' ? 7 * n : NaN);
+      }, start);
+      if (!Number.isInteger(days))
+        throw new Unreadable(`a timedelta that is not whole days (line ${this.line})`);
+      return this.cel(`"timedelta(${days})"`, [], { type: 'string', format: 'timedelta', days });
+    }
     if ((name !== 'date' && name !== 'datetime') || kwargs.length > 0) return undefined;
     const parts = args.map((a) => (a.t === 'num' && /^\d+$/.test(a.text) ? Number(a.text) : NaN));
     const size = name === 'date' ? [3, 3] : [3, 6];
@@ -568,10 +629,11 @@ export abstract class ExpressionReader extends ReaderBase {
     const two = (n: number) => String(n).padStart(2, '0');
     const day = `${String(y).padStart(4, '0')}-${two(m)}-${two(d)}`;
     const text = name === 'date' ? day : `${day}T${two(h)}:${two(min)}:${two(sec)}`;
-    return this.cel(JSON.stringify(text), [], {
-      type: 'string',
-      format: name === 'date' ? 'date' : 'date-time',
-    });
+    return this.cel(
+      JSON.stringify(text),
+      [],
+      name === 'date' ? DATE : { type: 'string', format: 'date-time' },
+    );
   }
 
   /** `setattr(obj, name, value)`, `hasattr(obj, name)`, `getattr(obj, name)` on a model in a row. */
