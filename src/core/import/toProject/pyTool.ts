@@ -831,7 +831,7 @@ class Reader extends ChangeReader {
       return;
     // `self.db.<table>.append(Model(…))` on a table kept as a list: a new row.
     const list = this.expr(objExpr, frame);
-    if (list.k === 'table' && method === 'append' && arg !== undefined) {
+    if (list.k === 'table' && method === 'append') {
       const row = this.expr(arg, frame);
       const key = row.k === 'cel' ? row.fields?.get(list.table.key) : undefined;
       if (key === undefined)
