@@ -146,7 +146,12 @@ export interface ImportedTask {
 export interface ImportedFunction {
   readonly name: string;
   /** Its parameters (without `self`), with their defaults as source text. */
-  readonly params: ReadonlyArray<{ readonly name: string; readonly default?: string }>;
+  readonly params: ReadonlyArray<{
+    readonly name: string;
+    readonly default?: string;
+    /** Its annotation as written (`float`, `Optional[str]`). */
+    readonly annotation?: string;
+  }>;
   /** Each statement of its body (the docstring left out), as source text on one line. */
   readonly statements: readonly string[];
   /** The whole `def`, and the private helpers of its class (`_get_task`) by name, as source. */

@@ -169,7 +169,11 @@ export function classFunctions(source: string, file: string): ImportedFunction[]
         name: m.name,
         params: m.params
           .filter((p) => p.name !== 'self' && p.kind === 'plain')
-          .map((p) => ({ name: p.name, ...(p.default !== undefined && { default: p.default }) })),
+          .map((p) => ({
+            name: p.name,
+            ...(p.default !== undefined && { default: p.default }),
+            ...(p.annotation !== undefined && { annotation: p.annotation }),
+          })),
         statements: bodyStatements(m.text),
         text: m.text,
         helpers,

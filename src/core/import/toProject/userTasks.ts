@@ -174,7 +174,24 @@ function readAssertion(
   known: PyKnown = {},
 ): { ok: true; cel: string } | { ok: false; why: string } {
   if (fn.text === undefined) return { ok: false, why: 'its source was not kept' };
-  const properties = Object.fromEntries(fn.params.map((p) => [p.name, {}]));
+  // Each argument's schema is its given value's type (a number by its annotation: Python's
+  // float takes 2 as 2.0): they are written in as literals.
+  const floats = new Set(
+    fn.params.filter((p) => /\bfloat\b/.test(p.annotation ?? '')).map((p) => p.name),
+  );
+  const typeOf = (name: string, v: JsonValue | undefined) =>
+    v === null || v === undefined
+      ? {}
+      : typeof v === 'string'
+        ? { type: 'string' }
+        : typeof v === 'boolean'
+          ? { type: 'boolean' }
+          : typeof v === 'number'
+            ? { type: floats.has(name) || !Number.isInteger(v) ? 'number' : 'integer' }
+            : {};
+  const properties = Object.fromEntries(
+    fn.params.map((p) => [p.name, typeOf(p.name, valueOf(fn, p.name, assertion))]),
+  );
   const program = programOf(fn.text, fn.helpers ?? {}, { properties }, tables, fn.place.line ?? 1, {
     returns: true,
     known,
@@ -187,7 +204,10 @@ function readAssertion(
   for (const p of fn.params) {
     const value = valueOf(fn, p.name, assertion);
     if (value === undefined) return { ok: false, why: `no value for its argument ${p.name}` };
-    values[p.name] = JSON.stringify(value);
+    values[p.name] =
+      typeof value === 'number' && Number.isInteger(value) && floats.has(p.name)
+        ? `${value}.0`
+        : JSON.stringify(value);
   }
   const literal = (cel: string) =>
     cel.replace(

@@ -86,8 +86,12 @@ export abstract class ExpressionReader extends ReaderBase {
         return value;
       }
       case 'num': {
-        if (!/^\d+(\.\d+)?$/.test(e.text)) throw new Unreadable(`the number ${e.text}`);
-        return this.cel(e.text, [], undefined, e.text.includes('.') ? 'double' : 'int');
+        if (!/^\d+(\.\d+)?([eE][+-]?\d+)?$/.test(e.text))
+          throw new Unreadable(`the number ${e.text}`);
+        // 1e-6 is a float in Python, and written so in CEL: a digit before the exponent's point.
+        const float = /[.eE]/.test(e.text);
+        const text = /^\d+[eE]/.test(e.text) ? e.text.replace(/^(\d+)/, '$1.0') : e.text;
+        return this.cel(text, [], undefined, float ? 'double' : 'int');
       }
       case 'str':
         if (e.fstring) return this.fstring(e.value, frame);
@@ -116,8 +120,17 @@ export abstract class ExpressionReader extends ReaderBase {
       case 'not':
         return { ...this.not(this.bool(this.expr(e.x, frame))), schema: BOOLEAN };
       case 'bool': {
-        const left = this.bool(this.expr(e.left, frame));
-        const right = this.bool(this.expr(e.right, frame));
+        const leftValue = this.expr(e.left, frame);
+        const rightValue = this.expr(e.right, frame);
+        // Python's `a or b` is a value (`speed or 0.0`): a when a is true to Python, else b.
+        if (!isTruth(leftValue) || !isTruth(rightValue)) {
+          const a = this.celOf(leftValue);
+          const b = this.celOf(rightValue);
+          const truth = this.truthOf(a);
+          return e.op === 'or' ? this.ternary(truth, a, b) : this.ternary(truth, b, a);
+        }
+        const left = this.bool(leftValue);
+        const right = this.bool(rightValue);
         return this.cel(
           `(${left.cel} ${e.op === 'and' ? '&&' : '||'} ${right.cel})`,
           [left, right],
@@ -194,6 +207,29 @@ export abstract class ExpressionReader extends ReaderBase {
     }
     if (parts.length === 0) return this.cel('""', [], { type: 'string' });
     return this.cel(parts.map((p) => p.cel).join(' + '), parts, { type: 'string' });
+  }
+
+  /** Whether a value is true to Python, as CEL, by its type (None, 0, "" and [] are false). */
+  protected truthOf(value: CelValue): CelValue {
+    const types = typesOf(value.schema, value.numeric);
+    if (value.cel === 'null') return this.cel('false', [value]);
+    const x = value.cel;
+    const tests: string[] = [];
+    for (const type of new Set(types)) {
+      if (type === 'null') continue;
+      if (type === 'boolean') tests.push(`dyn(${x}) == true`);
+      else if (type === 'integer') tests.push(`dyn(${x}) != 0`);
+      else if (type === 'number') tests.push(`dyn(${x}) != 0.0`);
+      else if (type === 'string') tests.push(`dyn(${x}) != ""`);
+      else if (type === 'array' || type === 'object') tests.push(`size(${x}) > 0`);
+      else throw new Unreadable(`whether ${x} is true to Python (line ${this.line})`);
+    }
+    if (tests.length !== 1)
+      throw new Unreadable(`an "or"/"and" of a value of unknown type (line ${this.line})`);
+    const test = types.includes('null')
+      ? `(dyn(${x}) != null && ${tests[0]})`
+      : (tests[0] ?? 'false');
+    return this.cel(test, [value], BOOLEAN);
   }
 
   /** A value as `str()` writes it in Python, as CEL; undefined when its type is not known. */
@@ -573,10 +609,12 @@ export abstract class ExpressionReader extends ReaderBase {
       const list = this.celOf(this.expr(args[0] as PyExpr, frame));
       return this.cel(`${list.cel}.join(${obj.cel})`, [list, obj], { type: 'string' });
     }
+    const text = typesOf(obj.schema);
     if (
       (name === 'lower' || name === 'upper') &&
       args.length === 0 &&
-      obj.schema?.type === 'string'
+      text.includes('string') &&
+      text.every((t) => t === 'string' || t === 'null')
     ) {
       const text = this.celOf(obj);
       return this.cel(`${text.cel}.${name}Ascii()`, [text], { type: 'string' });
@@ -790,9 +828,11 @@ export abstract class ExpressionReader extends ReaderBase {
           this.celOf(leftValue),
         ]);
       const left = this.celOf(leftValue);
+      // CEL will not compare a text or a number with null: as `dyn`, any value may be.
+      const subject = left.cel === 'null' ? left.cel : `dyn(${left.cel})`;
       return {
-        ...this.cel(`${left.cel} ${negated ? '!=' : '=='} null`, [left]),
-        opposite: `${left.cel} ${negated ? '==' : '!='} null`,
+        ...this.cel(`${subject} ${negated ? '!=' : '=='} null`, [left], BOOLEAN),
+        opposite: `${subject} ${negated ? '==' : '!='} null`,
       };
     }
     const rightValue = this.expr(e.right, frame);
@@ -922,4 +962,14 @@ function isSelfPath(e: PyExpr): boolean {
 function literalCel(text: string): string | undefined {
   const value = literalOfText(text);
   return isNotLiteral(value) ? undefined : JSON.stringify(value);
+}
+
+/** Whether a value is a truth value (a comparison, a test), which `and`/`or` join as such. */
+function isTruth(value: Value): boolean {
+  // A row, or a value in one, is tested as the reader tests it (found, or its truth).
+  if (value.k === 'place') return true;
+  if (value.k !== 'cel') return false;
+  if (value.cel === 'true' || value.cel === 'false') return true;
+  const types = typesOf(value.schema, value.numeric);
+  return types.length === 0 || types.every((t) => t === 'boolean');
 }
