@@ -150,7 +150,7 @@ class Reader extends ChangeReader {
         if (chain.length === 0) throw new Unreadable(`an "${head}" without its "if"`);
         const before = chain.map((c) => this.not(c));
         if (head === 'else') {
-          this.branch(statement, [...frame.when, ...before], frame);
+          this.branch(statement, [...frame.when, ...before], frame, true);
           chain = [];
         } else {
           const cond = this.condition(statement, frame);
@@ -399,7 +399,7 @@ class Reader extends ChangeReader {
   }
 
   /** The body of an `if`/`elif`/`else`, run under its conditions. */
-  protected branch(statement: PyStatement, when: CelValue[], frame: Frame): void {
+  protected branch(statement: PyStatement, when: CelValue[], frame: Frame, last = false): void {
     const before = new Map(frame.locals);
     const followed = this.orNotFollowed(when, frame, () => {
       this.block(statement.body, { ...frame, when });
@@ -417,6 +417,26 @@ class Reader extends ChangeReader {
         const ran = this.all(when.slice(frame.when.length));
         const exists = value.exists === undefined ? ran.cel : `(${ran.cel}) && (${value.exists})`;
         frame.locals.set(name, { ...value, exists });
+        continue;
+      }
+      // Set first in a branch: a value for the paths through the branches so far, complete
+      // when the chain's `else` sets it too (`if c: f = 0.1` / `else: f = 1.0`).
+      if ((old === undefined || (old.k === 'unset' && old.partial)) && value.k === 'cel') {
+        const here = this.all(when.slice(frame.when.length));
+        const sofar = old?.k === 'unset' ? old.partial : undefined;
+        const merged = sofar ? this.ternary(sofar.cond, sofar.value, value) : value;
+        if (last) {
+          frame.locals.set(name, merged);
+          continue;
+        }
+        const cond = sofar
+          ? this.cel(`(${sofar.cond.cel}) || (${here.cel})`, [sofar.cond, here])
+          : here;
+        frame.locals.set(name, {
+          k: 'unset',
+          why: `"${name}" is set only in a branch`,
+          partial: { cond, value: merged },
+        });
         continue;
       }
       if (old === undefined || old.k !== 'cel' || value.k !== 'cel') {

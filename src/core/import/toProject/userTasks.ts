@@ -198,6 +198,9 @@ function readAssertion(
   });
   if ('reason' in program) return { ok: false, why: program.reason };
   if (program.effects.length > 0) return { ok: false, why: 'it changes the database' };
+  // A path of it the reader could not follow would read as the assertion failing: not carried.
+  const unfollowed = program.requires.find((r) => r.not_imported === true);
+  if (unfollowed !== undefined) return { ok: false, why: unfollowed.error };
   if (program.returns === undefined || program.returns === 'null')
     return { ok: false, why: 'it returns nothing' };
   const values: Record<string, string> = {};

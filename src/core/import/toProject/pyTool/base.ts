@@ -159,10 +159,23 @@ export abstract class ReaderBase {
       v.cel === 'null' ? 'null' : (v.numeric ?? (v.schema?.type as string | undefined));
     const same = kind(a) !== undefined && kind(a) === kind(b);
     const wrap = (v: CelValue) => (same ? v.cel : `dyn(${v.cel})`);
+    // A value or None: its type, or null.
+    const typed = (v: CelValue): JsonSchema | undefined =>
+      v.schema ??
+      (v.numeric === 'int'
+        ? { type: 'integer' }
+        : v.numeric === 'double'
+          ? { type: 'number' }
+          : v.cel === 'true' || v.cel === 'false'
+            ? { type: 'boolean' }
+            : undefined);
+    const none = a.cel === 'null' ? b : b.cel === 'null' ? a : undefined;
+    const other = none && typed(none);
+    const schema = other ? { anyOf: [other, { type: 'null' }] } : (a.schema ?? b.schema);
     return this.cel(
       `(${cond.cel} ? ${wrap(a)} : ${wrap(b)})`,
       [cond, a, b],
-      a.schema ?? b.schema,
+      schema,
       a.numeric === b.numeric ? a.numeric : undefined,
     );
   }

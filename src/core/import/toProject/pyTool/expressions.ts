@@ -277,12 +277,12 @@ export abstract class ExpressionReader extends ReaderBase {
       return { k: 'table', table };
     }
     // An Enum member's `.value` is the member itself: the project keeps members as their values.
-    if (
-      name === 'value' &&
-      (obj.k === 'cel' || obj.k === 'place') &&
-      obj.schema?.enum !== undefined
-    )
-      return obj;
+    // (A member or None, past a test for None, is the member.)
+    if (name === 'value' && (obj.k === 'cel' || obj.k === 'place')) {
+      const options = Array.isArray(obj.schema?.anyOf) ? (obj.schema.anyOf as JsonSchema[]) : [];
+      const member = obj.schema?.enum !== undefined ? obj.schema : options.find((o) => o.enum);
+      if (member !== undefined) return { ...obj, schema: member };
+    }
     if (obj.k === 'place') {
       // A row's key is the key it was looked up by.
       if (obj.steps.length === 0 && name === obj.table.key) return obj.key;

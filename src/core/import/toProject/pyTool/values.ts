@@ -68,7 +68,12 @@ export type Value =
   | { readonly k: 'self'; readonly kit?: Kit }
   | { readonly k: 'db'; readonly kit?: Kit }
   | { readonly k: 'class'; readonly name: string }
-  | { readonly k: 'unset'; readonly why: string }
+  | {
+      readonly k: 'unset';
+      readonly why: string;
+      /** Set in the branches of an `if` chain so far: complete once its `else` sets it too. */
+      readonly partial?: { readonly cond: CelValue; readonly value: CelValue };
+    }
   /** A tuple (`return True, "done"`), kept item by item so that its items may differ in type. */
   | { readonly k: 'tuple'; readonly items: readonly Value[] }
   /** What a path that always fails (`raise`) gives: no value. */
