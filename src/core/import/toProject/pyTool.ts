@@ -732,6 +732,26 @@ class Reader extends ChangeReader {
 
   protected setField(target: Extract<PyExpr, { t: 'attr' }>, value: Value, frame: Frame): void {
     if (this.changeLocalModel(target, frame, () => this.celOf(value))) return;
+    // A field of a column this change has just set whole (`d.vpn = VpnDetails(…)`, then
+    // `d.vpn.performance = …`): the column's new value with that field replaced.
+    if (target.obj.t === 'attr') {
+      const row = this.expr(target.obj.obj, frame);
+      const column = target.obj.name;
+      if (row.k === 'place' && row.steps.length === 0 && this.pending(row, column) !== undefined) {
+        const next = this.celOf(value);
+        this.write(
+          row,
+          column,
+          (current) =>
+            this.cel(`merge(${current.cel}, ${mapLiteral([[target.name, next.cel]])})`, [
+              current,
+              next,
+            ]),
+          frame,
+        );
+        return;
+      }
+    }
     const owner = this.placeOf(target.obj, frame, 'sets a field of');
     this.write(owner, target.name, () => this.celOf(value), frame);
   }

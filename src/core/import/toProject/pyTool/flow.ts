@@ -160,18 +160,7 @@ function searchAsIf(s: PyStatement): PyStatement {
     ...cond,
   ];
   const bind: PyStatement = {
-    tokens: [
-      ...target,
-      op('=', s),
-      word('next', s),
-      op('(', s),
-      op('(', s),
-      ...gen,
-      op(')', s),
-      op(',', s),
-      word('None', s),
-      op(')', s),
-    ],
+    tokens: nextInto(target, gen, s),
     line: s.line,
     body: [],
   };
@@ -227,18 +216,7 @@ function breakSearch(
     line: s.line,
     body: [
       {
-        tokens: [
-          kept,
-          op('=', s),
-          word('next', s),
-          op('(', s),
-          op('(', s),
-          ...gen,
-          op(')', s),
-          op(',', s),
-          word('None', s),
-          op(')', s),
-        ],
+        tokens: nextInto([kept], gen, s),
         line: set.line,
         body: [],
       },
@@ -329,6 +307,22 @@ function substitute(tokens: readonly PyToken[], names: ReadonlyMap<string, PyTok
       { ...t, type: 'op' as const, value: ')' },
     ];
   });
+}
+
+/** `target = next((gen), None)`: the first item a generator gives, or None. */
+function nextInto(target: readonly PyToken[], gen: readonly PyToken[], at: PyStatement): PyToken[] {
+  return [
+    ...target,
+    op('=', at),
+    word('next', at),
+    op('(', at),
+    op('(', at),
+    ...gen,
+    op(')', at),
+    op(',', at),
+    word('None', at),
+    op(')', at),
+  ];
 }
 
 function word(value: string, at: PyStatement): PyToken {
