@@ -1,32 +1,26 @@
 import { compileCel, isCelProblem } from '../../cel.ts';
 import type { JsonSchema, PyKnown } from '../domain.ts';
-import type { PyExpr } from '../python/expression.ts';
 import { parsePyExpr, PyExprError } from '../python/expression.ts';
 import type { PyFunction } from '../python/module.ts';
 import { readPythonModule } from '../python/module.ts';
 import type { PyStatement } from '../python/statements.ts';
 import { indexOfTopLevel } from '../python/statements.ts';
 import type { TablePlan } from './database.ts';
-import { ChangeReader } from './pyTool/changes.ts';
-import { type TryBranch, liftReturns, returnsInLoop, terminates } from './pyTool/flow.ts';
-import { negate } from './requires.ts';
+import { BranchReader, assignedUnderIf, isLogging } from './pyTool/branches.ts';
+import { liftReturns, returnsInLoop } from './pyTool/flow.ts';
 import {
   type CelValue,
   type Frame,
   IDENT,
   type Kits,
   type Loop,
-  type Place,
   type ToolProgram,
   Unreadable,
   type Value,
   celName,
   celOfEffect,
   conflicts,
-  containsReturn,
-  isStructured,
   itemSchema,
-  mapLiteral,
   numericOf,
   oneLine,
   onlyAnswers,
@@ -42,9 +36,11 @@ import {
 // reproduce, makes the whole tool not carried, with the reason.
 //
 // The reader is built in layers, one file each under `pyTool/`: what it knows and gathers, with
-// the small steps all layers take (`base.ts`); expressions as CEL values and live places
-// (`expressions.ts`); changes gathered into effects (`changes.ts`); and the statements that drive
-// them (here). The shapes they share and small pure pieces are in `values.ts`.
+// the small steps all layers take (`base.ts`); what values do and are asked (`methods.ts`);
+// expressions as CEL values and live places (`expressions.ts`); changes gathered into effects
+// (`changes.ts`); assignments (`assignments.ts`); branches and returns (`branches.ts`); and the
+// statements that drive them (here). Before reading, `flow.ts` reshapes a body (early returns,
+// searches, `try`). The shapes they share and small pure pieces are in `values.ts`.
 
 export type { ToolProgram } from './pyTool/values.ts';
 
@@ -88,11 +84,9 @@ export function programOf(
   }
 }
 
-class Reader extends ChangeReader {
+class Reader extends BranchReader {
   /** Whether a failure reached only after a change is carried as checked first (`programOf`). */
   failuresFirst = false;
-  /** Whether to read what the body returns (a read tool's answer) into `returned`. */
-  wantsReturn = false;
   private returned: string | undefined;
 
   run(fn: PyFunction): ToolProgram {
@@ -167,287 +161,6 @@ class Reader extends ChangeReader {
       } else if (head === 'for') this.loop(statement, frame);
       else this.simple(statement, frame);
     }
-  }
-
-  /**
-   * Runs a body whose returns end their paths and gives what it returns: the value of its last
-   * `return`, or of each branch of the `if` chain that ends it, joined as a choice; `None` when
-   * it falls off its end; `never` when every path fails.
-   */
-  protected bodyValue(statements: readonly PyStatement[], frame: Frame): Value {
-    const list = statements.map(oneLine);
-    const last = list[list.length - 1];
-    const lastHead = last?.tokens[0]?.value;
-    if (last === undefined) return this.cel('null', []);
-    if (lastHead === 'return') {
-      this.block(list.slice(0, -1), frame);
-      if (this.depth === 0) this.line = last.line + this.firstLine - 1;
-      if (last.tokens.length === 1 || (this.depth === 0 && !this.wantsReturn))
-        return this.cel('null', []);
-      const returned = parsePyExpr(last.tokens.slice(1));
-      if (callsSelf(returned)) return this.expr(returned, frame);
-      // A value nobody uses need not be readable (a helper called for what it changes); a
-      // tuple's items each on their own (`return False, f"…"`).
-      const lazily = (e: PyExpr): Value => {
-        try {
-          return this.expr(e, frame);
-        } catch (error) {
-          if (error instanceof Unreadable) return { k: 'unset', why: error.message };
-          throw error;
-        }
-      };
-      return returned.t === 'tuple'
-        ? { k: 'tuple', items: returned.items.map(lazily) }
-        : lazily(returned);
-    }
-    if (lastHead === 'raise') {
-      this.block(list, frame);
-      return { k: 'never' };
-    }
-    let k = list.length - 1;
-    while (k > 0 && ['elif', 'else'].includes(list[k]?.tokens[0]?.value ?? '')) k--;
-    const chain = list.slice(k);
-    const branching = ['if', 'elif', 'else'].includes(lastHead ?? '') && chain.some(containsReturn);
-    if (!branching || list[k]?.tokens[0]?.value !== 'if') {
-      this.block(list, frame);
-      return this.cel('null', []);
-    }
-    this.block(list.slice(0, k), frame);
-    const outcomes: Array<{ cond: CelValue | undefined; value: Value }> = [];
-    let before: CelValue[] = [];
-    for (const branch of chain) {
-      if (this.depth === 0) this.line = branch.line + this.firstLine - 1;
-      const kind = branch.tokens[0]?.value;
-      const cond = kind === 'else' ? undefined : this.condition(branch, frame);
-      const when = [...frame.when, ...before.map((c) => this.not(c)), ...(cond ? [cond] : [])];
-      let value: Value = { k: 'never' };
-      const inner = { ...frame, locals: new Map(frame.locals), when };
-      this.orNotFollowed(when, frame, () => {
-        value = this.bodyValue(branch.body, inner);
-      });
-      outcomes.push({ cond, value });
-      if (cond) before = [...before, cond];
-    }
-    // Without an `else`, the path that takes no branch falls off the end: None.
-    if (lastHead !== 'else') outcomes.push({ cond: undefined, value: this.cel('null', []) });
-    return this.choice(outcomes);
-  }
-
-  /**
-   * What a branch that never goes on (not carried, or it always fails) tells of what follows it:
-   * `if not row: raise …` leaves a row that is there.
-   */
-  private knownAfter(when: readonly CelValue[], frame: Frame): void {
-    const taken = this.all(when.slice(frame.when.length)).cel;
-    for (const [name, value] of frame.locals)
-      if (value.k === 'place' && value.exists !== undefined && taken === negate(value.exists)) {
-        const { exists: _there, ...found } = value;
-        frame.locals.set(name, found);
-      }
-  }
-
-  /**
-   * Reads a branch; when its body is beyond the reader, the reader's state is put back as it was
-   * and the tool is carried without that path: where the branch's conditions hold, a call is an
-   * error of the project (a `not_imported` precondition), never a silent wrong change. Tells
-   * whether the branch was read.
-   */
-  protected orNotFollowed(when: readonly CelValue[], frame: Frame, read: () => void): boolean {
-    if (frame.dry || frame.probe) {
-      read();
-      return true;
-    }
-    const saved = this.snapshot(frame);
-    try {
-      read();
-      return true;
-    } catch (error) {
-      if (!(error instanceof Unreadable) && !(error instanceof PyExprError)) throw error;
-      this.restore(saved, frame);
-      const cond = this.all(when.slice(frame.when.length));
-      const written = new Set([
-        ...this.effects.flatMap((e) => [...e.writes]),
-        ...this.pendingWrites(),
-      ]);
-      // The path's condition is checked before any change: it must read what Python read then.
-      if (conflicts(cond.reads.keys(), written) || frame.loop) throw error;
-      const whole = this.all([...frame.when, cond]);
-      const condition = this.not(whole).cel;
-      // A path every call takes is the tool itself: not carried at all.
-      if (whole.cel === 'true' || isCelProblem(compileCel(condition))) throw error;
-      this.requires.push({
-        condition,
-        error: `PolicyLab could not follow the path at line ${this.line}: ${error.message}`,
-        not_imported: true,
-      });
-      this.notes.push(
-        `Not carried on one path (line ${this.line}): ${error.message}. A call that takes it is an error of the project.`,
-      );
-      return false;
-    }
-  }
-
-  private snapshot(frame: Frame) {
-    const g = this.group;
-    return {
-      effects: this.effects.length,
-      requires: this.requires.length,
-      notes: this.notes.length,
-      group: g && {
-        ...g,
-        sets: new Map(g.sets),
-        nested: new Map(
-          [...g.nested].map(([k, v]) => [k, { place: v.place, fields: new Map(v.fields) }]),
-        ),
-        used: [...g.used],
-        appends: new Set(g.appends),
-      },
-      epoch: this.epoch,
-      groups: this.groups,
-      names: new Set(this.names),
-      checked: new Set(this.checked),
-      locals: new Map(frame.locals),
-      line: this.line,
-    };
-  }
-
-  private restore(saved: ReturnType<Reader['snapshot']>, frame: Frame): void {
-    this.effects.length = saved.effects;
-    this.requires.length = saved.requires;
-    this.notes.length = saved.notes;
-    this.group = saved.group;
-    this.epoch = saved.epoch;
-    this.groups = saved.groups;
-    this.names.clear();
-    for (const n of saved.names) this.names.add(n);
-    this.checked.clear();
-    for (const c of saved.checked) this.checked.add(c);
-    frame.locals.clear();
-    for (const [k, v] of saved.locals) frame.locals.set(k, v);
-  }
-
-  /** Branch values joined: `c1 ? v1 : (c2 ? v2 : v3)`, leaving out the branches that fail. */
-  private choice(outcomes: ReadonlyArray<{ cond: CelValue | undefined; value: Value }>): Value {
-    const live = outcomes.filter((o) => o.value.k !== 'never');
-    if (live.length === 0) return { k: 'never' };
-    if (live.length === 1) {
-      const only = live[0] as { cond: CelValue | undefined; value: Value };
-      // A row found by a search, on the one path that goes on: it is there.
-      if (
-        only.value.k === 'place' &&
-        only.value.exists !== undefined &&
-        only.value.exists === only.cond?.cel
-      ) {
-        const { exists: _found, ...place } = only.value;
-        return place;
-      }
-      return only.value;
-    }
-    // Tuples of one length: a choice item by item.
-    const tuples = live.map((o) => o.value);
-    const size = tuples[0]?.k === 'tuple' ? tuples[0].items.length : -1;
-    if (tuples.every((v) => v.k === 'tuple' && v.items.length === size))
-      return {
-        k: 'tuple',
-        items: Array.from({ length: size }, (_, i) =>
-          this.choice(
-            live.map((o) => ({
-              cond: o.cond,
-              value: (o.value as { readonly items: readonly Value[] }).items[i] as Value,
-            })),
-          ),
-        ),
-      };
-    const [first, ...others] = live as Array<{ cond: CelValue | undefined; value: Value }>;
-    // A branch known not to be taken, or known to be.
-    if (first?.cond?.cel === 'false') return this.choice(others);
-    if (first?.cond?.cel === 'true') return first.value;
-    // A value that could not be read stays unread until something uses it.
-    const unread = live.find((o) => o.value.k === 'unset')?.value;
-    if (unread !== undefined) return unread;
-    const otherwise = this.choice(others);
-    // A row or a value in one (found) or None: still a live place, there when the branch holds.
-    const none = (v: Value) => v.k === 'cel' && v.cel === 'null';
-    if (first?.cond !== undefined && others.length === 1) {
-      const [a, b] = [first.value, otherwise];
-      const place = a.k === 'place' && none(b) ? a : b.k === 'place' && none(a) ? b : undefined;
-      if (place !== undefined) {
-        const holds = place === a ? first.cond : this.not(first.cond);
-        const exists =
-          place.exists === undefined ? holds.cel : `(${holds.cel}) && (${place.exists})`;
-        return { ...place, exists };
-      }
-    }
-    const then = this.celOf(first?.value as Value);
-    const rest = this.celOf(otherwise);
-    if (first?.cond === undefined) return then;
-    return this.ternary(first.cond, then, rest);
-  }
-
-  protected condition(statement: PyStatement, frame: Frame): CelValue {
-    // A `try` made into a branch (`liftReturns`): its handler runs when its body would fail.
-    if ('attempt' in statement) {
-      const probe = { fails: [] as CelValue[], wrote: false };
-      const attempt = (statement as TryBranch).attempt;
-      this.block(attempt, { ...frame, locals: new Map(frame.locals), dry: true, probe });
-      const fails = probe.fails;
-      if (fails.length === 0) return this.cel('false', []);
-      return this.cel(fails.map((p) => `(${p.cel})`).join(' || '), fails);
-    }
-    const tokens = statement.tokens.slice(1, -1);
-    return this.bool(this.expr(parsePyExpr(tokens), frame));
-  }
-
-  /** The body of an `if`/`elif`/`else`, run under its conditions. */
-  protected branch(statement: PyStatement, when: CelValue[], frame: Frame, last = false): void {
-    const before = new Map(frame.locals);
-    const followed = this.orNotFollowed(when, frame, () => {
-      this.block(statement.body, { ...frame, when });
-    });
-    if (!followed) {
-      this.knownAfter(when, frame);
-      return;
-    }
-    // A local set only in a branch keeps its value when the branch ran, else the one before.
-    for (const [name, value] of frame.locals) {
-      const old = before.get(name);
-      if (old === value) continue;
-      // None before, a row after: the row, there when the branch ran.
-      if (old?.k === 'cel' && old.cel === 'null' && value.k === 'place') {
-        const ran = this.all(when.slice(frame.when.length));
-        const exists = value.exists === undefined ? ran.cel : `(${ran.cel}) && (${value.exists})`;
-        frame.locals.set(name, { ...value, exists });
-        continue;
-      }
-      // Set first in a branch: a value for the paths through the branches so far, complete
-      // when the chain's `else` sets it too (`if c: f = 0.1` / `else: f = 1.0`).
-      if ((old === undefined || (old.k === 'unset' && old.partial)) && value.k === 'cel') {
-        const here = this.all(when.slice(frame.when.length));
-        const sofar = old?.k === 'unset' ? old.partial : undefined;
-        const merged = sofar ? this.ternary(sofar.cond, sofar.value, value) : value;
-        if (last) {
-          frame.locals.set(name, merged);
-          continue;
-        }
-        const cond = sofar
-          ? this.cel(`(${sofar.cond.cel}) || (${here.cel})`, [sofar.cond, here])
-          : here;
-        frame.locals.set(name, {
-          k: 'unset',
-          why: `"${name}" is set only in a branch`,
-          partial: { cond, value: merged },
-        });
-        continue;
-      }
-      if (old === undefined || old.k !== 'cel' || value.k !== 'cel') {
-        frame.locals.set(name, { k: 'unset', why: `"${name}" is set only in a branch` });
-        continue;
-      }
-      const cond = this.all(when.slice(frame.when.length));
-      frame.locals.set(name, this.ternary(cond, value, old));
-    }
-    if (terminates(statement.body.map(oneLine).filter((x) => x.tokens[0]?.value !== 'return')))
-      this.knownAfter(when, frame);
   }
 
   protected simple(statement: PyStatement, frame: Frame): void {
@@ -614,9 +327,6 @@ class Reader extends ChangeReader {
     return scan.wrote;
   }
 
-  /** Each failure's condition with its loop's variable made anonymous. */
-  private readonly checked = new Set<string>();
-
   protected loop(statement: PyStatement, frame: Frame): void {
     if (frame.loop) throw new Unreadable(`a loop inside a loop (line ${this.line})`);
     const tokens = statement.tokens.slice(1, -1);
@@ -689,275 +399,6 @@ class Reader extends ChangeReader {
         locals.set(local, value);
       else if (!this.accumulated.has(locals.get(local) as CelValue)) locals.set(local, value);
   }
-
-  protected readonly accumulated = new WeakSet<CelValue>();
-
-  protected assign(target: PyExpr, value: Value, frame: Frame): void {
-    if (target.t === 'tuple') {
-      // `a, b = …`: a tuple item by item; a list by index.
-      target.items.forEach((item, i) => {
-        const part: Value =
-          value.k === 'tuple'
-            ? (value.items[i] ?? { k: 'unset', why: 'a tuple unpacked unevenly' })
-            : this.cel(`${this.celOf(value).cel}[${i}]`, [this.celOf(value)]);
-        this.assign(item, part, frame);
-      });
-      if (value.k === 'tuple' && value.items.length !== target.items.length)
-        throw new Unreadable(`a tuple unpacked unevenly (line ${this.line})`);
-      return;
-    }
-    if (target.t === 'name') {
-      // A scalar read off a row is a copy in Python; a list or object stays a live reference.
-      frame.locals.set(
-        target.name,
-        value.k === 'place' && !isStructured(value.schema) && value.exists === undefined
-          ? this.read(value)
-          : value,
-      );
-      return;
-    }
-    if (target.t === 'attr') {
-      this.setField(target, value, frame);
-      return;
-    }
-    if (target.t === 'index') {
-      const table = this.expr(target.obj, frame);
-      if (table.k === 'table') {
-        this.insert(table.table, this.celOf(this.expr(target.index, frame)), value, frame);
-        return;
-      }
-    }
-    throw new Unreadable(`it assigns to "${target.t}" (line ${this.line})`);
-  }
-
-  protected setField(target: Extract<PyExpr, { t: 'attr' }>, value: Value, frame: Frame): void {
-    if (this.changeLocalModel(target, frame, () => this.celOf(value))) return;
-    // A field of a column this change has just set whole (`d.vpn = VpnDetails(…)`, then
-    // `d.vpn.performance = …`): the column's new value with that field replaced.
-    if (target.obj.t === 'attr') {
-      const row = this.expr(target.obj.obj, frame);
-      const column = target.obj.name;
-      if (row.k === 'place' && row.steps.length === 0 && this.pending(row, column) !== undefined) {
-        const next = this.celOf(value);
-        this.write(
-          row,
-          column,
-          (current) =>
-            this.cel(`merge(${current.cel}, ${mapLiteral([[target.name, next.cel]])})`, [
-              current,
-              next,
-            ]),
-          frame,
-        );
-        return;
-      }
-    }
-    const owner = this.placeOf(target.obj, frame, 'sets a field of');
-    this.write(owner, target.name, () => this.celOf(value), frame);
-  }
-
-  /**
-   * A field of a model the body built and keeps in a local (`bill = Bill(…)`, then
-   * `bill.total_due += amount` before it is added): the local is the model with that field
-   * changed. Tells whether `target` was such a field.
-   */
-  protected changeLocalModel(
-    target: Extract<PyExpr, { t: 'attr' }>,
-    frame: Frame,
-    next: (current: CelValue) => CelValue,
-  ): boolean {
-    if (target.obj.t !== 'name') return false;
-    const local = frame.locals.get(target.obj.name);
-    if (local?.k !== 'cel' || local.fields === undefined) return false;
-    const current = local.fields.get(target.name) ?? this.cel('null', []);
-    const fields = new Map(local.fields).set(target.name, next(current));
-    const cel = mapLiteral([...fields].map(([k, v]) => [k, v.cel]));
-    frame.locals.set(target.obj.name, {
-      ...this.cel(cel, [...fields.values()], local.schema),
-      fields,
-    });
-    return true;
-  }
-
-  /** What `expr` names, which must be in the database: a row or something inside one. */
-  protected placeOf(expr: PyExpr, frame: Frame, doing: string): Place {
-    const owner = this.expr(expr, frame);
-    if (owner.k !== 'place')
-      throw new Unreadable(`it ${doing} something not in the database (line ${this.line})`);
-    return owner;
-  }
-
-  protected augment(target: PyExpr, op: '+' | '-' | '*' | '/', right: PyExpr, frame: Frame): void {
-    if (target.t === 'name') {
-      const old = frame.locals.get(target.name);
-      if (old === undefined || old.k !== 'cel')
-        throw new Unreadable(`"${target.name}" is changed before it is set`);
-      const value = this.celOf(this.expr(right, frame));
-      if (frame.loop && !frame.dry) {
-        if (op === '*' || op === '/')
-          throw new Unreadable(`"${target.name}" is multiplied in a loop (line ${this.line})`);
-        // A running total over the loop: the first value plus the sum of each item's part.
-        const loop = frame.loop;
-        const when = frame.when.length > 0 ? this.all(frame.when) : undefined;
-        const list = when ? `${loop.list}.filter(${loop.as}, ${when.cel})` : loop.list;
-        const part = `sum(${list}.map(${loop.as}, ${value.cel}))`;
-        const zero = /^0(\.0)?$/.test(old.cel);
-        const total = this.cel(
-          zero && op === '+' ? part : `${old.cel} ${op} ${part}`,
-          [old, value, ...(when ? [when] : [])],
-          undefined,
-          'double',
-        );
-        this.accumulated.add(total);
-        frame.locals.set(target.name, total);
-        return;
-      }
-      // Under an `if`, the branch's end makes the change conditional (see `branch`).
-      frame.locals.set(target.name, this.arith(old, op, value));
-      return;
-    }
-    if (target.t === 'attr') {
-      const amount = this.expr(right, frame);
-      if (
-        this.changeLocalModel(target, frame, (current) =>
-          this.arith(current, op, this.celOf(amount)),
-        )
-      )
-        return;
-      const owner = this.placeOf(target.obj, frame, 'changes a field of');
-      this.write(
-        owner,
-        target.name,
-        (current) => this.arith(current, op, this.celOf(amount)),
-        frame,
-      );
-      return;
-    }
-    throw new Unreadable(`it changes "${target.t}" (line ${this.line})`);
-  }
-
-  /** `x.append(v)` / `x.extend(list)` on a list column, or on a local list built up in a loop. */
-  protected extend(objExpr: PyExpr, method: string, args: readonly PyExpr[], frame: Frame): void {
-    const [arg] = args;
-    if (arg === undefined || args.length !== 1)
-      throw new Unreadable(`a ${method} with ${args.length} arguments`);
-    const value = this.celOf(this.expr(arg, frame));
-    const added = method === 'append' ? this.cel(`[${value.cel}]`, [value]) : value;
-    if (objExpr.t === 'name') {
-      const old = frame.locals.get(objExpr.name);
-      if (old?.k !== 'cel')
-        throw new Unreadable(`it adds to "${objExpr.name}", which is not a list it built`);
-      if (frame.loop && !frame.dry) {
-        const loop = frame.loop;
-        const when = frame.when.length > 0 ? this.all(frame.when) : undefined;
-        const list = when ? `${loop.list}.filter(${loop.as}, ${when.cel})` : loop.list;
-        if (method !== 'append') throw new Unreadable('a list extended in a loop');
-        const built = `${list}.map(${loop.as}, ${value.cel})`;
-        const total = this.cel(old.cel === '[]' ? built : `${old.cel} + ${built}`, [old, value]);
-        this.accumulated.add(total);
-        frame.locals.set(objExpr.name, total);
-        return;
-      }
-      // Under an `if`, the branch's end makes the growth conditional (see `branch`).
-      frame.locals.set(objExpr.name, this.cel(`${old.cel} + ${added.cel}`, [old, added]));
-      return;
-    }
-    if (objExpr.t !== 'attr') throw new Unreadable(`it adds to something not in the database`);
-    if (
-      this.changeLocalModel(objExpr, frame, (current) =>
-        this.cel(`${current.cel} + ${added.cel}`, [current, added]),
-      )
-    )
-      return;
-    // `self.db.<table>.append(Model(…))` on a table kept as a list: a new row.
-    const list = this.expr(objExpr, frame);
-    if (list.k === 'table' && method === 'append') {
-      const row = this.expr(arg, frame);
-      const key = row.k === 'cel' ? row.fields?.get(list.table.key) : undefined;
-      if (key === undefined)
-        throw new Unreadable(
-          `it appends to ${list.table.source} a row without its ${list.table.key} (line ${this.line})`,
-        );
-      this.insert(list.table, key, row, frame, false);
-      return;
-    }
-    const owner = this.placeOf(objExpr.obj, frame, 'adds to a list of');
-    this.write(
-      owner,
-      objExpr.name,
-      (current) => this.cel(`${current.cel} + ${added.cel}`, [current, added]),
-      frame,
-      true,
-    );
-  }
 }
 
 /** The names a block assigns inside an `if`, `elif` or `else` (at any depth). */
-function assignedUnderIf(statements: readonly PyStatement[], inside = false): Set<string> {
-  const names = new Set<string>();
-  for (const statement of statements.map(oneLine)) {
-    const head = statement.tokens[0]?.value ?? '';
-    const branch = ['if', 'elif', 'else'].includes(head);
-    if (inside && statement.body.length === 0) {
-      const assign = indexOfTopLevel(statement.tokens, '=');
-      const first = statement.tokens[0];
-      if (assign === 1 && first?.type === 'name') names.add(first.value);
-    }
-    for (const name of assignedUnderIf(statement.body, inside || branch)) names.add(name);
-  }
-  return names;
-}
-
-/** Whether an expression calls a method of `self` (whose changes must not be half read). */
-function callsSelf(e: PyExpr): boolean {
-  const parts: PyExpr[] = [];
-  switch (e.t) {
-    case 'call':
-      if (e.fn.t === 'attr' && e.fn.obj.t === 'name' && e.fn.obj.name === 'self') return true;
-      parts.push(e.fn, ...e.args, ...e.kwargs.map(([, v]) => v));
-      break;
-    case 'attr':
-      parts.push(e.obj);
-      break;
-    case 'index':
-      parts.push(e.obj, e.index);
-      break;
-    case 'bin':
-    case 'bool':
-    case 'cmp':
-      parts.push(e.left, e.right);
-      break;
-    case 'neg':
-    case 'not':
-      parts.push(e.x);
-      break;
-    case 'if':
-      parts.push(e.cond, e.then, e.else);
-      break;
-    case 'list':
-    case 'tuple':
-    case 'set':
-      parts.push(...e.items);
-      break;
-    case 'dict':
-      parts.push(...e.entries.flat());
-      break;
-    case 'comp':
-      parts.push(e.iter, e.item, ...(e.cond ? [e.cond] : []));
-      break;
-    default:
-      break;
-  }
-  return parts.some(callsSelf);
-}
-
-/** `logger.info(…)`, `logging.debug(…)`, `print(…)`: a call that only writes a log. */
-function isLogging(fn: PyExpr): boolean {
-  if (fn.t === 'name') return fn.name === 'print';
-  return (
-    fn.t === 'attr' &&
-    fn.obj.t === 'name' &&
-    /^(logger|logging|log|LOGGER|_logger)$/.test(fn.obj.name) &&
-    ['debug', 'info', 'warning', 'warn', 'error', 'exception', 'critical'].includes(fn.name)
-  );
-}

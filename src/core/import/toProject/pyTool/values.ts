@@ -1,3 +1,5 @@
+import type { PyExpr } from '../../python/expression.ts';
+import { isNotLiteral, literalOfText } from '../../python/literal.ts';
 import { celSelect } from '../../../celVariables.ts';
 import type { JsonSchema } from '../../domain.ts';
 import type { PyStatement } from '../../python/statements.ts';
@@ -393,4 +395,21 @@ export function onlyAnswers(statements: readonly PyStatement[]): boolean {
     if (head.type === 'string' && statement.tokens.length === 1) return true;
     return ['pass', 'return', 'raise'].includes(head.value) && statement.body.length === 0;
   });
+}
+
+/** `self`, `self.tools` or `self.user_tools`: where a method call names a toolkit. */
+export function isSelfPath(e: PyExpr): boolean {
+  if (e.t === 'name') return e.name === 'self';
+  return (
+    e.t === 'attr' &&
+    e.obj.t === 'name' &&
+    e.obj.name === 'self' &&
+    (e.name === 'tools' || e.name === 'user_tools')
+  );
+}
+
+/** A parameter's default written as a literal (`= None`, `= 12`, `= "x"`), as CEL. */
+export function literalCel(text: string): string | undefined {
+  const value = literalOfText(text);
+  return isNotLiteral(value) ? undefined : JSON.stringify(value);
 }
