@@ -223,6 +223,7 @@ export { DownloadMeter, formatBytes, formatDuration } from './models/progress.ts
 export type {
   Database,
   Finding,
+  FindingState,
   MarkTarget,
   PromptUse,
   RowChange,
@@ -239,6 +240,7 @@ export {
   ERROR_ENDINGS,
   LOG_VERSION,
   NOTHING_EXPECTED,
+  findingState,
   PERSON,
 } from './sim/events.ts';
 export type { LogMigration, ReadLog } from './sim/logFormat.ts';

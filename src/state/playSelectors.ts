@@ -6,7 +6,7 @@ import { perStore } from './perStore.ts';
 
 /** A finding as play shows it: broken, kept, or (while the game goes on) not decided yet. */
 export interface LiveFinding extends Finding {
-  readonly state: 'broken' | 'kept' | 'open';
+  readonly state: 'broken' | 'kept' | 'open' | 'ungraded';
   /** Guard rule at a call, transcript check of rules.yaml, or the scenario's expectation. */
   readonly source: 'guard' | 'check' | 'expected';
 }
@@ -65,7 +65,7 @@ function playView(play: PlaySession): PlayView {
         ...guards,
         ...judged.findings.map((f): LiveFinding => ({
           ...f,
-          state: f.passed ? 'kept' : f.unclear ? 'open' : 'broken',
+          state: f.passed ? 'kept' : f.unclear ? 'open' : f.ungraded ? 'ungraded' : 'broken',
           source: checkIds.has(f.id) ? 'check' : 'expected',
         })),
       ],

@@ -8,6 +8,7 @@ import type {
   EndState,
   ExpectedArgs,
   GeneratedSpec,
+  GradedExpectation,
   GuardRule,
   JsonSchemaObject,
   NlAssertion,
@@ -23,7 +24,7 @@ import type {
   ToolGuards,
 } from './model.ts';
 import { PROMPT_TEMPLATES } from '../sim/prompts.ts';
-import { CHECK_KINDS } from './schemas.ts';
+import { CHECK_KINDS, GRADED_EXPECTATIONS } from './schemas.ts';
 import { initializationOf, messageHistoryOf, requestorsOf, sideOf } from './dualControl.ts';
 import { attackFieldsOf } from './attackTags.ts';
 
@@ -357,6 +358,9 @@ function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations
   const userAssertions = group('user_assertions', 'assert');
   const requestors = requestorsOf(expected.required_actions);
   const endState = endStateOf(expected.end_state);
+  const gradedBy = list(expected.graded_by).filter((g): g is GradedExpectation =>
+    (GRADED_EXPECTATIONS as readonly unknown[]).includes(g),
+  );
   return {
     database: group('database', 'assert'),
     requiredActions: group('required_actions', 'tool'),
@@ -369,6 +373,7 @@ function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations
     ...(userAssertions.length > 0 && { userAssertions }),
     ...(Object.keys(requestors).length > 0 && { requestors }),
     ...(endState && { endState }),
+    ...(expected.graded_by !== undefined && { gradedBy: [...new Set(gradedBy)] }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { PromptKey } from '../sim/prompts.ts';
+import type { GRADED_EXPECTATIONS } from './schemas.ts';
 import type { YamlPath } from './yamlFile.ts';
 
 /** Where an entity is written: its file's YAML path (so diagnostics can point into it). */
@@ -214,7 +215,17 @@ export interface ScenarioExpectations {
    * ends as it started. Absent when the scenario has none.
    */
   readonly endState?: EndState;
+  /**
+   * The expectations that decide the dialogue's verdict (`graded_by:`, tau2-bench's
+   * `reward_basis`), by their key in scenarios.yaml; absent when every deterministic one does and
+   * the natural-language assertions are opinions only. A failure of one not named is shown, marked
+   * not graded; `assertions` named makes a "not met" opinion of the judge fail the dialogue.
+   */
+  readonly gradedBy?: readonly GradedExpectation[];
 }
+
+/** An expectation list a scenario can be graded by (`graded_by:`). */
+export type GradedExpectation = (typeof GRADED_EXPECTATIONS)[number];
 
 /** `expected.end_state`: table → row key → the row's fields at the end, or null when deleted. */
 export type EndState = Readonly<

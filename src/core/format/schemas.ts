@@ -9,6 +9,18 @@ const NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
 const CEL = { type: 'string', minLength: 1 } as const;
 const TEXT = { type: 'string', minLength: 1 } as const;
 
+/** The expectation lists a scenario can be graded by (`graded_by:`), as scenarios.yaml names them. */
+export const GRADED_EXPECTATIONS = [
+  'database',
+  'required_actions',
+  'forbidden_actions',
+  'must_say',
+  'must_not_say',
+  'assertions',
+  'user_assertions',
+  'end_state',
+] as const;
+
 /**
  * A scenario expectation: the value alone (`- get_user`), or a mapping that also names the
  * policy it holds the agent to (`- { tool: get_user, policy: verify-identity }`), so a failure
@@ -340,6 +352,12 @@ export const SCENARIOS_SCHEMA = {
                   type: 'object',
                   additionalProperties: { type: ['object', 'null'] },
                 },
+              },
+              // The expectations that decide the verdict (tau2-bench's reward_basis).
+              graded_by: {
+                type: 'array',
+                uniqueItems: true,
+                items: { enum: [...GRADED_EXPECTATIONS] },
               },
             },
           },

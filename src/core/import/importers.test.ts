@@ -259,6 +259,8 @@ describe('projectOfDomain', () => {
         ],
         must_say: ['14 days'],
         assertions: ['Agent states the due date.'],
+        // The task's reward_basis is DB alone: the rest is shown, not graded.
+        graded_by: ['end_state'],
         // The gold run through the imported tools: lend_book takes a copy of B1 (its `format`
         // left out, so its default), return_book closes L7; nothing else may change.
         end_state: {
@@ -278,6 +280,8 @@ describe('projectOfDomain', () => {
           // assert_value false: the function must still not fail, and must return false.
           '(db.loans.exists(r, r.loan_id == "L8")) && !(db.loans.filter(r, r.loan_id == "L8")[0].state == "open")',
         ],
+        // No reward_basis: tau2-bench's default, the database and what the agent communicates.
+        graded_by: ['end_state', 'must_say'],
       },
     });
     const report = notCarried.map((n) => `${n.file} | ${n.item} | ${n.message}`);

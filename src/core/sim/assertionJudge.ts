@@ -11,9 +11,10 @@ import { assertionId } from './assertionOpinions.ts';
 /*
  * A scenario's natural-language assertions (`expected.assertions`, tau2-bench's
  * `nl_assertions`), each put to the judge model after the dialogue. What it answers is an
- * opinion, logged as an `assertion` event apart from the deterministic findings: it never makes
- * a dialogue pass or fail. An assertion the judge did not answer has no event and shows as not
- * judged (`assertionOpinions`), never as met.
+ * opinion, logged as an `assertion` event apart from the deterministic findings: it fails a
+ * dialogue only where its scenario is graded by its assertions (`graded_by`, dialogueFold.ts). An
+ * assertion the judge did not answer has no event and shows as not judged
+ * (`assertionOpinions`), never as met.
  */
 
 /** The JSON the judge answers an assertion with. */

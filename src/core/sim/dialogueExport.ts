@@ -201,13 +201,21 @@ function findings(replay: Replay, report: DialogueReport): string[] {
   const policyOf = (p: string | undefined) =>
     p === undefined ? 'no policy (unattributed)' : `policy ${inlineText(p)}`;
   const at = (label: string | undefined) => (label === undefined ? '' : `, at ${label}`);
-  const source = { check: 'Check', guard: 'Guard rule', ending: 'Ending' } as const;
+  const source = {
+    check: 'Check',
+    guard: 'Guard rule',
+    ending: 'Ending',
+    assertion: 'Assertion (the judge’s opinion)',
+  } as const;
   const failed = report.breaches.map(
     (b) =>
       `- **Failed:** ${source[b.source]} ${inlineText(b.id)}, ${policyOf(b.policy)}${at(b.turnLabel)}. ${inlineText(b.detail)}`,
   );
   const unclear = report.unclear.map(
     (u) => `- **Unclear:** ${inlineText(u.id)}, ${policyOf(u.policy)}. ${inlineText(u.detail)}`,
+  );
+  const ungraded = report.ungraded.map(
+    (u) => `- **Not graded:** ${inlineText(u.id)}, ${policyOf(u.policy)}. ${inlineText(u.detail)}`,
   );
   const faults = report.scenarioFaults.map(
     (detail) => `- **Cannot be judged (the scenario’s fault):** ${inlineText(detail)}`,
@@ -224,7 +232,7 @@ function findings(replay: Replay, report: DialogueReport): string[] {
     });
   const examined = new Set([...report.examined, ...report.breaches.map((b) => b.policy)]);
   const unexamined = (replay.scenario?.policies ?? []).filter((p) => !examined.has(p));
-  const lines = [...failed, ...unclear, ...faults, ...passed];
+  const lines = [...failed, ...unclear, ...faults, ...ungraded, ...passed];
   const blocks = ['## Deterministic findings'];
   if (lines.length > 0) blocks.push(lines.join('\n'));
   else blocks.push(report.checked ? 'No finding.' : 'The checks have not run.');

@@ -1,5 +1,6 @@
-import type { Finding, MarkTarget, SimEvent, Speaker } from './events.ts';
-import { ERROR_ENDINGS } from './events.ts';
+import type { Finding, MarkTarget, SimEvent, SimScenario, Speaker } from './events.ts';
+import { ERROR_ENDINGS, findingState } from './events.ts';
+import type { AssertionOpinion } from './assertionOpinions.ts';
 import { assertionOpinions } from './assertionOpinions.ts';
 import type { Breach, DialogueReport, UnclearFinding, Verdict } from './reportTypes.ts';
 import { readerTurns } from './transcript.ts';
@@ -18,6 +19,7 @@ export interface DialogueAcc {
   readonly breaches: (Breach & { readonly call?: string })[];
   readonly examined: Set<string>;
   readonly unclear: UnclearFinding[];
+  readonly ungraded: UnclearFinding[];
   readonly scenarioFaults: string[];
   readonly suspect: string[];
   review: 'counts' | 'discarded' | null;
@@ -38,6 +40,7 @@ export function openDialogue(start: Extract<SimEvent, { type: 'dialogue-started'
     breaches: [],
     examined: new Set(),
     unclear: [],
+    ungraded: [],
     scenarioFaults: [],
     suspect: [],
     review: null,
@@ -71,10 +74,13 @@ export function record(d: DialogueAcc, e: DialogueEvent): void {
       d.checked = true;
       for (const f of e.findings) {
         const { id, policy, detail } = f;
-        if (f.fault === 'scenario') d.scenarioFaults.push(detail);
-        else if (f.unclear) d.unclear.push({ id, policy, turn: f.turn, detail });
-        else if (!f.passed) d.breaches.push({ source: 'check', id, policy, turn: f.turn, detail });
-        if (policy !== undefined && !f.unclear && f.fault === undefined && !skipped(f))
+        const state = findingState(f);
+        if (state === 'scenario') d.scenarioFaults.push(detail);
+        else if (state === 'unclear') d.unclear.push({ id, policy, turn: f.turn, detail });
+        else if (state === 'ungraded') d.ungraded.push({ id, policy, turn: f.turn, detail });
+        else if (state === 'broken')
+          d.breaches.push({ source: 'check', id, policy, turn: f.turn, detail });
+        if (policy !== undefined && (state === 'held' || state === 'broken') && !skipped(f))
           d.examined.add(policy);
       }
       break;
@@ -129,11 +135,6 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
   const name = readerTurns(d.said);
   const labelled = <T extends { readonly turn: number | undefined }>(item: T): T =>
     item.turn === undefined ? item : { ...item, turnLabel: name(item.turn) };
-  // A guard event names its call, not its turn; the call's tool-call event has the turn.
-  const breaches: Breach[] = d.breaches
-    .map(({ call, ...b }) => (call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) }))
-    .map(labelled)
-    .sort((a, b) => late(a.turn) - late(b.turn) || text(a.id, b.id));
   const reason = d.end?.reason ?? null;
   const suspect = d.suspect.length > 0;
   const errorReason =
@@ -144,6 +145,22 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
         : suspect && d.review === 'discarded'
           ? 'user-error'
           : null;
+  const scenario = facts.announced.get(d.start.scenario)?.scenario;
+  const assertions = assertionOpinions(scenario, d.assertions, {
+    judge: facts.judge,
+    ended: reason !== null,
+    error: errorReason !== null,
+  });
+  const graded = gradedOpinions(scenario, assertions, d.checked);
+  // A guard event names its call, not its turn; the call's tool-call event has the turn.
+  const breaches: Breach[] = [
+    ...d.breaches.map(({ call, ...b }) =>
+      call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) },
+    ),
+    ...graded.breaches,
+  ]
+    .map(labelled)
+    .sort((a, b) => late(a.turn) - late(b.turn) || text(a.id, b.id));
   const verdict: Verdict =
     reason === null
       ? 'running'
@@ -165,7 +182,8 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
     checked: d.checked,
     breaches,
     examined: [...d.examined].sort(text),
-    unclear: d.unclear,
+    unclear: [...d.unclear, ...graded.unclear],
+    ungraded: d.ungraded,
     errorReason,
     scenarioFaults: d.scenarioFaults,
     suspect: d.suspect,
@@ -176,10 +194,41 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
         labelled({ policy, turn, reason: why, evidence }),
       )
       .sort((a, b) => text(a.policy, b.policy) || late(a.turn) - late(b.turn)),
-    assertions: assertionOpinions(facts.announced.get(d.start.scenario)?.scenario, d.assertions, {
-      judge: facts.judge,
-      ended: reason !== null,
-      error: errorReason !== null,
-    }).map(labelled),
+    assertions: assertions.map(labelled),
   };
+}
+
+/**
+ * In a scenario graded by its assertions (`graded_by: [assertions, …]`, tau2-bench's
+ * NL_ASSERTION): each the judge found not met is a breach, labelled as the judge's opinion; each
+ * not judged once the checks are in leaves the dialogue unclear, never passed by silence.
+ */
+function gradedOpinions(
+  scenario: SimScenario | undefined,
+  opinions: readonly AssertionOpinion[],
+  checked: boolean,
+): { breaches: Breach[]; unclear: UnclearFinding[] } {
+  if (scenario?.expected.gradedBy?.includes('assertions') !== true)
+    return { breaches: [], unclear: [] };
+  const breaches: Breach[] = [];
+  const unclear: UnclearFinding[] = [];
+  for (const o of opinions) {
+    if (o.opinion === 'not-met')
+      breaches.push({
+        source: 'assertion',
+        id: o.id,
+        policy: o.policy,
+        turn: o.turn,
+        detail:
+          `The judge’s opinion (a model; the scenario is graded by it): “${o.text}” was not met. ${o.reason}`.trim(),
+      });
+    else if (o.opinion === 'not-judged' && checked)
+      unclear.push({
+        id: o.id,
+        policy: o.policy,
+        turn: undefined,
+        detail: `The scenario is graded by “${o.text}”, which has no opinion: ${o.reason}`,
+      });
+  }
+  return { breaches, unclear };
 }

@@ -1,4 +1,5 @@
 import { escapeXml } from '../graph/svg.ts';
+import { findingState } from './events.ts';
 import type { Replay, ReplayStep } from './replay.ts';
 import { describeCall, readerTurns } from './transcript.ts';
 
@@ -130,7 +131,7 @@ export function dialogueToSvg(
       });
     }
   }
-  const broken = replay.findings.filter((f) => f.step <= upTo && !f.item.passed && !f.item.unclear);
+  const broken = replay.findings.filter((f) => f.step <= upTo && findingState(f.item) === 'broken');
   for (const { item } of broken) {
     blocks.push({
       fill: null,

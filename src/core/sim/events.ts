@@ -6,6 +6,7 @@ import { isTokenCount } from '../models/usageCheck.ts';
 import type {
   EndState,
   ExpectedArgs,
+  GradedExpectation,
   HistoryMessage,
   NlAssertion,
   Row,
@@ -66,6 +67,22 @@ export interface Finding {
   readonly fault?: 'scenario';
   /** Not settled by reading alone (a reply neither yes nor no); a person or the judge decides. */
   readonly unclear?: true;
+  /**
+   * Failed, but of an expectation the scenario is not graded by (`graded_by:`): shown, never
+   * the dialogue's failure.
+   */
+  readonly ungraded?: true;
+}
+
+/** How a finding stands: held, broken (the dialogue fails), unclear, not graded, or the scenario's fault. */
+export type FindingState = 'held' | 'broken' | 'unclear' | 'ungraded' | 'scenario';
+
+/** The one reading of a finding every verdict, list and export uses. */
+export function findingState(f: Finding): FindingState {
+  if (f.fault === 'scenario') return 'scenario';
+  if (f.unclear) return 'unclear';
+  if (f.passed) return 'held';
+  return f.ungraded ? 'ungraded' : 'broken';
 }
 
 /** Which prompt a run sent: its id, the version of the built-in, and whose text it was. */
@@ -105,6 +122,11 @@ export interface SimScenario {
     readonly requestors?: Readonly<Record<string, 'user'>>;
     /** The rows that change and how; every other row ends as it started (endState.ts). */
     readonly endState?: EndState;
+    /**
+     * The expectations that decide the verdict (`graded_by:`); absent when every deterministic
+     * one does and the assertions are opinions only (judging.ts).
+     */
+    readonly gradedBy?: readonly GradedExpectation[];
   };
   /** Tool calls run on the starting database before the first turn (dual control). */
   readonly initialization?: readonly ToolInvocation[];

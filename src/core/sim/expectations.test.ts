@@ -280,6 +280,79 @@ describe('checkExpectations', () => {
   });
 });
 
+describe('checkExpectations: graded_by', () => {
+  const transcript = dialogue([
+    U('Cancel ABC123'),
+    A('Done.', { tool: 'cancel', changes: [cancelChange] }),
+  ]);
+  const keys = new Map([
+    ['reservations', 'id'],
+    ['users', 'id'],
+  ]);
+  const expected = {
+    requiredActions: ['get_reservation', 'cancel'],
+    mustSay: ['refund of $420.50'],
+    endState: { reservations: { ABC123: { status: 'cancelled' } } },
+  };
+  const after: Database = { ...startDb, reservations: [cancelledRow] };
+  const judged = (gradedBy?: SimScenario['expected']['gradedBy'], more = {}) =>
+    checkExpectations(
+      scenario({ ...expected, ...more, ...(gradedBy && { gradedBy }) }),
+      transcript,
+      after,
+      startDb,
+      keys,
+    ).map((f) => [f.id, f.passed, f.ungraded === true, f.fault ?? null]);
+
+  it('grades by every expectation when it is left out', () => {
+    expect(judged()).toEqual([
+      ['expected.required_actions[0]', false, false, null],
+      ['expected.required_actions[1]', true, false, null],
+      ['expected.must_say[0]', false, false, null],
+      ['expected.end_state', true, false, null],
+    ]);
+  });
+
+  it('keeps a failure of what the scenario is not graded by, marked and named, out of the verdict', () => {
+    expect(judged(['end_state'])).toEqual([
+      ['expected.required_actions[0]', false, true, null],
+      ['expected.required_actions[1]', true, false, null],
+      ['expected.must_say[0]', false, true, null],
+      ['expected.end_state', true, false, null],
+    ]);
+    const findings = checkExpectations(
+      scenario({ ...expected, gradedBy: ['end_state'] }),
+      transcript,
+      after,
+      startDb,
+      keys,
+    );
+    expect(findings[0]?.detail).toBe(
+      'Not graded (the scenario is graded by end_state): The agent never called get_reservation.',
+    );
+    expect(dialogueVerdict(findings, 'user-done')).toBe('pass');
+    expect(
+      dialogueVerdict(
+        checkExpectations(scenario(expected), transcript, after, startDb, keys),
+        'user-done',
+      ),
+    ).toBe('fail');
+  });
+
+  it('cannot grade by an end state the scenario does not give: the scenario’s fault, never a pass', () => {
+    const { endState: _none, ...withoutEnd } = expected;
+    const findings = checkExpectations(
+      scenario({ ...withoutEnd, gradedBy: ['end_state'] }),
+      transcript,
+      after,
+      startDb,
+      keys,
+    );
+    expect(findings.at(-1)).toMatchObject({ id: 'expected.end_state', fault: 'scenario' });
+    expect(dialogueVerdict(findings, 'user-done')).toBe('error');
+  });
+});
+
 describe('dialogueVerdict', () => {
   const failed: Finding = { id: 'x', policy: 'p', passed: false, detail: '' };
   const passed: Finding = { ...failed, passed: true };

@@ -1,5 +1,5 @@
 import { compileCel, isCelProblem } from '../cel.ts';
-import type { Check, EndState } from '../format/model.ts';
+import type { Check, EndState, GradedExpectation } from '../format/model.ts';
 import type { LinearRegex } from '../regex/linear.ts';
 import { PatternTooCostly, withMatchBudget } from '../regex/linear.ts';
 import { compilePhrasePattern, slashPattern } from '../regex/phrase.ts';
@@ -12,7 +12,7 @@ import type { Database, Finding, RowChange, SimScenario, TerminationReason } fro
 import { describeChange } from './database.ts';
 import { endStateDifferences } from './endState.ts';
 import { toPlain } from './plainValues.ts';
-import { ERROR_ENDINGS } from './events.ts';
+import { ERROR_ENDINGS, findingState } from './events.ts';
 import { agentSide, userRequired } from './userSide.ts';
 import type { Transcript, TranscriptCall } from './transcript.ts';
 import {
@@ -246,15 +246,54 @@ export function checkExpectations(
     }),
   );
   const end = expected.endState;
-  if (!end) return listed;
   const id = 'expected.end_state';
+  const all = end
+    ? [
+        ...listed,
+        finding(
+          id,
+          policyOf(id),
+          bounded(() => endStateVerdict(end, whole.changes, startDb, keys)),
+        ),
+      ]
+    : listed;
+  return graded(all, expected.gradedBy, end !== undefined);
+}
+
+/**
+ * The findings as `graded_by` reads them: one of an expectation the scenario is not graded by
+ * that did not hold is kept, marked not graded, and never fails the dialogue. A scenario graded
+ * by its end state that gives none cannot be graded: that is its fault, never a pass.
+ */
+function graded(
+  findings: Finding[],
+  by: readonly GradedExpectation[] | undefined,
+  hasEnd: boolean,
+): Finding[] {
+  if (by === undefined) return findings;
+  const basis = by.length === 0 ? 'nothing' : by.join(', ');
+  const marked = findings.map((f): Finding => {
+    const group = /^expected\.(\w+)/.exec(f.id)?.[1] as GradedExpectation | undefined;
+    if (f.passed || group === undefined || by.includes(group)) return f;
+    const { fault: _fault, unclear: _unclear, ...rest } = f;
+    return {
+      ...rest,
+      passed: false,
+      ungraded: true,
+      detail: `Not graded (the scenario is graded by ${basis}): ${f.detail}`,
+    };
+  });
+  if (!by.includes('end_state') || hasEnd) return marked;
   return [
-    ...listed,
-    finding(
-      id,
-      policyOf(id),
-      bounded(() => endStateVerdict(end, whole.changes, startDb, keys)),
-    ),
+    ...marked,
+    {
+      id: 'expected.end_state',
+      policy: undefined,
+      passed: false,
+      fault: 'scenario',
+      detail:
+        'The scenario is graded by its end state (graded_by: end_state) but gives none, so it cannot be graded. This is a fault of the scenario, not the agent.',
+    },
   ];
 }
 
@@ -451,7 +490,7 @@ export function dialogueVerdict(
 ): 'pass' | 'fail' | 'error' {
   if (ERROR_ENDINGS.has(ending) || findings.some((f) => f.fault === 'scenario')) return 'error';
   if (ending === 'agent-error') return 'fail';
-  return findings.some((f) => !f.passed && !f.unclear) ? 'fail' : 'pass';
+  return findings.some((f) => findingState(f) === 'broken') ? 'fail' : 'pass';
 }
 
 /**

@@ -1,4 +1,5 @@
 import { MODEL_ROLES } from '../models/chat.ts';
+import { GRADED_EXPECTATIONS } from '../format/schemas.ts';
 import type { CallFailure, SimEventType } from './events.ts';
 import { ENDING_LABELS } from './events.ts';
 
@@ -96,6 +97,8 @@ const scenario = object({
     'assertions?': list(object({ text, 'policy?': text })),
     'userAssertions?': list(text),
     'requestors?': map(oneOf('user')),
+    'endState?': map(map(anything)),
+    'gradedBy?': list(oneOf(...GRADED_EXPECTATIONS)),
   }),
   'initialization?': list(object({ tool: text, args: map(anything) })),
   'messageHistory?': list(object({ role: oneOf('user', 'assistant'), content: text })),
@@ -111,6 +114,7 @@ const finding = object({
   detail: text,
   'fault?': oneOf('scenario'),
   'unclear?': oneOf(true),
+  'ungraded?': oneOf(true),
 });
 const change = object({
   table: text,

@@ -1,7 +1,7 @@
 import type { ProjectModel } from '../format/model.ts';
 import { projectHash } from '../project.ts';
 import type { Database, Finding, SimEvent, SimScenario, StartingData } from './events.ts';
-import { ERROR_ENDINGS, LOG_VERSION, runStartOf } from './events.ts';
+import { ERROR_ENDINGS, findingState, LOG_VERSION, runStartOf } from './events.ts';
 import { seedDatabase, tableKeys } from './database.ts';
 import { applyChange } from './fork.ts';
 import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
@@ -156,7 +156,7 @@ export function recheckRun(
     ];
     const ending = transcript.ending?.reason;
     if (ending === undefined || ERROR_ENDINGS.has(ending)) return { findings, suspect: [] };
-    const failed = ending === 'agent-error' || findings.some((f) => !f.passed && !f.unclear);
+    const failed = ending === 'agent-error' || findings.some((f) => findingState(f) === 'broken');
     return { findings, suspect: simulatorSuspicion(scenario, transcript, failed) };
   }
 }

@@ -1,7 +1,7 @@
 import type { ModelRole } from '../models/chat.ts';
 import type { Row } from '../format/model.ts';
 import type { CallFailure, Finding, RunSource, SimEvent, SimScenario } from './events.ts';
-import { ERROR_ENDINGS, runStartOf } from './events.ts';
+import { ERROR_ENDINGS, findingState, runStartOf } from './events.ts';
 import type { AssertionOpinion } from './assertionOpinions.ts';
 import { assertionOpinions } from './assertionOpinions.ts';
 import type { Transcript, TranscriptCall, TranscriptMessage } from './transcript.ts';
@@ -237,7 +237,7 @@ export function replayOf(
     step.pinned = true;
     if (finding.policy !== undefined) {
       concern(step, finding.policy);
-      if (!finding.passed && !finding.unclear && finding.fault === undefined)
+      if (findingState(finding) === 'broken')
         breach(step, finding.policy);
     }
     pinnedFindings.push({ step: step.index, item: finding });

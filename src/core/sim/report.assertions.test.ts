@@ -116,4 +116,53 @@ describe('reportOf: natural-language assertions', () => {
     // Opinions are not findings: nothing about a policy's rate moved.
     expect(report.byPolicy).toEqual([]);
   });
+
+  it('fails a dialogue on an unmet assertion when the scenario is graded by them, as the judge’s opinion', () => {
+    const withJudge = { ...start, models: { agent: 'gpt-x', judge: 'judge-model' } };
+    const graded: Draft = {
+      ...announced,
+      scenario: testScenario({
+        id: 'tau',
+        policies: [],
+        persona: '',
+        expected: {
+          requiredActions: ['cancel'],
+          assertions: [{ text: TEXTS[0] ?? '' }, { text: TEXTS[1] ?? '', policy: 'refund-window' }],
+          gradedBy: ['assertions'],
+        },
+      }),
+    };
+    const report = reportOf(
+      stamp([
+        withJudge,
+        graded,
+        // The required action failed, but the scenario is not graded by it.
+        ...dialogue('tau#1', 'tau', 0, {
+          end: 'user-done',
+          findings: [{ ...broke('expected.required_actions[0]', undefined), ungraded: true }],
+        }),
+        opinion('tau#1', 0, true),
+        opinion('tau#1', 1, false),
+        ...dialogue('tau#2', 'tau', 1, { end: 'user-done', findings: [] }),
+        opinion('tau#2', 0, true),
+        opinion('tau#2', 1, true),
+        // The judge gave no answer about the second: the dialogue is not passed by silence.
+        ...dialogue('tau#3', 'tau', 2, { end: 'user-done', findings: [] }),
+        opinion('tau#3', 0, true),
+      ]),
+      POLICIES,
+    );
+    const [unmet, met, silent] = report.dialogues;
+    expect(unmet?.verdict).toBe('fail');
+    expect(unmet?.breaches.map((b) => [b.source, b.id, b.policy])).toEqual([
+      ['assertion', 'expected.assertions[1]', 'refund-window'],
+    ]);
+    expect(unmet?.breaches[0]?.detail).toMatch(
+      /^The judge’s opinion \(a model; the scenario is graded by it\)/,
+    );
+    expect(unmet?.ungraded.map((u) => u.id)).toEqual(['expected.required_actions[0]']);
+    expect(met?.verdict).toBe('pass');
+    expect(silent?.verdict).toBe('pass');
+    expect(silent?.unclear.map((u) => u.id)).toEqual(['expected.assertions[1]']);
+  });
 });

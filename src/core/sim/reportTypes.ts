@@ -24,11 +24,12 @@ export type PolicyFacts = ReadonlyMap<
 export type Verdict = 'pass' | 'fail' | 'error' | 'suspect' | 'running';
 
 /**
- * One deterministic reason a dialogue failed: a failed check or expectation, a guard refusal,
- * or the agent's own broken output (its ending).
+ * One reason a dialogue failed: a failed check or expectation, a guard refusal, the agent's own
+ * broken output (its ending), or, in a scenario graded by its assertions (`graded_by`), the
+ * judge's opinion that one was not met (the only breach that is a model's opinion).
  */
 export interface Breach {
-  readonly source: 'check' | 'guard' | 'ending';
+  readonly source: 'check' | 'guard' | 'ending' | 'assertion';
   /** The finding's id, or the id of the guard rule that refused the call. */
   readonly id: string;
   /** The policy broken; undefined when nothing ties the failure to a policy (unattributed). */
@@ -79,6 +80,8 @@ export interface DialogueReport {
   readonly examined: readonly string[];
   /** Findings that could not be read either way, for a person (or the judge) to decide. */
   readonly unclear: readonly UnclearFinding[];
+  /** Expectations that did not hold but that the scenario is not graded by (`graded_by`). */
+  readonly ungraded: readonly UnclearFinding[];
   /** Whose model call ended it, for an ending one caused (a provider error, broken output). */
   readonly endingRole: ModelRole | null;
   /** Why it counts as an error, when it does: its ending, or its scenario's fault. */
@@ -92,7 +95,7 @@ export interface DialogueReport {
   readonly judgeViolations: readonly JudgeViolation[];
   /**
    * The scenario's natural-language assertions with the judge's opinion of each, or not judged
-   * (with why): opinions, never part of the verdict.
+   * (with why): opinions, part of the verdict only where the scenario is graded by them.
    */
   readonly assertions: readonly (AssertionOpinion & { readonly turnLabel?: string })[];
 }

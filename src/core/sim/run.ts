@@ -6,7 +6,7 @@ import type { DialogueLimits, Player } from './dialogue.ts';
 import { DEFAULT_LIMITS, runDialogue } from './dialogue.ts';
 import type { PromptUse, RunSource, SimEvent, SimScenario, StartingData } from './events.ts';
 import type { DialoguePrefix } from './fork.ts';
-import { dialogueId, ERROR_ENDINGS, LOG_VERSION } from './events.ts';
+import { dialogueId, ERROR_ENDINGS, findingState, LOG_VERSION } from './events.ts';
 import type { GenerationFailure, ScenarioSample } from './generate.ts';
 import { generateScenarios } from './generate.ts';
 import type { Shard } from './shard.ts';
@@ -306,7 +306,7 @@ export async function runSimulation(
       emit({ type: 'checks', at: deps.clock(), dialogue, findings });
       if (!ERROR_ENDINGS.has(result.ending)) {
         const failed =
-          result.ending === 'agent-error' || findings.some((f) => !f.passed && !f.unclear);
+          result.ending === 'agent-error' || findings.some((f) => findingState(f) === 'broken');
         const reasons = simulatorSuspicion(job.scenario, transcript, failed);
         if (reasons.length > 0) emit({ type: 'suspect', at: deps.clock(), dialogue, reasons });
       }

@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
 import type { Replay, Row, TableAt } from '../../core/index.ts';
+import { findingState } from '../../core/index.ts';
 import { replaySelectors } from '../../state/replaySelectors.ts';
 import { useAppStore, useAppStoreApi } from '../../state/useAppStore.ts';
 import { cellText, cellTitle } from './cellText.ts';
@@ -15,7 +16,7 @@ export function Inspector() {
   const replay = useAppStore(selectors.selectReplay);
   if (!frame || !replay) return null;
   const { settled } = frame;
-  const broken = settled.findings.filter((f) => !f.passed && !f.unclear && !f.fault);
+  const broken = settled.findings.filter((f) => findingState(f) === 'broken');
   const violated = settled.opinions.filter((o) => o.violated);
   return (
     <aside className="replay-inspector" aria-label="At this step">

@@ -1,4 +1,5 @@
 import type { AssertionOpinion, Finding, MarkTarget, ReplayOpinion } from '../../core/index.ts';
+import { findingState } from '../../core/index.ts';
 import { useAppStore } from '../../state/useAppStore.ts';
 
 /** Right / wrong buttons for a person's mark; pressing the pressed one takes the mark back. */
@@ -47,13 +48,7 @@ function MarkButtons({
 
 /** A deterministic finding: a check or expectation that held or broke, with the rule's id. */
 export function FindingCard({ finding, mark }: { finding: Finding; mark: boolean | undefined }) {
-  const state = finding.unclear
-    ? 'unclear'
-    : finding.fault
-      ? 'scenario'
-      : finding.passed
-        ? 'held'
-        : 'broken';
+  const state = findingState(finding);
   return (
     <div className="replay-finding" data-state={state} data-testid="finding">
       <span className="replay-pin-kind">
@@ -63,7 +58,9 @@ export function FindingCard({ finding, mark }: { finding: Finding; mark: boolean
             ? '✓ Check held'
             : state === 'unclear'
               ? '? Unclear'
-              : '! Scenario at fault'}
+              : state === 'ungraded'
+                ? '– Not graded'
+                : '! Scenario at fault'}
       </span>
       <span className="replay-pin-id">
         {finding.id}

@@ -127,6 +127,8 @@ function DialogueTable({
                     ))}
               {d.unclear.length > 0 &&
                 ` · unclear, for a person to read: ${d.unclear.map((u) => u.policy ?? u.id).join(', ')}`}
+              {d.ungraded.length > 0 &&
+                ` · not graded: ${d.ungraded.map((u) => u.policy ?? u.id).join(', ')}`}
               {d.judgeViolations.length > 0 &&
                 ` · judge’s opinion: ${d.judgeViolations.map((j) => j.policy).join(', ')}`}
               {assertionNote(d.assertions)}

@@ -162,6 +162,7 @@ function Findings({
   const turnName = readerTurns(transcript.messages);
   const open = findings.filter((f) => f.state === 'open');
   const kept = findings.filter((f) => f.state === 'kept');
+  const ungraded = findings.filter((f) => f.state === 'ungraded');
   return (
     <aside className="play-findings" aria-label={final ? 'Findings' : 'Findings so far'}>
       <h4>{final ? 'Judged' : 'Checks so far'}</h4>
@@ -197,6 +198,20 @@ function Findings({
                 <span className="simulate-faint">
                   {SOURCES[f.source]} {f.id}
                 </span>
+                <p>{f.detail}</p>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {ungraded.length > 0 && (
+        <details>
+          <summary>{ungraded.length} not graded</summary>
+          <ul>
+            {ungraded.map((f) => (
+              <li key={`ungraded-${f.id}`} data-state="ungraded">
+                <strong>{f.policy ?? f.id}</strong>{' '}
+                <span className="simulate-faint">{SOURCES[f.source]} {f.id}</span>
                 <p>{f.detail}</p>
               </li>
             ))}

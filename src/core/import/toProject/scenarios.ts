@@ -6,9 +6,9 @@ import { safeId, uniqueNames } from './carry.ts';
  * Plans scenarios.yaml from tasks, graded as tau2-bench grades them: the goal (with the task's
  * instructions for the user), what the user knows and does not, the persona only when the task
  * gives one, each expected action with its arguments (and `compare_args`), what the agent must
- * communicate as `must_say`, and the natural-language assertions as `assertions`. A task names no
- * policy, so neither does its scenario (a failure is reported unattributed rather than charged
- * to a policy the task never named). Parts with no field yet are noted per task.
+ * communicate as `must_say`, the natural-language assertions as `assertions`, and what its
+ * `reward_basis` grades by as `graded_by` (the rest is shown, not graded). Parts with no field
+ * yet are noted per task.
  */
 export function planScenarios(
   tasks: readonly ImportedTask[],
@@ -54,6 +54,14 @@ export function planScenarios(
     if (required.length > 0) expected.required_actions = required;
     if (task.communicate.length > 0) expected.must_say = [...task.communicate];
     if (task.nlAssertions.length > 0) expected.assertions = [...task.nlAssertions];
+    const by = gradedBy(task.rewardBasis ?? DEFAULT_BASIS);
+    if (typeof by === 'string')
+      notes.push({
+        file: 'scenarios.yaml',
+        item,
+        message: `Graded by ${by} in tau2-bench, which PolicyLab cannot grade: every expectation grades it here instead.`,
+      });
+    else expected.graded_by = by;
     return {
       id,
       ...(task.persona !== undefined && task.persona.trim() !== ''
@@ -65,6 +73,29 @@ export function planScenarios(
       ...(Object.keys(expected).length > 0 ? { expected } : {}),
     };
   });
+}
+
+/** tau2-bench's basis when a task names none. */
+const DEFAULT_BASIS = ['DB', 'COMMUNICATE'];
+
+/** What each part of tau2-bench's `reward_basis` grades, as scenarios.yaml names it. */
+const BASIS: Readonly<Record<string, readonly string[]>> = {
+  DB: ['end_state'],
+  ENV_ASSERTION: ['database', 'user_assertions'],
+  ACTION: ['required_actions'],
+  COMMUNICATE: ['must_say'],
+  NL_ASSERTION: ['assertions'],
+};
+
+/** `graded_by:` for a task's reward basis, or the first part of it with no counterpart here. */
+function gradedBy(basis: readonly string[]): string[] | string {
+  const by = new Set<string>();
+  for (const part of basis) {
+    const mapped = BASIS[part];
+    if (!mapped) return part;
+    for (const key of mapped) by.add(key);
+  }
+  return [...by];
 }
 
 /** A required action: the tool name alone, or `{tool, args, compare_args}` as the task gives it. */
