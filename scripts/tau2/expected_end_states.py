@@ -83,8 +83,14 @@ class ToolKitBase:
             self.db = update_pydantic_model_with_dict(self.db, update)
 
 
-def is_tool(_kind=None, **_):
-    return lambda fn: fn
+def is_tool(kind=None, **_):
+    """Marks a tool with its type (read, write, ...), as tau2-bench's decorator does."""
+
+    def mark(fn):
+        fn.tool_type = kind
+        return fn
+
+    return mark
 
 
 class Environment:
@@ -175,114 +181,159 @@ def data_file(root: Path, stem: str) -> Path | None:
     return None
 
 
-def main(root: Path) -> None:
-    name = root.name
-    package = f"tau2.domains.{name}"
-    for module in ["tau2", "tau2.domains", package, "tau2.environment", "tau2.utils", "tau2.data_model"]:
-        stub(module)
-    stub("tau2.utils.utils", DATA_DIR=root)
-    stub("tau2.utils.pydantic_utils", BaseModelNoExtra=BaseModelNoExtra,
-         update_pydantic_model_with_dict=update_pydantic_model_with_dict)
-    sys.modules["tau2.utils"].load_file = lambda path: read_data(Path(path))
-    stub("tau2.data_model.tasks", Task=dict)
-    stub("tau2.environment.db", DB=DB)
-    stub("tau2.environment.toolkit", ToolKitBase=ToolKitBase, ToolType=ToolType, is_tool=is_tool)
-    stub("tau2.environment.environment", Environment=Environment)
-    stub("loguru", logger=Quiet())
-    src = root / "src"
-    if (src / "utils.py").exists():
-        load(f"{package}.utils", src / "utils.py")
-    modules = {}
-    for part in ["data_model", "user_data_model", "tools", "user_tools", "environment"]:
-        if (src / f"{part}.py").exists():
-            modules[part] = load(f"{package}.{part}", src / f"{part}.py")
+class Domain:
+    """A tau2-bench domain's own modules and files, loaded with the `tau2` modules they import stubbed."""
 
-    db_class = subclass_in(modules["data_model"], DB)
-    tools_class = subclass_in(modules["tools"], ToolKitBase)
-    user_db_class = subclass_in(modules["user_data_model"], DB) if "user_data_model" in modules else None
-    user_tools_class = subclass_in(modules["user_tools"], ToolKitBase) if "user_tools" in modules else None
-    env_class = subclass_in(modules["environment"], Environment) if "environment" in modules else None
-    env_class = env_class or Environment
+    def __init__(self, root: Path) -> None:
+        self.name = name = root.name
+        package = f"tau2.domains.{name}"
+        for module in ["tau2", "tau2.domains", package, "tau2.environment", "tau2.utils", "tau2.data_model"]:
+            stub(module)
+        stub("tau2.utils.utils", DATA_DIR=root)
+        stub("tau2.utils.pydantic_utils", BaseModelNoExtra=BaseModelNoExtra,
+             update_pydantic_model_with_dict=update_pydantic_model_with_dict)
+        sys.modules["tau2.utils"].load_file = lambda path: read_data(Path(path))
+        stub("tau2.data_model.tasks", Task=dict)
+        stub("tau2.environment.db", DB=DB)
+        stub("tau2.environment.toolkit", ToolKitBase=ToolKitBase, ToolType=ToolType, is_tool=is_tool)
+        stub("tau2.environment.environment", Environment=Environment)
+        stub("loguru", logger=Quiet())
+        src = root / "src"
+        if (src / "utils.py").exists():
+            load(f"{package}.utils", src / "utils.py")
+        modules = {}
+        for part in ["data_model", "user_data_model", "tools", "user_tools", "environment"]:
+            if (src / f"{part}.py").exists():
+                modules[part] = load(f"{package}.{part}", src / f"{part}.py")
 
-    db_path = data_file(root, "db")
-    user_db_path = data_file(root, "user_db")
-    db_raw = read_data(db_path)
-    user_raw = read_data(user_db_path) if user_db_path and user_db_class else None
-    # The files as the domain's own models read them (defaults filled in, dates as text).
-    before = rows(json.loads(db_class.model_validate(db_raw).model_dump_json()))
-    user_before = (
-        rows(json.loads(user_db_class.model_validate(user_raw).model_dump_json()))
-        if user_raw is not None else {}
-    )
-
-    tasks_path = root / "data" / "tasks.json"
-    sources = {
-        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in [src / "tools.py", src / "user_tools.py", db_path, user_db_path, tasks_path]
-        if path is not None and path.exists()
-    }
-    tasks = json.loads(tasks_path.read_text())
-    if isinstance(tasks, dict) and "tasks" in tasks:
-        tasks = tasks["tasks"]
-    out = {}
-    for task in tasks:
-        tools = tools_class(db_class.model_validate(db_raw))
-        user_tools = (
-            user_tools_class(user_db_class.model_validate(user_raw)) if user_raw is not None else None
+        self.db_class = subclass_in(modules["data_model"], DB)
+        self.tools_class = subclass_in(modules["tools"], ToolKitBase)
+        self.user_db_class = (
+            subclass_in(modules["user_data_model"], DB) if "user_data_model" in modules else None
         )
-        env = env_class(domain_name=name, policy="", tools=tools, user_tools=user_tools)
-        errors = []
+        self.user_tools_class = (
+            subclass_in(modules["user_tools"], ToolKitBase) if "user_tools" in modules else None
+        )
+        env_class = subclass_in(modules["environment"], Environment) if "environment" in modules else None
+        self.env_class = env_class or Environment
 
-        def call(kind: str, function: str, arguments: dict, raise_errors: bool = False):
-            kit = env.user_tools if kind == "user" else env.tools
-            try:
-                result = getattr(kit, function)(**arguments)
-            except Exception as error:  # tau2-bench hands the error to the agent
-                if raise_errors:
-                    raise
-                errors.append(f"{function}: {error}")
-                result = None
-            try:
-                env.sync_tools()
-            except Exception as error:
-                errors.append(f"sync_tools: {error}")
-            return result
+        db_path = data_file(root, "db")
+        user_db_path = data_file(root, "user_db")
+        self.db_raw = read_data(db_path)
+        self.user_raw = read_data(user_db_path) if user_db_path and self.user_db_class else None
+        # The files as the domain's own models read them (defaults filled in, dates as text).
+        self.before = rows(json.loads(self.db_class.model_validate(self.db_raw).model_dump_json()))
+        self.user_before = (
+            rows(json.loads(self.user_db_class.model_validate(self.user_raw).model_dump_json()))
+            if self.user_raw is not None else {}
+        )
+        tasks_path = root / "data" / "tasks.json"
+        self.sources = {
+            path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in [src / "tools.py", src / "user_tools.py", db_path, user_db_path, tasks_path]
+            if path is not None and path.exists()
+        }
+        tasks = json.loads(tasks_path.read_text())
+        if isinstance(tasks, dict) and "tasks" in tasks:
+            tasks = tasks["tasks"]
+        self.tasks = tasks
 
+    def tool_type(self, kind: str, function: str):
+        """The type tau2-bench's decorator gives a tool ("read", "write", ...), or None."""
+        kit = self.user_tools_class if kind == "user" else self.tools_class
+        kind = getattr(getattr(kit, function, None), "tool_type", None)
+        return kind.value if isinstance(kind, ToolType) else kind
+
+    def start(self, task: dict) -> "Run":
+        """A fresh environment for the task: its initialization data and actions, then the tool
+        calls of its message history, in order."""
+        tools = self.tools_class(self.db_class.model_validate(self.db_raw))
+        user_tools = (
+            self.user_tools_class(self.user_db_class.model_validate(self.user_raw))
+            if self.user_raw is not None else None
+        )
+        run = Run(self.env_class(domain_name=self.name, policy="", tools=tools, user_tools=user_tools))
         state = task.get("initial_state") or {}
         data = state.get("initialization_data") or {}
         if data.get("agent_data"):
-            env.tools.update_db(data["agent_data"])
-        if data.get("user_data") and env.user_tools is not None:
-            env.user_tools.update_db(data["user_data"])
+            run.env.tools.update_db(data["agent_data"])
+        if data.get("user_data") and run.env.user_tools is not None:
+            run.env.user_tools.update_db(data["user_data"])
         for action in state.get("initialization_actions") or []:
-            call(action.get("env_type", "assistant"), action["func_name"], action.get("arguments") or {})
+            run.call(action.get("env_type", "assistant"), action["func_name"], action.get("arguments") or {})
         # The conversation so far happened: its tool calls are made again, in order.
         for message in state.get("message_history") or []:
             for tool_call in message.get("tool_calls") or []:
                 kind = "user" if message.get("role") == "user" else "assistant"
-                call(kind, tool_call["name"], tool_call.get("arguments") or {})
-        criteria = task.get("evaluation_criteria") or {}
-        for action in criteria.get("actions") or []:
-            call(action.get("requestor", "assistant"), action["name"], action.get("arguments") or {})
-        assertions = []
-        for assertion in criteria.get("env_assertions") or []:
+                run.call(kind, tool_call["name"], tool_call.get("arguments") or {})
+        return run
+
+
+class Run:
+    """One environment as a trajectory changes it: each call through its side's toolkit, the
+    environment's `sync_tools` after it; a call that raises changes nothing, as in tau2-bench,
+    where the error goes back to the agent."""
+
+    def __init__(self, env) -> None:
+        self.env = env
+        self.errors = []
+
+    def call(self, kind: str, function: str, arguments: dict, raise_errors: bool = False):
+        kit = self.env.user_tools if kind == "user" else self.env.tools
+        try:
+            result = getattr(kit, function)(**arguments)
+        except Exception as error:  # tau2-bench hands the error to the agent
+            if raise_errors:
+                raise
+            self.errors.append(f"{function}: {error}")
+            result = None
+        try:
+            self.env.sync_tools()
+        except Exception as error:
+            self.errors.append(f"sync_tools: {error}")
+        return result
+
+    def env_assertions(self, task: dict) -> list:
+        """Each env assertion of the task: held (True/False), or the error it raised."""
+        out = []
+        for assertion in (task.get("evaluation_criteria") or {}).get("env_assertions") or []:
             try:
-                value = call(assertion.get("env_type", "assistant"), assertion["func_name"],
-                             assertion.get("arguments") or {}, raise_errors=True)
+                value = self.call(assertion.get("env_type", "assistant"), assertion["func_name"],
+                                  assertion.get("arguments") or {}, raise_errors=True)
                 held = value == assertion.get("assert_value", True)
             except Exception as error:
                 held = f"error: {error}"
-            assertions.append(held)
+            out.append(held)
+        return out
+
+    def dumps(self) -> tuple:
+        """The agent's and the user's databases as JSON, as tau2-bench hashes them."""
+        user = self.env.user_tools.db if self.env.user_tools else None
+        return (
+            json.loads(self.env.tools.db.model_dump_json()),
+            json.loads(user.model_dump_json()) if user is not None else None,
+        )
+
+
+def main(root: Path) -> None:
+    domain = Domain(root)
+    out = {}
+    for task in domain.tasks:
+        run = domain.start(task)
+        criteria = task.get("evaluation_criteria") or {}
+        for action in criteria.get("actions") or []:
+            run.call(action.get("requestor", "assistant"), action["name"], action.get("arguments") or {})
+        assertions = run.env_assertions(task)
+        agent, user = run.dumps()
         changed = {}
-        for prefix, db, start in [("", env.tools.db, before),
-                                  ("user:", env.user_tools.db if env.user_tools else None, user_before)]:
+        for prefix, db, start in [("", agent, domain.before), ("user:", user, domain.user_before)]:
             if db is None:
                 continue
-            for key, row in rows(json.loads(db.model_dump_json())).items():
+            for key, row in rows(db).items():
                 if canonical(row) != canonical(start.get(key)):
                     changed[prefix + key] = digest(row)
-        out[task["id"]] = {"changed": changed, "errors": errors, "env_assertions": assertions}
-    json.dump({"sources": sources, "tasks": out}, sys.stdout, indent=1, sort_keys=True)
+        out[task["id"]] = {"changed": changed, "errors": run.errors, "env_assertions": assertions}
+    json.dump({"sources": domain.sources, "tasks": out}, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
 
 

@@ -1,5 +1,6 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { chargeCel } from './celMeter.ts';
+import { exactFraction, pythonArithmetic } from './pythonArithmetic.ts';
 
 // List functions PolicyLab adds to CEL: `sum`, `min` and `max` over a list of numbers, so a
 // total reads `sum(args.items.map(i, i.price))` instead of a chain of additions.
@@ -67,7 +68,9 @@ export function celMax(list: unknown): Numeric {
 // deep inside a list or object column (a gift card's balance inside a user's payment methods):
 // `put(map, key, value)`, `merge(map, map)`, `setAt(list, index, value)`. And the arithmetic and
 // list helpers imported tools need: `round(number, digits)`, `abs(number)`, `sorted(list)`,
-// `range(n)`; and numbers written as Python writes them: `decimalText(x)`, `fixed(x, digits)`.
+// `range(n)`; numbers written as Python writes them: `decimalText(x)`, `fixed(x, digits)`; and
+// Python's `eval` of arithmetic text: `arithmetic(text)` (pythonArithmetic.ts); `chars(text)`,
+// text as a list of its characters, as Python walks a string.
 
 type Plain = Readonly<Record<string, unknown>>;
 
@@ -162,18 +165,6 @@ export function celFixed(value: unknown, digits: unknown): string {
   return value < 0 ? `-${text}` : text;
 }
 
-/** A positive finite double as an exact fraction m / 2^k. */
-function exactFraction(value: number): [bigint, bigint] {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, value);
-  const bits = view.getBigUint64(0);
-  const exponent = Number((bits >> 52n) & 0x7ffn);
-  const fraction = bits & ((1n << 52n) - 1n);
-  const m = exponent === 0 ? fraction : fraction | (1n << 52n);
-  const power = (exponent === 0 ? 1 : exponent) - 1075;
-  return power >= 0 ? [m << BigInt(power), 0n] : [m, BigInt(-power)];
-}
-
 /** The absolute value of a number. */
 export function celAbs(value: unknown): Numeric {
   if (typeof value === 'bigint') return value < 0n ? -value : value;
@@ -203,6 +194,13 @@ export function celRange(n: unknown): bigint[] {
   return Array.from({ length: count }, (_, i) => BigInt(i));
 }
 
+/** Text as the list of its characters (code points), as Python walks a string. */
+export function celChars(text: unknown): string[] {
+  if (typeof text !== 'string') throw new Error(`chars() takes text; got ${String(text)}.`);
+  chargeCel(text.length);
+  return Array.from(text);
+}
+
 /** The names `registerListFunctions` adds, for the editor and the docs. */
 export const LIST_FUNCTIONS = [
   'sum',
@@ -217,6 +215,8 @@ export const LIST_FUNCTIONS = [
   'range',
   'decimalText',
   'fixed',
+  'arithmetic',
+  'chars',
 ] as const;
 
 /** Registers PolicyLab's list, map and number functions on a CEL environment. */
@@ -233,5 +233,7 @@ export function registerListFunctions(env: Environment): Environment {
     .registerFunction('sorted(dyn): dyn', celSorted)
     .registerFunction('range(dyn): list', celRange)
     .registerFunction('decimalText(dyn): string', celDecimalText)
-    .registerFunction('fixed(dyn, int): string', celFixed);
+    .registerFunction('fixed(dyn, int): string', celFixed)
+    .registerFunction('arithmetic(dyn): dyn', pythonArithmetic)
+    .registerFunction('chars(string): list', celChars);
 }

@@ -1,16 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileCel, isCelProblem } from '../cel.ts';
-import { parseProject } from '../format/parseProject.ts';
 import { diffDatabases, seedDatabase, tableKeys } from '../sim/database.ts';
 import type { Database } from '../sim/events.ts';
 import { endStateDifferences } from '../sim/endState.ts';
 import { runInitialization } from '../sim/initialization.ts';
 import { runTool } from '../sim/toolRuntime.ts';
-import { gatherDomain } from './gather.ts';
-import { importDomain } from './importDomain.ts';
+import { SHARED_TAU2, importedTau2, present, skipped } from '../../test/sharedTau2.ts';
 
 /*
  * Each tau2-bench domain beside the repository (../shared/tau2, never copied in), imported as a
@@ -22,7 +20,7 @@ import { importDomain } from './importDomain.ts';
  */
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const SHARED = path.resolve(here, '..', '..', '..', '..', 'shared', 'tau2');
+const SHARED = SHARED_TAU2;
 
 interface Oracle {
   readonly sources: Record<string, string>;
@@ -49,26 +47,7 @@ function canonical(value: unknown): string {
 }
 const digest = (value: unknown) => createHash('sha256').update(canonical(value)).digest('hex');
 
-function filesUnder(root: string, dir = ''): string[] {
-  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
-    return entry.isDirectory() ? filesUnder(root, rel) : [rel];
-  });
-}
-
-/** The domain imported as `policylab import tau2` imports it. */
-function imported(domain: string) {
-  const root = path.join(SHARED, domain);
-  const found = gatherDomain('tau2', {
-    label: domain,
-    name: domain,
-    paths: filesUnder(root),
-    read: (p) => readFileSync(path.join(root, p), 'utf8'),
-  });
-  if ('error' in found) throw new Error(found.error);
-  const result = importDomain(found, domain);
-  return { ...result, model: parseProject(result.project).model };
-}
+const imported = importedTau2;
 
 /** Each task's gold run through the imported project, and the end it reaches. */
 function goldRuns(domain: string) {
@@ -163,10 +142,6 @@ function compare(domain: string) {
     .map((run) => run.task);
   return { runs, differing, misdescribed, withAssertions, assertionsDiffer };
 }
-
-const present = (domain: string) => existsSync(path.join(SHARED, domain));
-const skipped = (domain: string) =>
-  present(domain) ? '' : ` (skipped: ../shared/tau2/${domain} is absent)`;
 
 describe('tau2-bench end states through the imported tools', () => {
   it.skipIf(!present('retail'))(

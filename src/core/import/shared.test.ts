@@ -77,8 +77,42 @@ describe('the tau2-bench retail import', () => {
       const { model } = parseProject(projectFromFiles('retail', files).project);
       const replays = replayTasks(model, domain.tasks, toolNames, '2024-05-15T15:00:00-05:00');
       // A call to a tool whose answer the reader could not follow is an error, never a success:
-      // these three compute their answer in a search loop, a dict built from a table, eval().
-      const missing = new Set(['calculate', 'get_item_details', 'list_all_product_types']);
+      // these two compute their answer in a search loop and a dict built from a table.
+      const missing = new Set(['get_item_details', 'list_all_product_types']);
+      // calculate's eval() of arithmetic is carried: each expected call answers what Python's
+      // str(round(float(eval(e)), 2)) gives (worked out by python3 for these expressions).
+      const calculated = domain.tasks.flatMap((task) =>
+        task.actions
+          .filter((a) => a.name === 'calculate')
+          .map((a) => {
+            const outcome = runTool(
+              model,
+              seedDatabase(model).db,
+              {
+                tool: 'calculate',
+                args: a.arguments,
+              },
+              { now: '2024-05-15T15:00:00-05:00' },
+            );
+            // The agent is answered the text Python returns, as JSON.
+            return `${task.id} ${outcome.ok ? String(JSON.parse(String(outcome.result))) : `error: ${outcome.error}`}`;
+          }),
+      );
+      expect(calculated).toEqual([
+        '16 8276.23',
+        '21 41.92',
+        '28 918.43',
+        '38 1130.85',
+        '44 -17.99',
+        '45 9.89',
+        '46 1126.04',
+        '46 1497.65',
+        '47 1095.55',
+        '47 1528.14',
+        '49 26.48',
+        '61 30.18',
+        '63 1288.65',
+      ]);
       expect(model.tools.filter((t) => t.notImported !== undefined).map((t) => t.name)).toEqual(
         [...missing].sort(),
       );

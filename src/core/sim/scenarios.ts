@@ -41,6 +41,7 @@ export function handWrittenScenarios(
         ...(s.expected.userAssertions && { userAssertions: s.expected.userAssertions }),
         ...(s.expected.endState && { endState: s.expected.endState }),
         ...(s.expected.requestors && { requestors: s.expected.requestors }),
+        ...(s.expected.gradedBy && { gradedBy: s.expected.gradedBy }),
       },
       ...(s.initialization && { initialization: s.initialization }),
       ...(s.messageHistory && { messageHistory: s.messageHistory }),

@@ -104,6 +104,9 @@ export abstract class ReaderBase {
     if (list.schema?.type === 'object') {
       throw new Unreadable('it walks a map');
     }
+    // Python walks text character by character.
+    if (list.schema?.type === 'string')
+      return this.cel(`chars(${list.cel})`, [list], { type: 'array', items: { type: 'string' } });
     return list;
   }
 

@@ -4,6 +4,7 @@ import type { PyExpr } from '../../python/expression.ts';
 import { parsePyExpr } from '../../python/expression.ts';
 import { readPythonModule } from '../../python/module.ts';
 import { tokenizePython } from '../../python/tokenize.ts';
+import { builtin } from './builtins.ts';
 import { liftReturns } from './flow.ts';
 import type { PyStatement } from '../../python/statements.ts';
 import {
@@ -356,39 +357,12 @@ export abstract class ExpressionReader extends ValueReader {
     }
     if (kwargs.length > 0) throw new Unreadable(`${fn.name}() with keyword arguments`);
     const values = () => args.map((a) => this.celOf(this.expr(a, frame)));
+    const plain = builtin(fn.name, args.length, values, {
+      cel: (text, from, schema, numeric) => this.cel(text, from, schema, numeric),
+      text: (value) => this.pythonText(value),
+    });
+    if (plain !== undefined) return plain;
     switch (fn.name) {
-      case 'len': {
-        const [x] = values();
-        if (!x) break;
-        return this.cel(`size(${x.cel})`, [x], undefined, 'int');
-      }
-      case 'round': {
-        const [x, digits] = values();
-        if (!x || !digits) break;
-        return this.cel(`round(${x.cel}, ${digits.cel})`, [x, digits], undefined, 'double');
-      }
-      case 'abs': {
-        const [x] = values();
-        if (!x) break;
-        return this.cel(`abs(${x.cel})`, [x], undefined, x.numeric);
-      }
-      case 'sorted': {
-        const [x] = values();
-        if (!x) break;
-        return this.cel(`sorted(${x.cel})`, [x], x.schema);
-      }
-      case 'sum':
-      case 'min':
-      case 'max': {
-        const [x] = values();
-        if (!x || args.length !== 1) break;
-        return this.cel(`${fn.name}(${x.cel})`, [x], undefined, 'double');
-      }
-      case 'list': {
-        const [x] = values();
-        if (!x) break;
-        return x;
-      }
       case 'isinstance': {
         const [subject, cls] = args;
         if (!subject || cls?.t !== 'name') break;
