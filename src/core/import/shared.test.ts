@@ -95,7 +95,7 @@ describe('the tau2-bench retail import', () => {
               { now: '2024-05-15T15:00:00-05:00' },
             );
             // The agent is answered the text Python returns, as JSON.
-            return `${task.id} ${outcome.ok ? String(JSON.parse(String(outcome.result))) : `error: ${outcome.error}`}`;
+            return `${task.id} ${outcome.ok ? String(JSON.parse(outcome.result)) : `error: ${outcome.error}`}`;
           }),
       );
       expect(calculated).toEqual([

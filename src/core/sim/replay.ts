@@ -237,8 +237,7 @@ export function replayOf(
     step.pinned = true;
     if (finding.policy !== undefined) {
       concern(step, finding.policy);
-      if (findingState(finding) === 'broken')
-        breach(step, finding.policy);
+      if (findingState(finding) === 'broken') breach(step, finding.policy);
     }
     pinnedFindings.push({ step: step.index, item: finding });
   }

@@ -211,7 +211,9 @@ function Findings({
             {ungraded.map((f) => (
               <li key={`ungraded-${f.id}`} data-state="ungraded">
                 <strong>{f.policy ?? f.id}</strong>{' '}
-                <span className="simulate-faint">{SOURCES[f.source]} {f.id}</span>
+                <span className="simulate-faint">
+                  {SOURCES[f.source]} {f.id}
+                </span>
                 <p>{f.detail}</p>
               </li>
             ))}
