@@ -313,13 +313,8 @@ export {
 } from './sim/standalone.ts';
 export type { Agreement } from './sim/agreement.ts';
 export { readAgreement } from './sim/agreement.ts';
-export {
-  checkExpectations,
-  dialogueVerdict,
-  guardFindings,
-  passesWithoutAgent,
-  runChecks,
-} from './sim/judging.ts';
+export { dialogueVerdict, guardFindings, runChecks } from './sim/judging.ts';
+export { checkExpectations, passesWithoutAgent } from './sim/expectations.ts';
 export type { Interval, PassRate } from './sim/metrics.ts';
 export { passHatK, passRate, wilson } from './sim/metrics.ts';
 export type { DialogueReport, PolicyFacts, RunReport, Verdict } from './sim/report.ts';

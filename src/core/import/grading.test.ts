@@ -240,6 +240,8 @@ async function compare(domain: string) {
           : report.verdict,
       components: { mine, theirs },
       refused: { mine: refused, theirs: grade.refused },
+      // What a failure is charged to: each breach's id and policy.
+      charged: report.breaches.map((b) => `${b.id} → ${b.policy ?? 'unattributed'}`),
     });
   }
   return rows;
@@ -259,6 +261,17 @@ describe('tau2-bench’s grade and PolicyLab’s verdict agree', () => {
       // And the same calls fail: a tool that answers where tau2-bench's raises, or fails where it
       // answers, is a difference even where the grade does not show it.
       for (const r of rows) expect(r.refused.mine, r.behaviour).toEqual(r.refused.theirs);
+      // Every failure a check found is charged to a policy of the import, the wrong row's
+      // writer: the unasked address change to the address policy, the return left out to the
+      // returns policy. (An NL assertion the judge finds unmet names none: see docs/format.md.)
+      const charged = rows.flatMap((r) => r.charged.filter((c) => !c.includes('assertions')));
+      expect(charged.filter((c) => c.endsWith('unattributed'))).toEqual([]);
+      expect(rows.find((r) => r.behaviour === '16: a write left out')?.charged).toEqual([
+        expect.stringMatching(/^expected\.end_state → return-/),
+      ]);
+      expect(
+        rows.find((r) => r.behaviour === '62: gold plus an unrequested write')?.charged,
+      ).toEqual([expect.stringMatching(/^expected\.end_state → modify-default-user-address/)]);
       // Both verdicts occur: the agreement is not that of a grader that always says one thing.
       expect(new Set(rows.map((r) => r.tau2))).toEqual(new Set(['pass', 'fail']));
     },

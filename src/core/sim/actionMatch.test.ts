@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { A, U, dialogue, refusedBy } from '../testing/dialogues.ts';
 import { testScenario } from '../testing/scenarios.ts';
 import { argDifferences, jsonEqual, requiredWithArgs } from './actionMatch.ts';
-import { checkExpectations } from './judging.ts';
+import { checkExpectations } from './expectations.ts';
 
 /** The same JSON value with every object's keys in another order. */
 function reordered(value: unknown, flip: boolean): unknown {

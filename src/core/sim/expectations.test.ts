@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { A, U, dialogue, refusedBy } from '../testing/dialogues.ts';
 import type { Database, Finding, RowChange, SimScenario } from './events.ts';
-import { checkExpectations, dialogueVerdict, passesWithoutAgent } from './judging.ts';
+import { checkExpectations, passesWithoutAgent } from './expectations.ts';
+import { dialogueVerdict } from './judging.ts';
 import { testScenario } from '../testing/scenarios.ts';
 
 const active = { id: 'ABC123', status: 'active', amount: 420.5 };
@@ -350,6 +351,69 @@ describe('checkExpectations: graded_by', () => {
     );
     expect(findings.at(-1)).toMatchObject({ id: 'expected.end_state', fault: 'scenario' });
     expect(dialogueVerdict(findings, 'user-done')).toBe('error');
+  });
+});
+
+describe('checkExpectations: whom a wrong end is charged to', () => {
+  const keys = new Map([
+    ['reservations', 'id'],
+    ['users', 'id'],
+  ]);
+  // Two policies in play, each required action charged to one (as an import writes them).
+  const expected = {
+    requiredActions: ['get_user', 'cancel', 'rename'],
+    attributions: {
+      'expected.required_actions[0]': 'verify-identity',
+      'expected.required_actions[1]': 'refund-window',
+      'expected.required_actions[2]': 'profile-edits',
+    },
+  };
+  const policies = ['verify-identity', 'refund-window', 'profile-edits'];
+  const endOf = (
+    endState: NonNullable<SimScenario['expected']['endState']>,
+    transcript: Parameters<typeof checkExpectations>[1],
+    charging = {},
+  ) =>
+    checkExpectations(
+      scenario({ ...expected, endState }, policies),
+      transcript,
+      finalDb,
+      startDb,
+      keys,
+      charging,
+    ).find((f) => f.id === 'expected.end_state');
+
+  it('charges the policy of the required action whose tool changed the first row that ends wrong', () => {
+    const renamedToo = dialogue([
+      U('Cancel ABC123'),
+      A(
+        'Done.',
+        { tool: 'cancel', changes: [cancelChange] },
+        { tool: 'rename', changes: [renamed] },
+      ),
+    ]);
+    // Only the cancellation was expected: the rename is the wrong row, and rename's policy pays.
+    const found = endOf({ reservations: { ABC123: { status: 'cancelled' } } }, renamedToo);
+    expect([found?.passed, found?.policy]).toEqual([false, 'profile-edits']);
+  });
+
+  it('charges a row that never changed to the first required writer of its table', () => {
+    const nothing = dialogue([U('Cancel ABC123'), A('I cannot do that.')]);
+    const writers = new Map([['reservations', ['cancel']]]);
+    const found = endOf({ reservations: { ABC123: { status: 'cancelled' } } }, nothing, {
+      writers,
+    });
+    expect([found?.passed, found?.policy]).toEqual([false, 'refund-window']);
+    // A row changed by a call no required action names: the policy its tool answers to.
+    const unasked = dialogue([U('Rename me'), A('Done.', { tool: 'erase', changes: [renamed] })]);
+    const byTool = endOf({}, unasked, {
+      toolPolicy: (t: string) => (t === 'erase' ? 'privacy' : undefined),
+    });
+    expect([byTool?.passed, byTool?.policy]).toEqual([false, 'privacy']);
+    // Without knowing the table's writers, nothing ties it to a policy: unattributed.
+    expect(endOf({ reservations: { ABC123: { status: 'cancelled' } } }, nothing)?.policy).toBe(
+      undefined,
+    );
   });
 });
 

@@ -4,7 +4,8 @@ import type { Database, Finding, SimEvent, SimScenario, StartingData } from './e
 import { ERROR_ENDINGS, findingState, LOG_VERSION, runStartOf } from './events.ts';
 import { seedDatabase, tableKeys } from './database.ts';
 import { applyChange } from './fork.ts';
-import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
+import { checkExpectations, endStateCharging, passesWithoutAgent } from './expectations.ts';
+import { runChecks } from './judging.ts';
 import { handWrittenScenarios } from './scenarios.ts';
 import { simulatorSuspicion } from './suspect.ts';
 import { transcriptOf } from './transcript.ts';
@@ -152,7 +153,14 @@ export function recheckRun(
     }
     const findings = [
       ...runChecks(model.checks, transcript),
-      ...checkExpectations(scenario, transcript, finalDb, startDb, tableKeys(model)),
+      ...checkExpectations(
+        scenario,
+        transcript,
+        finalDb,
+        startDb,
+        tableKeys(model),
+        endStateCharging(model),
+      ),
     ];
     const ending = transcript.ending?.reason;
     if (ending === undefined || ERROR_ENDINGS.has(ending)) return { findings, suspect: [] };

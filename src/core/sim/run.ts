@@ -13,7 +13,8 @@ import type { Shard } from './shard.ts';
 import { inShard, jobKey } from './shard.ts';
 import { judgeDialogue } from './judge.ts';
 import { judgeAssertions } from './assertionJudge.ts';
-import { checkExpectations, passesWithoutAgent, runChecks } from './judging.ts';
+import { checkExpectations, endStateCharging, passesWithoutAgent } from './expectations.ts';
+import { runChecks } from './judging.ts';
 import { seedDatabase, tableKeys } from './database.ts';
 import { simulatorSuspicion } from './suspect.ts';
 import type { PromptTemplate, RunPrompts } from './prompts.ts';
@@ -301,6 +302,7 @@ export async function runSimulation(
           result.finalDb,
           result.startDb,
           tableKeys(model),
+          endStateCharging(model),
         ),
       ];
       emit({ type: 'checks', at: deps.clock(), dialogue, findings });

@@ -8,7 +8,7 @@ import { decideToolCall, evaluateRule } from '../../core/rules/guards.ts';
 import { seedDatabase } from '../../core/sim/database.ts';
 import type { SimScenario } from '../../core/sim/events.ts';
 import { NOTHING_EXPECTED } from '../../core/sim/events.ts';
-import { checkExpectations } from '../../core/sim/judging.ts';
+import { checkExpectations } from '../../core/sim/expectations.ts';
 import { argumentErrors, runTool } from '../../core/sim/toolRuntime.ts';
 import { judgeOne, testCheck } from '../../core/testing/checks.ts';
 import { A, U, dialogue } from '../../core/testing/dialogues.ts';

@@ -1,3 +1,7 @@
+import type { PolicyLink } from '../../format/toolPolicy.ts';
+import { policyOfTool } from '../../format/toolPolicy.ts';
+
+export { policyOfTool };
 /*
  * The policies an imported scenario tests. tau2-bench's tasks name none, but the policies the
  * importer extracts from the domain's policy are linked to the tools they govern; a task's
@@ -6,10 +10,7 @@
  * and the judge is asked about each policy in play.
  */
 
-interface PolicyLinks {
-  readonly id: string;
-  readonly tools: readonly string[];
-}
+type PolicyLinks = PolicyLink;
 
 /** The policies extracted for a domain, as the links from each to its tools. */
 export function policyLinks(policies: ReadonlyArray<Record<string, unknown>>): PolicyLinks[] {
@@ -18,18 +19,6 @@ export function policyLinks(policies: ReadonlyArray<Record<string, unknown>>): P
       ? [{ id: p.id, tools: p.tools.filter((t): t is string => typeof t === 'string') }]
       : [],
   );
-}
-
-/**
- * The policy an action of `tool` is charged to: of the policies linked to the tool, the one
- * linked to the fewest tools (the most particular), the earliest in the policy on a tie.
- */
-export function policyOfTool(tool: string, links: readonly PolicyLinks[]): string | undefined {
-  let best: PolicyLinks | undefined;
-  for (const link of links)
-    if (link.tools.includes(tool) && (best === undefined || link.tools.length < best.tools.length))
-      best = link;
-  return best?.id;
 }
 
 /**
