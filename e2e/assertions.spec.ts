@@ -78,3 +78,61 @@ test('a tau2-style scenario: its assertions shown as the judge’s opinion in Re
     'judge’s opinion, assertion not held: “The agent offers a voucher.”',
   );
 });
+
+test('a scenario graded by its assertions: an unmet one fails it, what it is not graded by is shown apart', async ({
+  workbench,
+  page,
+}) => {
+  // tau2-bench's reward_basis [NL_ASSERTION]: the required action is called with the wrong order
+  // (a failure, not graded) and the judge finds the second assertion not met (the verdict).
+  const scenario = testScenario({
+    id: 'graded',
+    policies: [],
+    persona: '',
+    goal: 'Refund order o1.',
+    knows: ['user id u1'],
+    expected: {
+      requiredActions: ['refund_order'],
+      actionArgs: { 'expected.required_actions[0]': { args: { order_id: 'o9' } } },
+      assertions: [
+        { text: 'The agent refunds order o1.' },
+        { text: 'The agent offers a voucher.' },
+      ],
+      gradedBy: ['assertions'],
+    },
+  });
+  const { events } = await simulateRefunds({
+    ...REFUND_PLAN,
+    scenarios: [{ scenario, source: 'hand-written' }],
+    trials: 1,
+    judge: { engine: judge, model: 'judge-model' },
+  });
+  const path = test.info().outputPath('graded-run.json');
+  writeFileSync(path, JSON.stringify(events));
+
+  await workbench.openExample('store');
+  const replay = new ReplayPane(page);
+  await replay.importRun(path);
+  await replay.pick('graded#1');
+  const ungraded = replay.root.locator('[data-testid="finding"][data-state="ungraded"]');
+  await expect(ungraded).toHaveCount(1);
+  await expect(ungraded).toContainText('– Not graded');
+  await expect(ungraded).toContainText('Not graded (the scenario is graded by assertions)');
+
+  await page.keyboard.press('Alt+3');
+  const simulate = workbench.pane('simulate');
+  await simulate
+    .getByRole('region', { name: 'Saved runs' })
+    .getByRole('button', { name: /^Imported: graded-run/ })
+    .click();
+  const report = simulate.getByRole('region', { name: 'Run report' });
+  const row = report
+    .getByRole('table', { name: 'Dialogues' })
+    .getByRole('row', { name: /graded#1/ });
+  await expect(row.locator('.verdict')).toHaveText('fail');
+  await expect(row).toContainText('judge’s opinion, graded: expected.assertions[1] not met');
+  await expect(row).toContainText('not graded: expected.required_actions[0]');
+  await expect(report.getByTestId('assertions-card')).toContainText(
+    'deciding the verdict only for the 2 whose scenario is graded by them',
+  );
+});

@@ -194,7 +194,7 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
         labelled({ policy, turn, reason: why, evidence }),
       )
       .sort((a, b) => text(a.policy, b.policy) || late(a.turn) - late(b.turn)),
-    assertions: assertions.map(labelled),
+    assertions: assertions.map(labelled).map((a) => (graded.by ? { ...a, graded: true } : a)),
   };
 }
 
@@ -207,9 +207,9 @@ function gradedOpinions(
   scenario: SimScenario | undefined,
   opinions: readonly AssertionOpinion[],
   checked: boolean,
-): { breaches: Breach[]; unclear: UnclearFinding[] } {
+): { by: boolean; breaches: Breach[]; unclear: UnclearFinding[] } {
   if (scenario?.expected.gradedBy?.includes('assertions') !== true)
-    return { breaches: [], unclear: [] };
+    return { by: false, breaches: [], unclear: [] };
   const breaches: Breach[] = [];
   const unclear: UnclearFinding[] = [];
   for (const o of opinions) {
@@ -230,5 +230,5 @@ function gradedOpinions(
         detail: `The scenario is graded by “${o.text}”, which has no opinion: ${o.reason}`,
       });
   }
-  return { breaches, unclear };
+  return { by: true, breaches, unclear };
 }

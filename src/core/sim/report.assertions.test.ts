@@ -68,7 +68,7 @@ describe('reportOf: natural-language assertions', () => {
     // A scenario with no policies still runs and is reported: its failure is unattributed.
     expect(second?.verdict).toBe('fail');
     expect(report.unattributed.map((u) => u.id)).toEqual(['expected.required_actions[0]']);
-    expect(report.judgeOpinion.assertions).toEqual({ met: 0, notMet: 0, notJudged: 4 });
+    expect(report.judgeOpinion.assertions).toEqual({ met: 0, notMet: 0, notJudged: 4, graded: 0 });
   });
 
   it('shows the judge’s opinions apart: an unmet assertion never fails a dialogue', () => {
@@ -112,7 +112,7 @@ describe('reportOf: natural-language assertions', () => {
       'Not judged: the dialogue ended in an error.',
       'Not judged: the dialogue ended in an error.',
     ]);
-    expect(report.judgeOpinion.assertions).toEqual({ met: 1, notMet: 1, notJudged: 2 });
+    expect(report.judgeOpinion.assertions).toEqual({ met: 1, notMet: 1, notJudged: 2, graded: 0 });
     // Opinions are not findings: nothing about a policy's rate moved.
     expect(report.byPolicy).toEqual([]);
   });
@@ -164,5 +164,7 @@ describe('reportOf: natural-language assertions', () => {
     expect(met?.verdict).toBe('pass');
     expect(silent?.verdict).toBe('pass');
     expect(silent?.unclear.map((u) => u.id)).toEqual(['expected.assertions[1]']);
+    expect(unmet?.assertions.every((a) => a.graded === true)).toBe(true);
+    expect(report.judgeOpinion.assertions).toEqual({ met: 4, notMet: 1, notJudged: 1, graded: 6 });
   });
 });

@@ -106,7 +106,7 @@ describe('reportOf', () => {
         assertionsMarked: 0,
         assertionsRight: 0,
       },
-      assertions: { met: 0, notMet: 0, notJudged: 0 },
+      assertions: { met: 0, notMet: 0, notJudged: 0, graded: 0 },
     });
   });
 

@@ -334,10 +334,11 @@ function expectedDialogues(
 function assertionCounts(
   dialogues: readonly DialogueReport[],
 ): RunReport['judgeOpinion']['assertions'] {
-  const counts = { met: 0, notMet: 0, notJudged: 0 };
+  const counts = { met: 0, notMet: 0, notJudged: 0, graded: 0 };
   for (const d of dialogues) {
     if (d.verdict === 'running') continue;
     for (const a of d.assertions) {
+      if (a.graded) counts.graded++;
       if (a.opinion === 'met') counts.met++;
       else if (a.opinion === 'not-met') counts.notMet++;
       else counts.notJudged++;

@@ -48,7 +48,7 @@ function modelsLine(report: RunReport): string {
  * any.
  */
 function assertionsSection(report: RunReport): string[] {
-  const { met, notMet, notJudged } = report.judgeOpinion.assertions;
+  const { met, notMet, notJudged, graded } = report.judgeOpinion.assertions;
   if (met + notMet + notJudged === 0) return [];
   const judge = report.run?.models.judge;
   const { assertionsMarked, assertionsRight } = report.judgeOpinion.people;
@@ -59,7 +59,7 @@ function assertionsSection(report: RunReport): string[] {
   return [
     "## Assertions (the judge's opinion)",
     [
-      `The judge model's opinion${judge === undefined ? '' : ` (${cell(judge)})`}, not a verdict: it makes no dialogue pass or fail and is not in the pass rate. An assertion not judged (no judge model, an error, no answer) is never counted as met.${reviewed}`,
+      `The judge model's opinion${judge === undefined ? '' : ` (${cell(judge)})`}${graded > 0 ? `: it decides the verdict of a dialogue only for the ${graded} assertions whose scenario is graded by them (graded_by); any other is` : ','} not a verdict: it makes no dialogue pass or fail and is not in the pass rate. An assertion not judged (no judge model, an error, no answer) is never counted as met.${reviewed}`,
       '',
       table(
         ['Opinion', 'Assertions'],

@@ -97,7 +97,11 @@ export interface DialogueReport {
    * The scenario's natural-language assertions with the judge's opinion of each, or not judged
    * (with why): opinions, part of the verdict only where the scenario is graded by them.
    */
-  readonly assertions: readonly (AssertionOpinion & { readonly turnLabel?: string })[];
+  readonly assertions: readonly (AssertionOpinion & {
+    readonly turnLabel?: string;
+    /** The scenario is graded by its assertions (`graded_by`): this opinion decides. */
+    readonly graded?: true;
+  })[];
 }
 
 /** A breach as the per-policy view lists it: where and when the agent broke the policy. */
@@ -206,6 +210,8 @@ export interface JudgeOpinion {
     readonly met: number;
     readonly notMet: number;
     readonly notJudged: number;
+    /** Of them, those whose scenario is graded by its assertions: their opinion decides. */
+    readonly graded: number;
   };
 }
 

@@ -121,7 +121,9 @@ function DialogueTable({
                         {b.policy ??
                           (b.source === 'ending'
                             ? 'unattributed: its own output'
-                            : `unattributed: ${b.id}`)}
+                            : b.source === 'assertion'
+                              ? `judge’s opinion, graded: ${b.id} not met`
+                              : `unattributed: ${b.id}`)}
                         {b.turnLabel !== undefined && ` (${b.turnLabel})`}
                       </span>
                     ))}

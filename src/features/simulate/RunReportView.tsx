@@ -228,7 +228,7 @@ function IdleWarning({ report }: { report: RunReport }) {
  * how often people reviewing them in Replay found the judge right.
  */
 function assertionsCard(
-  { met, notMet, notJudged }: RunReport['judgeOpinion']['assertions'],
+  { met, notMet, notJudged, graded }: RunReport['judgeOpinion']['assertions'],
   { assertionsMarked, assertionsRight }: RunReport['judgeOpinion']['people'],
 ) {
   if (met + notMet + notJudged === 0) return null;
@@ -237,7 +237,7 @@ function assertionsCard(
       <div className="run-card-label">Assertions</div>
       <div className="simulate-faint">
         {met + notMet > 0 &&
-          `Judge’s opinion: ${String(met)} held, ${String(notMet)} did not. A model’s opinion, not a verdict.`}
+          `Judge’s opinion: ${String(met)} held, ${String(notMet)} did not. A model’s opinion, ${graded > 0 ? `deciding the verdict only for the ${String(graded)} whose scenario is graded by them (graded_by)` : 'not a verdict'}.`}
         {notJudged > 0 &&
           ` ${String(notJudged)} not judged (no judge model, an error, or no answer): never counted as held.`}
         {assertionsMarked > 0 &&
