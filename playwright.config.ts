@@ -14,7 +14,10 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: process.env.CI ? 1 : 0,
   workers: 2,
-  reporter: [['list']],
+  // E2E_JSON=<file> also writes each test's duration there, to find where the suite's time goes.
+  reporter: process.env.E2E_JSON
+    ? [['list'], ['json', { outputFile: process.env.E2E_JSON }]]
+    : [['list']],
   outputDir: 'test-results/artifacts',
   // Sized for a busy machine (two cores shared with the servers the tests start, a second
   // browser, and whatever else runs): a slow machine must not fail a good change. No test sets a
