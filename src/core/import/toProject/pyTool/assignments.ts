@@ -173,6 +173,12 @@ export abstract class AssignReader extends ChangeReader {
       if (old?.k !== 'cel')
         throw new Unreadable(`it adds to "${objExpr.name}", which is not a list it built`);
       if (frame.loop && !frame.dry) {
+        // Each item is read from the list as it was before the loop: one that reads the list
+        // being built (`out.append(len(out))`) would be read wrong.
+        if (names(arg).has(objExpr.name))
+          throw new Unreadable(
+            `"${objExpr.name}" is read while a loop builds it (line ${this.line})`,
+          );
         const loop = frame.loop;
         const when = frame.when.length > 0 ? this.all(frame.when) : undefined;
         const list = when ? `${loop.list}.filter(${loop.as}, ${when.cel})` : loop.list;
@@ -215,4 +221,15 @@ export abstract class AssignReader extends ChangeReader {
       true,
     );
   }
+}
+
+/** Every name an expression reads (attribute names and keyword names aside). */
+function names(e: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(e)) for (const item of e) names(item, into);
+  else if (e !== null && typeof e === 'object') {
+    const node = e as Record<string, unknown>;
+    if (node.t === 'name' && typeof node.name === 'string') into.add(node.name);
+    for (const value of Object.values(node)) if (typeof value === 'object') names(value, into);
+  }
+  return into;
 }

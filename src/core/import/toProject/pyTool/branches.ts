@@ -273,6 +273,9 @@ export abstract class BranchReader extends AssignReader {
     for (const [name, value] of frame.locals) {
       const old = before.get(name);
       if (old === value) continue;
+      // Built up by the loop around this branch: its items are already only those of the
+      // iterations that took the branch (`frame.when` filters them).
+      if (value.k === 'cel' && this.accumulated.has(value)) continue;
       // None before, a row after: the row, there when the branch ran.
       if (old?.k === 'cel' && old.cel === 'null' && value.k === 'place') {
         const ran = this.all(when.slice(frame.when.length));

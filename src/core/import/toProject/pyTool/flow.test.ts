@@ -156,4 +156,52 @@ describe('early returns read as branches (liftReturns)', () => {
       10, 20, 30, 0,
     ]);
   });
+
+  it('reads a list built item by item (append in a loop, under an if or not) as Python builds it', () => {
+    const read = (body: string[]) => {
+      const out = programOf(
+        ['def tool(self, n: float):', ...body].join('\n'),
+        {},
+        { properties: { n: { type: 'number' } } },
+        [],
+        1,
+        { returns: true },
+      );
+      if ('reason' in out) return out.reason;
+      const returns = compileCel(out.returns ?? '');
+      if (isCelProblem(returns)) throw new Error(returns.message);
+      return [0.5, 2.5].map((n) => returns.run({ args: { n }, db: {} }));
+    };
+    const list = [1.0, 2.0, 3.0];
+    // Python: [v * 10 for v in xs if v > n], and every item doubled.
+    expect(
+      read([
+        '    found = []',
+        '    for v in [1.0, 2.0, 3.0]:',
+        '        if v > n:',
+        '            found.append(v * 10)',
+        '    return found',
+      ]),
+    ).toEqual([
+      list.filter((v) => v > 0.5).map((v) => v * 10),
+      list.filter((v) => v > 2.5).map((v) => v * 10),
+    ]);
+    expect(
+      read([
+        '    out = []',
+        '    for v in [1.0, 2.0, 3.0]:',
+        '        out.append(v + n)',
+        '    return out',
+      ]),
+    ).toEqual([list.map((v) => v + 0.5), list.map((v) => v + 2.5)]);
+    // A list read while it is built is no comprehension: refused, never read wrong.
+    expect(
+      read([
+        '    out = []',
+        '    for v in [1.0, 2.0, 3.0]:',
+        '        out.append(len(out))',
+        '    return out',
+      ]),
+    ).toEqual(expect.any(String));
+  });
 });

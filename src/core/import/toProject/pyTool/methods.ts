@@ -234,14 +234,16 @@ export abstract class ValueReader extends ReaderBase {
       return this.cel(`${list.cel}.join(${obj.cel})`, [list, obj], { type: 'string' });
     }
     const text = typesOf(obj.schema);
+    // Text, or a value of no known type: CEL fails the call on anything but text, as Python
+    // fails (AttributeError) on anything without the method.
     if (
       (name === 'lower' || name === 'upper') &&
       args.length === 0 &&
-      text.includes('string') &&
-      text.every((t) => t === 'string' || t === 'null')
+      (text.length === 0 ||
+        (text.includes('string') && text.every((t) => t === 'string' || t === 'null')))
     ) {
-      const text = this.celOf(obj);
-      return this.cel(`${text.cel}.${name}Ascii()`, [text], { type: 'string' });
+      const value = this.celOf(obj);
+      return this.cel(`dyn(${value.cel}).${name}Ascii()`, [value], { type: 'string' });
     }
     return undefined;
   }
