@@ -135,3 +135,53 @@ describe('numbers written as Python writes them', () => {
     );
   });
 });
+
+describe('slices and sorting by a key, as Python does them', () => {
+  const run = (source: string, vars: Record<string, unknown> = {}) => {
+    const compiled = compileCel(source);
+    if (isCelProblem(compiled)) throw new Error(compiled.message);
+    return compiled.run(vars);
+  };
+
+  it('slices lists and text with Python’s bounds: left out, negative, past the end', () => {
+    // Python: xs[:2], xs[-2:], xs[1:-1], xs[5:], xs[:-9], s[1:3]
+    const xs = [1n, 2n, 3n, 4n];
+    expect(run('slice(xs, null, 2)', { xs })).toEqual([1n, 2n]);
+    expect(run('slice(xs, -2, null)', { xs })).toEqual([3n, 4n]);
+    expect(run('slice(xs, 1, -1)', { xs })).toEqual([2n, 3n]);
+    expect(run('slice(xs, 5, null)', { xs })).toEqual([]);
+    expect(run('slice(xs, null, -9)', { xs })).toEqual([]);
+    expect(run('slice("héllo", 1, 3)')).toBe('él');
+    expect(() => run('slice(xs, 0.5, null)', { xs })).toThrow(/not a whole number/);
+  });
+
+  it('sorts by a key, stably, reversed or not, and refuses keys Python cannot compare', () => {
+    const pairs = [
+      ['b', 'first b'],
+      ['a', 'a'],
+      ['b', 'second b'],
+      ['c', 'c'],
+    ];
+    // Python: sorted(..., key=k) and sorted(..., key=k, reverse=True) keep equal keys in order.
+    expect(run('sortedBy(p, false)', { p: pairs })).toEqual(['a', 'first b', 'second b', 'c']);
+    expect(run('sortedBy(p, true)', { p: pairs })).toEqual(['c', 'first b', 'second b', 'a']);
+    expect(
+      run('sortedBy(p, false)', {
+        p: [
+          [2.5, 'x'],
+          [1n, 'y'],
+          [2n, 'z'],
+        ],
+      }),
+    ).toEqual(['y', 'z', 'x']);
+    expect(() =>
+      run('sortedBy(p, false)', {
+        p: [
+          [1n, 'x'],
+          ['a', 'y'],
+        ],
+      }),
+    ).toThrow(/cannot be compared/);
+    expect(() => run('sortedBy(p, false)', { p: [[null, 'x']] })).toThrow(/cannot be compared/);
+  });
+});

@@ -201,6 +201,60 @@ export function celChars(text: unknown): string[] {
   return Array.from(text);
 }
 
+const toJson = (v: unknown): unknown => (typeof v === 'bigint' ? Number(v) : v);
+
+/** Python's `x[lower:upper]` of a list or text: bounds may be null (left out) or negative. */
+export function celSlice(value: unknown, lower: unknown, upper: unknown): unknown {
+  const text = typeof value === 'string';
+  if (!text && !Array.isArray(value)) throw new Error('slice() takes a list or text.');
+  const items: readonly unknown[] = text ? Array.from(value) : (value as unknown[]);
+  const size = items.length;
+  const bound = (b: unknown, otherwise: number): number => {
+    if (b === null || b === undefined) return otherwise;
+    const n = typeof b === 'bigint' || typeof b === 'number' ? Number(b) : Number.NaN;
+    if (!Number.isInteger(n))
+      throw new Error(`slice(): ${JSON.stringify(toJson(b))} is not a whole number.`);
+    return Math.min(Math.max(n < 0 ? n + size : n, 0), size);
+  };
+  const part = items.slice(bound(lower, 0), bound(upper, size));
+  chargeCel(part.length);
+  return text ? part.join('') : part;
+}
+
+/**
+ * The items of `[key, item]` pairs ordered by key as Python's `sorted(…, key=…)` orders them:
+ * numbers by value, text by code point; stable, also when `reverse` (equal keys keep their
+ * order). Keys Python could not compare (None, or text beside a number) are an error.
+ */
+export function celSortedBy(pairs: unknown, reverse: unknown): unknown[] {
+  if (!Array.isArray(pairs)) throw new Error('sortedBy() takes a list of [key, item] pairs.');
+  chargeCel(Math.ceil(pairs.length * Math.log2(pairs.length + 1)));
+  const keyed = (pairs as unknown[]).map((pair, index) => {
+    if (!Array.isArray(pair) || pair.length !== 2)
+      throw new Error('sortedBy() takes a list of [key, item] pairs.');
+    return { key: pair[0] as unknown, item: pair[1] as unknown, index };
+  });
+  const kind = (k: unknown) =>
+    typeof k === 'string'
+      ? 'text'
+      : typeof k === 'number' || typeof k === 'bigint' || typeof k === 'boolean'
+        ? 'number'
+        : 'other';
+  const kinds = new Set(keyed.map((k) => kind(k.key)));
+  if (kinds.has('other') || kinds.size > 1)
+    throw new Error(
+      'sortedBy(): the keys cannot be compared (each must be a number, or each text).',
+    );
+  const compare = (a: unknown, b: unknown): number => {
+    if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+    if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+    const [x, y] = [Number(a), Number(b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  const sign = reverse === true ? -1 : 1;
+  return keyed.sort((a, b) => sign * compare(a.key, b.key) || a.index - b.index).map((k) => k.item);
+}
+
 /** The names `registerListFunctions` adds, for the editor and the docs. */
 export const LIST_FUNCTIONS = [
   'sum',
@@ -217,6 +271,8 @@ export const LIST_FUNCTIONS = [
   'fixed',
   'arithmetic',
   'chars',
+  'slice',
+  'sortedBy',
 ] as const;
 
 /** Registers PolicyLab's list, map and number functions on a CEL environment. */
@@ -235,5 +291,7 @@ export function registerListFunctions(env: Environment): Environment {
     .registerFunction('decimalText(dyn): string', celDecimalText)
     .registerFunction('fixed(dyn, int): string', celFixed)
     .registerFunction('arithmetic(dyn): dyn', pythonArithmetic)
-    .registerFunction('chars(string): list', celChars);
+    .registerFunction('chars(string): list', celChars)
+    .registerFunction('slice(dyn, dyn, dyn): dyn', celSlice)
+    .registerFunction('sortedBy(dyn, bool): list', celSortedBy);
 }

@@ -36,11 +36,29 @@ describe('parsePyExpr', () => {
     expect(parse('x is not None')).toMatchObject({ t: 'cmp', op: 'is not' });
     expect(parse('[a.b for a in xs]')).toMatchObject({ t: 'comp', kind: 'list' });
     expect(parse('a, b')).toMatchObject({ t: 'tuple', items: [{}, {}] });
+    expect(parse('xs[:n]')).toEqual({
+      t: 'slice',
+      obj: { t: 'name', name: 'xs' },
+      upper: { t: 'name', name: 'n' },
+    });
+    expect(parse('xs[-2:]')).toMatchObject({ t: 'slice', lower: { t: 'neg' } });
+    expect(parse('xs[:]')).toEqual({ t: 'slice', obj: { t: 'name', name: 'xs' } });
+    expect(parse('sorted(bs, key=lambda b: b.d, reverse=True)[:limit]')).toMatchObject({
+      t: 'slice',
+      obj: {
+        t: 'call',
+        kwargs: [
+          ['key', { t: 'lambda', params: ['b'], body: { t: 'attr', name: 'd' } }],
+          ['reverse', { t: 'const', value: 'True' }],
+        ],
+      },
+    });
   });
 
   it('refuses what it does not read, by name', () => {
-    expect(() => parse('lambda x: x')).toThrow(PyExprError);
-    expect(() => parse('a[1:2]')).toThrow(/a slice/);
+    expect(() => parse('lambda (x): x')).toThrow(PyExprError);
+    expect(() => parse('a[1:2:3]')).toThrow(/a slice with a step/);
+    expect(() => parse('a[]')).toThrow(PyExprError);
     expect(() => parse('a < b < c')).toThrow(/a chained comparison/);
     expect(() => parse('f(*args)')).toThrow(/a starred argument/);
     expect(() => parse('a +')).toThrow(/ends early/);

@@ -8,6 +8,10 @@ export type PyExpr =
   | { readonly t: 'const'; readonly value: 'True' | 'False' | 'None' }
   | { readonly t: 'attr'; readonly obj: PyExpr; readonly name: string }
   | { readonly t: 'index'; readonly obj: PyExpr; readonly index: PyExpr }
+  /** `obj[lower:upper]`; a bound left out is absent (a step is outside the subset). */
+  | { readonly t: 'slice'; readonly obj: PyExpr; readonly lower?: PyExpr; readonly upper?: PyExpr }
+  /** `lambda a, b: body` (plain parameters only). */
+  | { readonly t: 'lambda'; readonly params: readonly string[]; readonly body: PyExpr }
   | {
       readonly t: 'call';
       readonly fn: PyExpr;
@@ -44,8 +48,8 @@ const COMPARE = new Set(['==', '!=', '<', '>', '<=', '>=']);
 
 /**
  * Reads tokens as one Python expression (a tuple when they hold top-level commas). Throws
- * PyExprError for anything outside the subset: lambdas, walrus, slices, starred items, chained
- * comparisons, bit operators and the like.
+ * PyExprError for anything outside the subset: walrus, slices with a step, starred items,
+ * chained comparisons, bit operators and the like.
  */
 export function parsePyExpr(tokens: readonly PyToken[]): PyExpr {
   const list = tokens.filter((t) => t.type !== 'newline' && t.type !== 'eof');
@@ -72,13 +76,26 @@ export function parsePyExpr(tokens: readonly PyToken[]): PyExpr {
     return { t: 'tuple', items };
   };
   const test = (): PyExpr => {
-    if (is('lambda')) throw new PyExprError('a lambda');
+    if (is('lambda')) return lambda();
     const body = orTest();
     if (!is('if')) return body;
     at++;
     const cond = orTest();
     expect('else');
     return { t: 'if', cond, then: body, else: test() };
+  };
+  const lambda = (): PyExpr => {
+    at++;
+    const params: string[] = [];
+    while (!is(':')) {
+      const name = peek();
+      if (name?.type !== 'name') throw new PyExprError('a lambda with a parameter that is no name');
+      params.push(name.value);
+      at++;
+      if (!is(':')) expect(',');
+    }
+    at++;
+    return { t: 'lambda', params, body: test() };
   };
   const orTest = (): PyExpr => {
     let left = andTest();
@@ -155,8 +172,21 @@ export function parsePyExpr(tokens: readonly PyToken[]): PyExpr {
         at += 2;
       } else if (is('[')) {
         at++;
-        const index = tuple(']');
-        if (is(':')) throw new PyExprError('a slice');
+        const index = is(':') ? undefined : tuple(']');
+        if (is(':')) {
+          at++;
+          const upper = is(']') ? undefined : test();
+          if (is(':')) throw new PyExprError('a slice with a step');
+          expect(']');
+          value = {
+            t: 'slice',
+            obj: value,
+            ...(index !== undefined && { lower: index }),
+            ...(upper !== undefined && { upper }),
+          };
+          continue;
+        }
+        if (index === undefined) throw new PyExprError('an empty subscript');
         expect(']');
         value = { t: 'index', obj: value, index };
       } else if (is('(')) {

@@ -367,6 +367,12 @@ export function callsSelf(e: PyExpr): boolean {
     case 'comp':
       parts.push(e.iter, e.item, ...(e.cond ? [e.cond] : []));
       break;
+    case 'slice':
+      parts.push(e.obj, ...(e.lower ? [e.lower] : []), ...(e.upper ? [e.upper] : []));
+      break;
+    case 'lambda':
+      parts.push(e.body);
+      break;
     default:
       break;
   }

@@ -1,5 +1,7 @@
 import type { JsonSchema } from '../../domain.ts';
-import type { CelValue, Numeric } from './values.ts';
+import type { PyExpr } from '../../python/expression.ts';
+import type { CelValue, Numeric, Value } from './values.ts';
+import { Unreadable, itemSchema } from './values.ts';
 
 /** What reading a builtin needs of the reader: building a CEL value, and Python's `str()`. */
 export interface BuiltinContext {
@@ -75,4 +77,57 @@ export function builtin(
     default:
       return undefined;
   }
+}
+
+/** What reading `sorted(…, key=…)` needs of the reader. */
+export interface SortContext {
+  readonly cel: BuiltinContext['cel'];
+  /** An expression read as a list, or as a value, with these locals when given. */
+  readonly list: (e: PyExpr, locals?: Map<string, Value>) => CelValue;
+  readonly value: (e: PyExpr, locals?: Map<string, Value>) => CelValue;
+  readonly bool: (e: PyExpr) => CelValue;
+  readonly fresh: (base: string) => string;
+  readonly locals: ReadonlyMap<string, Value>;
+  readonly line: number;
+}
+
+/**
+ * `sorted(xs, key=lambda x: e, reverse=…)`: the items ordered by `e` as Python orders them, a
+ * stable sort (items with equal keys keep their order, reversed or not): CEL's `sortedBy` of
+ * `[key, item]` pairs.
+ */
+export function sortedBy(
+  args: readonly PyExpr[],
+  kwargs: ReadonlyArray<readonly [string, PyExpr]>,
+  context: SortContext,
+): CelValue {
+  const { cel } = context;
+  const [listExpr] = args;
+  const named = new Map(kwargs);
+  const key = named.get('key');
+  const others = [...named.keys()].some((k) => k !== 'key' && k !== 'reverse');
+  if (args.length !== 1 || listExpr === undefined || others)
+    throw new Unreadable(`a sorted() call it cannot follow (line ${context.line})`);
+  const list = context.list(listExpr);
+  const reverseExpr = named.get('reverse');
+  const reverse = reverseExpr ? context.bool(reverseExpr) : cel('false', []);
+  if (key === undefined)
+    return cel(
+      `sortedBy(${list.cel}.map(i, [i, i]), ${reverse.cel})`,
+      [list, reverse],
+      list.schema,
+    );
+  if (key.t !== 'lambda' || key.params.length !== 1)
+    throw new Unreadable(
+      `sorted() by a key that is no one-parameter lambda (line ${context.line})`,
+    );
+  const name = context.fresh('s');
+  const locals = new Map(context.locals);
+  locals.set(key.params[0] ?? '', cel(name, [list], itemSchema(list.schema)));
+  const by = context.value(key.body, locals);
+  return cel(
+    `sortedBy(${list.cel}.map(${name}, [dyn(${by.cel}), dyn(${name})]), ${reverse.cel})`,
+    [list, by, reverse],
+    list.schema,
+  );
 }

@@ -4,7 +4,7 @@ import type { PyExpr } from '../../python/expression.ts';
 import { parsePyExpr } from '../../python/expression.ts';
 import { readPythonModule } from '../../python/module.ts';
 import { tokenizePython } from '../../python/tokenize.ts';
-import { builtin } from './builtins.ts';
+import { builtin, sortedBy } from './builtins.ts';
 import { liftReturns } from './flow.ts';
 import type { PyStatement } from '../../python/statements.ts';
 import {
@@ -144,6 +144,15 @@ export abstract class ExpressionReader extends ValueReader {
       }
       case 'comp':
         return this.comprehension(e, frame);
+      case 'slice': {
+        const x = this.celOf(this.expr(e.obj, frame));
+        const bound = (b: PyExpr | undefined) =>
+          b === undefined ? this.cel('null', []) : this.celOf(this.expr(b, frame));
+        const [lower, upper] = [bound(e.lower), bound(e.upper)];
+        return this.cel(`slice(${x.cel}, ${lower.cel}, ${upper.cel})`, [x, lower, upper], x.schema);
+      }
+      case 'lambda':
+        throw new Unreadable(`a lambda other than sorted()'s key (line ${this.line})`);
     }
   }
 
@@ -355,6 +364,16 @@ export abstract class ExpressionReader extends ValueReader {
         fields: new Map(fields),
       };
     }
+    if (fn.name === 'sorted' && kwargs.length > 0)
+      return sortedBy(args, kwargs, {
+        cel: (text, from, schema, numeric) => this.cel(text, from, schema, numeric),
+        list: (e, locals) => this.list(this.expr(e, locals ? { ...frame, locals } : frame)),
+        value: (e, locals) => this.celOf(this.expr(e, locals ? { ...frame, locals } : frame)),
+        bool: (e) => this.bool(this.expr(e, frame)),
+        fresh: (base) => this.fresh(base),
+        locals: frame.locals,
+        line: this.line,
+      });
     if (kwargs.length > 0) throw new Unreadable(`${fn.name}() with keyword arguments`);
     const values = () => args.map((a) => this.celOf(this.expr(a, frame)));
     const plain = builtin(fn.name, args.length, values, {

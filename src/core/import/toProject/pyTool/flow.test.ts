@@ -204,4 +204,28 @@ describe('early returns read as branches (liftReturns)', () => {
       ]),
     ).toEqual(expect.any(String));
   });
+
+  it('reads sorted() by a lambda key, reversed, then sliced, as Python orders and cuts', () => {
+    const out = programOf(
+      [
+        'def tool(self, limit: int):',
+        '    rows = [{"id": "a", "d": "2025-01-05"}, {"id": "b", "d": "2025-03-01"}, {"id": "c", "d": "2025-02-05"}]',
+        '    return [r["id"] for r in sorted(rows, key=lambda r: r["d"], reverse=True)[:limit]]',
+      ].join('\n'),
+      {},
+      { properties: { limit: { type: 'integer' } } },
+      [],
+      1,
+      { returns: true },
+    );
+    if ('reason' in out) throw new Error(out.reason);
+    const returns = compileCel(out.returns ?? '');
+    if (isCelProblem(returns)) throw new Error(returns.message);
+    // Python: ['b', 'c', 'a'][:limit] for 12, 2 and -1.
+    expect([12n, 2n, -1n].map((limit) => returns.run({ args: { limit }, db: {} }))).toEqual([
+      ['b', 'c', 'a'],
+      ['b', 'c'],
+      ['b', 'c'],
+    ]);
+  });
 });
