@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { ChatEngine } from '../src/core/index.ts';
+import type { ChatEngine, SimScenario } from '../src/core/index.ts';
 import { DEFAULT_PERSONA } from '../src/core/index.ts';
 import { testScenario } from '../src/core/testing/scenarios.ts';
 import { REFUND_PLAN, simulateRefunds } from '../src/test/refundDesk.ts';
@@ -24,6 +24,19 @@ const judge: ChatEngine = {
   },
 };
 
+/** One trial of the scenario at the refund desk, judged, saved as a run file; its path. */
+async function recorded(scenario: SimScenario, name: string): Promise<string> {
+  const { events } = await simulateRefunds({
+    ...REFUND_PLAN,
+    scenarios: [{ scenario, source: 'hand-written' }],
+    trials: 1,
+    judge: { engine: judge, model: 'judge-model' },
+  });
+  const path = test.info().outputPath(name);
+  writeFileSync(path, JSON.stringify(events));
+  return path;
+}
+
 test('a tau2-style scenario: its assertions shown as the judge’s opinion in Replay and the report', async ({
   workbench,
   page,
@@ -43,18 +56,9 @@ test('a tau2-style scenario: its assertions shown as the judge’s opinion in Re
       ],
     },
   });
-  const { events } = await simulateRefunds({
-    ...REFUND_PLAN,
-    scenarios: [{ scenario, source: 'hand-written' }],
-    trials: 1,
-    judge: { engine: judge, model: 'judge-model' },
-  });
-  const path = test.info().outputPath('tau-run.json');
-  writeFileSync(path, JSON.stringify(events));
-
   await workbench.openExample('store');
   const replay = new ReplayPane(page);
-  await replay.importRun(path);
+  await replay.importRun(await recorded(scenario, 'tau-run.json'));
   await replay.pick('tau#1');
   const cards = replay.dialogue.getByTestId('assertion');
   await expect(cards).toHaveCount(2);
@@ -101,18 +105,9 @@ test('a scenario graded by its assertions: an unmet one fails it, what it is not
       gradedBy: ['assertions'],
     },
   });
-  const { events } = await simulateRefunds({
-    ...REFUND_PLAN,
-    scenarios: [{ scenario, source: 'hand-written' }],
-    trials: 1,
-    judge: { engine: judge, model: 'judge-model' },
-  });
-  const path = test.info().outputPath('graded-run.json');
-  writeFileSync(path, JSON.stringify(events));
-
   await workbench.openExample('store');
   const replay = new ReplayPane(page);
-  await replay.importRun(path);
+  await replay.importRun(await recorded(scenario, 'graded-run.json'));
   await replay.pick('graded#1');
   const ungraded = replay.root.locator('[data-testid="finding"][data-state="ungraded"]');
   await expect(ungraded).toHaveCount(1);

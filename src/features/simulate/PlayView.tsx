@@ -188,39 +188,40 @@ function Findings({
           </li>
         ))}
       </ul>
-      {kept.length > 0 && (
-        <details>
-          <summary>{kept.length} kept</summary>
-          <ul>
-            {kept.map((f) => (
-              <li key={`kept-${f.source}-${f.id}`} data-state="kept">
-                <strong>{f.policy ?? f.id}</strong>{' '}
-                <span className="simulate-faint">
-                  {SOURCES[f.source]} {f.id}
-                </span>
-                <p>{f.detail}</p>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
-      {ungraded.length > 0 && (
-        <details>
-          <summary>{ungraded.length} not graded</summary>
-          <ul>
-            {ungraded.map((f) => (
-              <li key={`ungraded-${f.id}`} data-state="ungraded">
-                <strong>{f.policy ?? f.id}</strong>{' '}
-                <span className="simulate-faint">
-                  {SOURCES[f.source]} {f.id}
-                </span>
-                <p>{f.detail}</p>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      <FoldedFindings findings={kept} state="kept" label="kept" />
+      <FoldedFindings findings={ungraded} state="ungraded" label="not graded" />
     </aside>
+  );
+}
+
+/** Findings folded under a summary: those kept, or those the scenario is not graded by. */
+function FoldedFindings({
+  findings,
+  state,
+  label,
+}: {
+  findings: readonly LiveFinding[];
+  state: 'kept' | 'ungraded';
+  label: string;
+}) {
+  if (findings.length === 0) return null;
+  return (
+    <details>
+      <summary>
+        {findings.length} {label}
+      </summary>
+      <ul>
+        {findings.map((f) => (
+          <li key={`${state}-${f.source}-${f.id}`} data-state={state}>
+            <strong>{f.policy ?? f.id}</strong>{' '}
+            <span className="simulate-faint">
+              {SOURCES[f.source]} {f.id}
+            </span>
+            <p>{f.detail}</p>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
