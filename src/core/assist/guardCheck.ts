@@ -4,7 +4,7 @@ import type { GuardDecision } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
 import { argumentMisuse } from '../rules/argumentTypes.ts';
 import { seedDatabase } from '../sim/database.ts';
-import { argumentErrors } from '../sim/toolRuntime.ts';
+import { argumentErrors } from '../sim/toolArguments.ts';
 import { ownExamples } from './guardExamples.ts';
 
 /** An example call of a draft and what the model says the rule must decide on it. */

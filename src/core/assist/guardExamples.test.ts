@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseProject } from '../format/parseProject.ts';
-import { argumentErrors } from '../sim/toolRuntime.ts';
+import { argumentErrors } from '../sim/toolArguments.ts';
 import { OWN_EXAMPLES_LIMIT, ownExamples } from './guardExamples.ts';
 import { lendingDesk } from './testdata/lendingDesk.ts';
 

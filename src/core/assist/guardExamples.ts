@@ -1,5 +1,5 @@
 import type { ProjectModel, Tool } from '../format/model.ts';
-import { argumentErrors } from '../sim/toolRuntime.ts';
+import { argumentErrors } from '../sim/toolArguments.ts';
 
 /** A call PolicyLab made up to show what a draft decides, and how it was made. */
 export interface OwnExample {

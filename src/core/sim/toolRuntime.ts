@@ -1,8 +1,5 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { Ajv } from 'ajv';
 import { CelRunError, compileCel, isCelProblem } from '../cel.ts';
 import { TOOL_CALL_STEP_BUDGET, withCelBudget } from '../celMeter.ts';
-import { createValueAjv } from '../format/columnValues.ts';
 import type { Effect, ProjectModel, Row, Table, Tool } from '../format/model.ts';
 import type { ToolCall } from '../rules/guards.ts';
 import { typedArgs } from '../rules/typedArgs.ts';
@@ -10,8 +7,7 @@ import { aside, closest } from '../text.ts';
 import { diffDatabases, rowKey, validateRow } from './database.ts';
 import { sameRow, toPlain } from './plainValues.ts';
 import { generatedValue } from './generatedIds.ts';
-import { uniqueItemsProblem } from '../format/uniqueItems.ts';
-import { withMatchBudget } from '../regex/linear.ts';
+import { argumentErrors } from './toolArguments.ts';
 import type { Database, RowChange } from './events.ts';
 
 /** What the simulation passes in besides the call: the clock, and optionally a smaller result cap. */
@@ -442,62 +438,4 @@ export function resultText(value: unknown, limit: number = TOOL_RESULT_LIMIT): s
   }
   const note = ` ... [cut: the result was ${text.length} characters, over the limit of ${limit}]`;
   return text.slice(0, Math.max(0, limit - note.length)) + note;
-}
-
-let ajv: Ajv | undefined;
-const validators = new WeakMap<object, ValidateFunction | null>();
-
-function validatorFor(tool: Tool): ValidateFunction | null {
-  let validate = validators.get(tool.parameters);
-  if (validate !== undefined) return validate;
-  ajv ??= createValueAjv();
-  const schema: object = tool.parameters;
-  try {
-    validate = ajv.compile(schema);
-  } catch {
-    // A broken schema is the author's to fix (lint reports it); it cannot hold the agent to account.
-    validate = null;
-  }
-  // Ajv keeps every compiled schema; the WeakMap is the only cache this needs.
-  ajv.removeSchema(schema);
-  validators.set(tool.parameters, validate);
-  return validate;
-}
-
-/**
- * Why the arguments break the tool's parameter schema, in words for the agent; at most three.
- * Arguments that cannot be checked in bounded time (a list too long for `uniqueItems`, a pattern
- * too costly on them) are refused, with why.
- */
-export function argumentErrors(tool: Tool, args: object): string[] {
-  const validate = validatorFor(tool);
-  if (validate === null) return [];
-  const tooLong = uniqueItemsProblem(tool.parameters, args);
-  if (tooLong !== undefined) return [tooLong];
-  try {
-    // Every pattern of the schema, on every string of the arguments, shares one budget.
-    if (withMatchBudget(() => validate(args))) return [];
-  } catch (error) {
-    // A pattern too costly on the arguments (regex/linear.ts) throws inside Ajv: a refused call.
-    return [
-      `they could not be checked (${error instanceof Error ? error.message : String(error)})`,
-    ];
-  }
-  const messages = (validate.errors ?? []).map(describeError);
-  return [...new Set(messages)].slice(0, 3);
-}
-
-function describeError(error: ErrorObject): string {
-  const field = error.instancePath.slice(1).replaceAll('/', '.');
-  const at = field === '' ? 'the arguments' : `"${field}"`;
-  switch (error.keyword) {
-    case 'required':
-      return `"${[field, String(error.params.missingProperty)].filter(Boolean).join('.')}" is missing`;
-    case 'additionalProperties':
-      return `"${String(error.params.additionalProperty)}" is not a parameter`;
-    case 'enum':
-      return `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    default:
-      return `${at} ${error.message ?? `breaks "${error.keyword}"`}`;
-  }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeProject } from '../../core/analyze.ts';
 import { checkCel, compileCel, isCelProblem } from '../../core/cel.ts';
 import { parseProject } from '../../core/format/parseProject.ts';
-import { argumentErrors } from '../../core/sim/toolRuntime.ts';
+import { argumentErrors } from '../../core/sim/toolArguments.ts';
 import { testCheck, judgeOne } from '../../core/testing/checks.ts';
 import { A, U, dialogue } from '../../core/testing/dialogues.ts';
 import { miniWith } from '../../core/testing/miniProject.ts';

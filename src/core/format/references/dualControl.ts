@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../diagnostics.ts';
-import { argumentErrors } from '../../sim/toolRuntime.ts';
+import { argumentErrors } from '../../sim/toolArguments.ts';
 import { sideOfEntity, tablesReadBy, whose } from '../dualControl.ts';
 import type { Side, Tool } from '../model.ts';
 import type { YamlPath } from '../yamlFile.ts';
