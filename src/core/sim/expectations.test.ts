@@ -447,6 +447,31 @@ describe('dialogueVerdict', () => {
 });
 
 describe('passesWithoutAgent', () => {
+  it('counts only what the scenario is graded by: a required action outside graded_by fails no one', () => {
+    const base = {
+      requiredActions: ['cancel'],
+      endState: { reservations: {} },
+    };
+    // Graded by the end state alone, which an idle agent keeps: it passes, whatever it skips.
+    const byEnd = passesWithoutAgent(scenario({ ...base, gradedBy: ['end_state'] }), startDb);
+    expect(byEnd.passes).toBe(true);
+    expect(byEnd.detail).toMatch(/graded by \(expected\.end_state\) holds/);
+    // Graded by its assertions too: only the judge can fail it, which the baseline cannot know.
+    const byJudge = passesWithoutAgent(
+      scenario({
+        ...base,
+        assertions: [{ text: 'The agent cancels ABC123.' }],
+        gradedBy: ['end_state', 'assertions'],
+      }),
+      startDb,
+    );
+    expect(byJudge).toMatchObject({ passes: false, detail: expect.stringMatching(/judge model/) });
+    // Graded by nothing: any agent passes.
+    expect(passesWithoutAgent(scenario({ ...base, gradedBy: [] }), startDb).passes).toBe(true);
+    // Graded by everything (no graded_by): the missing call fails an idle agent.
+    expect(passesWithoutAgent(scenario(base), startDb).passes).toBe(false);
+  });
+
   it('flags a scenario whose expectations only say the status stays active', () => {
     const idle = passesWithoutAgent(
       scenario({

@@ -9,6 +9,7 @@ import { describeChange } from './database.ts';
 import type { EndStateDifference } from './endState.ts';
 import { endStateDifferences } from './endState.ts';
 import type { Database, Finding, RowChange, SimScenario } from './events.ts';
+import { findingState } from './events.ts';
 import { toPlain } from './plainValues.ts';
 import type { Transcript, TranscriptCall } from './transcript.ts';
 import { describeCall, netChanges, ordinal, succeeded } from './transcript.ts';
@@ -357,11 +358,28 @@ export function passesWithoutAgent(
       passes: true,
       detail: 'The scenario expects nothing, so any agent passes it, even one that does nothing.',
     };
-  const failing = findings.filter((f) => !f.passed).map((f) => f.id);
+  // What the scenario is not graded by (`graded_by`) fails no agent, idle or not.
+  const failing = findings
+    .filter((f) => findingState(f) === 'broken' || findingState(f) === 'scenario')
+    .map((f) => f.id);
   if (failing.length > 0)
     return { passes: false, detail: `An agent that does nothing fails ${failing.join(', ')}.` };
+  const judged = scenario.expected.gradedBy?.includes('assertions') === true;
+  if (judged && (scenario.expected.assertions ?? []).length > 0)
+    return {
+      passes: false,
+      detail:
+        'Only the judge model’s opinion of its assertions (graded_by: assertions) can fail an agent that does nothing.',
+    };
+  const graded = findings.filter((f) => findingState(f) !== 'ungraded');
+  if (graded.length === 0)
+    return {
+      passes: true,
+      detail:
+        'Nothing the scenario is graded by (graded_by) can fail, so any agent passes it, even one that does nothing.',
+    };
   return {
     passes: true,
-    detail: `Every expectation (${findings.map((f) => f.id).join(', ')}) holds when the agent calls no tool and the database stays as it started, so the scenario cannot tell a working agent from one that does nothing.`,
+    detail: `Every expectation it is graded by (${graded.map((f) => f.id).join(', ')}) holds when the agent calls no tool and the database stays as it started, so the scenario cannot tell a working agent from one that does nothing.`,
   };
 }
