@@ -374,6 +374,7 @@ function expectationsOf(expected: Record<string, unknown>): ScenarioExpectations
     ...(Object.keys(requestors).length > 0 && { requestors }),
     ...(endState && { endState }),
     ...(expected.graded_by !== undefined && { gradedBy: [...new Set(gradedBy)] }),
+    ...(strings(expected.not_checked).length > 0 && { notChecked: strings(expected.not_checked) }),
   };
 }
 

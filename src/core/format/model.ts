@@ -222,6 +222,11 @@ export interface ScenarioExpectations {
    * not graded; `assertions` named makes a "not met" opinion of the judge fail the dialogue.
    */
   readonly gradedBy?: readonly GradedExpectation[];
+  /**
+   * What the scenario's source expects that could not be carried (`not_checked:`, written by an
+   * importer): each is an unclear finding in every dialogue, never one that held.
+   */
+  readonly notChecked?: readonly string[];
 }
 
 /** An expectation list a scenario can be graded by (`graded_by:`). */

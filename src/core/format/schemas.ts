@@ -353,6 +353,8 @@ export const SCENARIOS_SCHEMA = {
                   additionalProperties: { type: ['object', 'null'] },
                 },
               },
+              // What an importer could not carry: shown as not checked, never as held.
+              not_checked: { type: 'array', items: TEXT },
               // The expectations that decide the verdict (tau2-bench's reward_basis).
               graded_by: {
                 type: 'array',

@@ -8,6 +8,7 @@ import { projectFromFiles } from '../bundle.ts';
 import { compileCel, isCelProblem } from '../cel.ts';
 import { parseProject } from '../format/parseProject.ts';
 import { seedDatabase } from '../sim/database.ts';
+import { checkExpectations } from '../sim/expectations.ts';
 import type { Database } from '../sim/events.ts';
 import { runInitialization } from '../sim/initialization.ts';
 import { runTool } from '../sim/toolRuntime.ts';
@@ -283,5 +284,42 @@ describe('celOf', () => {
         expect(cel).not.toContain('self');
       }),
     );
+  });
+});
+
+describe('what a task expects that the import could not carry', () => {
+  it('is written as not_checked and judged unclear in every dialogue, never as held', () => {
+    const files = phoneDomain();
+    // An env assertion and an initialization action of functions the domain does not have.
+    const tasks = (files.get('tasks.json') ?? '')
+      .replace('"func_name": "assert_line_active"', '"func_name": "assert_no_such_thing"')
+      .replace('"func_name": "set_airplane_mode"', '"func_name": "set_no_such_mode"');
+    files.set('tasks.json', tasks);
+    const { files: written } = projectOfDomain(readTau2Domain('phone', files));
+    const { model } = parseProject(projectFromFiles('phone', written).project);
+    const notChecked = model.scenarios.flatMap((s) => s.expected.notChecked ?? []);
+    // The two planted, and two the fixture already had (a speed test and a random setting the
+    // reader cannot follow), which before were only noted at import.
+    expect(notChecked).toEqual([
+      expect.stringMatching(
+        /^the dialogue starts without its setup: Initialization action set_no_such_mode/,
+      ),
+      expect.stringMatching(/^Environment assertion assert_internet_speed\(.*\) not carried/),
+      expect.stringMatching(
+        /^Environment assertion assert_no_such_thing\(.*\) not carried: no such function/,
+      ),
+      expect.stringMatching(
+        /^the dialogue starts without its setup: Initialization action scramble_settings/,
+      ),
+    ]);
+    const scenario = model.scenarios.find((s) => (s.expected.notChecked ?? []).length > 1);
+    if (!scenario) throw new Error('No scenario carries both.');
+    const start = seedDatabase(model, scenario.rows).db;
+    const idle = { dialogue: 'd', messages: [], calls: [], changes: [] };
+    const findings = checkExpectations(scenario, idle, start, start);
+    const unclear = findings.filter((f) => f.id.startsWith('expected.not_checked'));
+    expect(unclear.length).toBe(scenario.expected.notChecked?.length);
+    expect(unclear.every((f) => !f.passed && f.unclear === true)).toBe(true);
+    expect(unclear[0]?.detail).toMatch(/^Not checked: /);
   });
 });

@@ -127,6 +127,8 @@ export interface SimScenario {
      * one does and the assertions are opinions only (judging.ts).
      */
     readonly gradedBy?: readonly GradedExpectation[];
+    /** What the scenario's source expects that could not be carried: unclear in every dialogue. */
+    readonly notChecked?: readonly string[];
   };
   /** Tool calls run on the starting database before the first turn (dual control). */
   readonly initialization?: readonly ToolInvocation[];

@@ -89,6 +89,15 @@ export function checkExpectations(
       );
     }),
   );
+  // What could not be carried is never held: unclear, for a person to read.
+  const notChecked = (expected.notChecked ?? []).map((what, i): Finding => ({
+    id: `expected.not_checked[${i}]`,
+    policy: undefined,
+    passed: false,
+    unclear: true,
+    detail: `Not checked: ${what}`,
+  }));
+  listed.push(...notChecked);
   const end = expected.endState;
   if (!end) return graded(listed, expected.gradedBy, false);
   const id = 'expected.end_state';
@@ -129,7 +138,7 @@ function graded(
   const basis = by.length === 0 ? 'nothing' : by.join(', ');
   const marked = findings.map((f): Finding => {
     const group = /^expected\.(\w+)/.exec(f.id)?.[1] as GradedExpectation | undefined;
-    if (f.passed || group === undefined || by.includes(group)) return f;
+    if (f.passed || f.unclear || group === undefined || by.includes(group)) return f;
     const { fault: _fault, unclear: _unclear, ...rest } = f;
     return {
       ...rest,

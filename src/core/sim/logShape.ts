@@ -99,6 +99,7 @@ const scenario = object({
     'requestors?': map(oneOf('user')),
     'endState?': map(map(anything)),
     'gradedBy?': list(oneOf(...GRADED_EXPECTATIONS)),
+    'notChecked?': list(text),
   }),
   'initialization?': list(object({ tool: text, args: map(anything) })),
   'messageHistory?': list(object({ role: oneOf('user', 'assistant'), content: text })),

@@ -42,6 +42,7 @@ export function handWrittenScenarios(
         ...(s.expected.endState && { endState: s.expected.endState }),
         ...(s.expected.requestors && { requestors: s.expected.requestors }),
         ...(s.expected.gradedBy && { gradedBy: s.expected.gradedBy }),
+        ...(s.expected.notChecked && { notChecked: s.expected.notChecked }),
       },
       ...(s.initialization && { initialization: s.initialization }),
       ...(s.messageHistory && { messageHistory: s.messageHistory }),

@@ -134,11 +134,12 @@ function withUserParts(
   scenario: Record<string, unknown>,
   parts: UserTaskParts,
 ): Record<string, unknown> {
-  const { user_assertions: userAssertions, database, ...rest } = parts;
+  const { user_assertions: userAssertions, database, not_checked: notChecked, ...rest } = parts;
   const expected = (scenario.expected ?? {}) as Record<string, unknown>;
   const more = {
     ...(userAssertions && { user_assertions: userAssertions }),
     ...(database && { database }),
+    ...(notChecked && { not_checked: notChecked }),
   };
   return {
     ...scenario,

@@ -30,6 +30,8 @@ export interface UserTaskParts {
   readonly user_assertions?: string[];
   /** Environment assertions on the agent's database, as database assertions. */
   readonly database?: string[];
+  /** What the task expects that could not be carried: `not_checked`, never held. */
+  readonly not_checked?: string[];
 }
 
 /** The agent's side, for assertions on its database: its tables and its non-tool functions. */
@@ -61,6 +63,7 @@ export function userTaskParts(
 ): UserTaskParts {
   const item = `task ${task.id}`;
   const note = (message: string) => notes.push({ file: 'scenarios.yaml', item, message });
+  const notChecked: string[] = [];
   const byName = new Map(functions.map((f) => [f.name, f]));
   const records = new Map(
     plan.tables
@@ -98,9 +101,9 @@ export function userTaskParts(
       (byName.has(call.func) || agent.functions.some((f) => f.name === call.func)
         ? 'its body could not be read'
         : 'no such tool or function');
-    note(
-      `Initialization action ${call.func}(${JSON.stringify(call.arguments)}) not carried: ${why}.`,
-    );
+    const message = `Initialization action ${call.func}(${JSON.stringify(call.arguments)}) not carried: ${why}.`;
+    note(message);
+    notChecked.push(`the dialogue starts without its setup: ${message}`);
   }
 
   // The history's tool calls happened before the dialogue: they run as initialization calls (as
@@ -145,10 +148,11 @@ export function userTaskParts(
         ? readAssertion(assertion, fn, user ? plan.tables : agent.tables, agent.known)
         : { ok: false as const, why: `no such function in ${user ? 'user_tools.py' : 'tools.py'}` };
     if (cel.ok) (user ? assertions : database).push(cel.cel);
-    else
-      note(
-        `Environment assertion ${assertion.func}(${JSON.stringify(assertion.arguments)}) not carried: ${cel.why}.`,
-      );
+    else {
+      const message = `Environment assertion ${assertion.func}(${JSON.stringify(assertion.arguments)}) not carried: ${cel.why}.`;
+      note(message);
+      notChecked.push(message);
+    }
   }
 
   return {
@@ -159,6 +163,7 @@ export function userTaskParts(
     }),
     ...(assertions.length > 0 && { user_assertions: assertions }),
     ...(database.length > 0 && { database }),
+    ...(notChecked.length > 0 && { not_checked: notChecked }),
   };
 }
 
