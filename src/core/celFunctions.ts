@@ -1,6 +1,9 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { chargeCel } from './celMeter.ts';
 import { exactFraction, pythonArithmetic } from './pythonArithmetic.ts';
+import { celDecimalText, pythonStr } from './pythonValues.ts';
+
+export { celDecimalText };
 
 // List functions PolicyLab adds to CEL: `sum`, `min` and `max` over a list of numbers, so a
 // total reads `sum(args.items.map(i, i.price))` instead of a chain of additions.
@@ -68,7 +71,9 @@ export function celMax(list: unknown): Numeric {
 // deep inside a list or object column (a gift card's balance inside a user's payment methods):
 // `put(map, key, value)`, `merge(map, map)`, `setAt(list, index, value)`. And the arithmetic and
 // list helpers imported tools need: `round(number, digits)`, `abs(number)`, `sorted(list)`,
-// `range(n)`; numbers written as Python writes them: `decimalText(x)`, `fixed(x, digits)`; and
+// `range(n)`; values written as Python writes them: `decimalText(x)`, `fixed(x, digits)`, and
+// `pyText(x)`, Python's `str()` of a value whose type is known only at run time (pythonValues.ts);
+// and
 // Python's `eval` of arithmetic text: `arithmetic(text)` (pythonArithmetic.ts); `chars(text)`,
 // text as a list of its characters, as Python walks a string.
 
@@ -121,33 +126,6 @@ export function celRound(value: unknown, digits: unknown): Numeric {
   if (twice > denominator || (twice === denominator && q % 2n === 1n)) q += 1n;
   const rounded = Number(q) / 10 ** d;
   return value < 0 ? -rounded : rounded;
-}
-
-/**
- * A number as Python writes a float (`str(2.0)` is "2.0", `str(1e-05)` is "1e-05"): the
- * shortest digits that read back as the same double, in fixed notation from 1e-4 up to 1e16 and
- * with an exponent of at least two digits outside it. An integer (a CEL int) is written as one.
- */
-export function celDecimalText(value: unknown): string {
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value !== 'number')
-    throw new Error(`decimalText() takes a number; got ${String(value)}.`);
-  if (Number.isNaN(value)) return 'nan';
-  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
-  const sign = value < 0 ? '-' : '';
-  const [mantissa = '0', power = '0'] = Math.abs(value).toExponential().split('e');
-  const digits = mantissa.replace('.', '');
-  const exponent = Number(power);
-  if (exponent < -4 || exponent >= 16) {
-    const rest = digits.slice(1);
-    const e = Math.abs(exponent).toString().padStart(2, '0');
-    return `${sign}${digits[0] ?? '0'}${rest ? `.${rest}` : ''}e${exponent < 0 ? '-' : '+'}${e}`;
-  }
-  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
-  const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0');
-  const fraction = digits.slice(exponent + 1);
-  return `${sign}${whole}.${fraction || '0'}`;
 }
 
 /**
@@ -268,6 +246,7 @@ export const LIST_FUNCTIONS = [
   'sorted',
   'range',
   'decimalText',
+  'pyText',
   'fixed',
   'arithmetic',
   'chars',
@@ -289,6 +268,7 @@ export function registerListFunctions(env: Environment): Environment {
     .registerFunction('sorted(dyn): dyn', celSorted)
     .registerFunction('range(dyn): list', celRange)
     .registerFunction('decimalText(dyn): string', celDecimalText)
+    .registerFunction('pyText(dyn): string', pythonStr)
     .registerFunction('fixed(dyn, int): string', celFixed)
     .registerFunction('arithmetic(dyn): dyn', pythonArithmetic)
     .registerFunction('chars(string): list', celChars)

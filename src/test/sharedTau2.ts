@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseProject } from '../core/format/parseProject.ts';
@@ -39,3 +40,23 @@ export function importedTau2(domain: string) {
   const result = importDomain(found, domain);
   return { ...result, model: parseProject(result.project).model };
 }
+
+/** JSON text both sides agree on: sorted keys, no nulls (as the oracle writes it). */
+export function canonical(value: unknown): string {
+  const norm = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(norm)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .filter((k) => (v as Record<string, unknown>)[k] !== null)
+              .map((k) => [k, norm((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return JSON.stringify(norm(value));
+}
+
+/** The SHA-256 of a value's canonical JSON, as the oracles write it. */
+export const digest = (value: unknown): string =>
+  createHash('sha256').update(canonical(value)).digest('hex');

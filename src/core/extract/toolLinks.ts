@@ -39,7 +39,8 @@ export function stem(word: string): string {
   return w.slice(0, 5);
 }
 
-function stems(text: string): Set<string> {
+/** The words of a text that say what it is about, stemmed (`stem`), without the common ones. */
+export function stems(text: string): Set<string> {
   return new Set(
     words(text.replace(/_/g, ' '))
       .filter((w) => !STOP.has(w))

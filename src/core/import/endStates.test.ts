@@ -8,7 +8,14 @@ import type { Database } from '../sim/events.ts';
 import { endStateDifferences } from '../sim/endState.ts';
 import { runInitialization } from '../sim/initialization.ts';
 import { runTool } from '../sim/toolRuntime.ts';
-import { SHARED_TAU2, importedTau2, present, skipped } from '../../test/sharedTau2.ts';
+import {
+  SHARED_TAU2,
+  canonical,
+  digest,
+  importedTau2,
+  present,
+  skipped,
+} from '../../test/sharedTau2.ts';
 
 /*
  * Each tau2-bench domain beside the repository (../shared/tau2, never copied in), imported as a
@@ -29,23 +36,6 @@ interface Oracle {
     { readonly changed: Record<string, string>; readonly env_assertions: unknown[] }
   >;
 }
-
-/** JSON text both sides agree on: sorted keys, no nulls (as the oracle writes it). */
-function canonical(value: unknown): string {
-  const norm = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(norm)
-      : v !== null && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .filter((k) => (v as Record<string, unknown>)[k] !== null)
-              .map((k) => [k, norm((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(norm(value));
-}
-const digest = (value: unknown) => createHash('sha256').update(canonical(value)).digest('hex');
 
 const imported = importedTau2;
 

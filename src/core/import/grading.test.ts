@@ -261,11 +261,12 @@ describe('tau2-bench’s grade and PolicyLab’s verdict agree', () => {
       // And the same calls fail: a tool that answers where tau2-bench's raises, or fails where it
       // answers, is a difference even where the grade does not show it.
       for (const r of rows) expect(r.refused.mine, r.behaviour).toEqual(r.refused.theirs);
-      // Every failure a check found is charged to a policy of the import, the wrong row's
-      // writer: the unasked address change to the address policy, the return left out to the
-      // returns policy. (An NL assertion the judge finds unmet names none: see docs/format.md.)
-      const charged = rows.flatMap((r) => r.charged.filter((c) => !c.includes('assertions')));
+      // Every failure is charged to a policy of the import: a wrong row to its writer's (the
+      // unasked address change to the address policy, the return left out to the returns
+      // policy), an NL assertion the judge finds unmet to the policy on giving information.
+      const charged = rows.flatMap((r) => r.charged);
       expect(charged.filter((c) => c.endsWith('unattributed'))).toEqual([]);
+      expect(charged.filter((c) => c.includes('assertions'))).not.toEqual([]);
       expect(rows.find((r) => r.behaviour === '16: a write left out')?.charged).toEqual([
         expect.stringMatching(/^expected\.end_state → return-/),
       ]);
@@ -288,8 +289,57 @@ describe('tau2-bench’s grade and PolicyLab’s verdict agree', () => {
       for (const r of rows) expect(r.components.mine, r.behaviour).toEqual(r.components.theirs);
       for (const r of rows) expect(r.refused.mine, r.behaviour).toEqual(r.refused.theirs);
       expect(new Set(rows.map((r) => r.tau2))).toEqual(new Set(['pass', 'fail']));
+      // Every failure is charged to a policy: a phone left in the wrong state to the step left
+      // out, or with every step done to the call that spoiled it (airplane mode turned on), by
+      // the manual's policy for that step; a line left without data to the refuelling policy.
+      const charged = rows.flatMap((r) => r.charged);
+      expect(charged).not.toEqual([]);
+      expect(charged.filter((c) => c.endsWith('unattributed'))).toEqual([]);
+      const of = (behaviour: string) => rows.find((r) => r.behaviour.endsWith(behaviour))?.charged;
+      expect(of(': gold plus an unrequested write on the phone')).toEqual([
+        expect.stringMatching(
+          /^expected\.user_assertions\[0\] → guide-user-use-toggle-airplane-mode$/,
+        ),
+        expect.stringMatching(
+          /^expected\.user_assertions\[1\] → guide-user-use-toggle-airplane-mode$/,
+        ),
+      ]);
+      expect(of(": the user's fix left out")?.[0]).toMatch(
+        /→ check-network-status-shows-mobile-data$/,
+      );
+      expect(of(": the agent's write left out")?.[0]).toMatch(
+        /^expected\.database\[0\] → data-refueling/,
+      );
     },
   );
+
+  for (const domain of ['retail', 'telecom', 'mock'])
+    it.skipIf(!present(domain))(
+      `names, in every ${domain} scenario, the policy each step, phrase and assertion answers to${skipped(domain)}`,
+      () => {
+        const { model } = project(domain);
+        const uncharged: string[] = [];
+        for (const s of model.scenarios) {
+          const e = s.expected;
+          const named = (group: string, count: number) => {
+            for (let i = 0; i < count; i += 1)
+              if (e.attributions?.[`expected.${group}[${i}]`] === undefined)
+                uncharged.push(`${s.id}: ${group}[${i}]`);
+          };
+          named('required_actions', e.requiredActions.length);
+          named('must_say', e.mustSay.length);
+          for (const [i, a] of (e.assertions ?? []).entries())
+            if (a.policy === undefined) uncharged.push(`${s.id}: assertions[${i}]`);
+          // Each policy named is one of the scenario's.
+          const all = [
+            ...Object.values(e.attributions ?? {}),
+            ...(e.assertions ?? []).flatMap((a) => (a.policy ? [a.policy] : [])),
+          ];
+          for (const p of all) expect(s.policies, s.id).toContain(p);
+        }
+        expect(uncharged).toEqual([]);
+      },
+    );
 
   it.skipIf(!present('retail'))(
     `never passes a task graded by its NL assertions that no judge saw: it is left unclear${skipped('retail')}`,

@@ -254,11 +254,22 @@ describe('projectOfDomain', () => {
             args: { card: 'C-107', book_id: 'B1' },
             policy: 'before-lending-book-state-due-date',
           },
+          // No policy governs returns: the change is charged to none (and the report says so).
           { tool: 'return_book', args: { loan_id: 'L7', note: 'worn' } },
-          { tool: 'transfer_to_librarian', args: { summary: 'fine' }, compare_args: [] },
+          // A lookup serves the step beside it: no step after it has a policy, so the one before.
+          {
+            tool: 'transfer_to_librarian',
+            args: { summary: 'fine' },
+            compare_args: [],
+            policy: 'before-lending-book-state-due-date',
+          },
         ],
-        must_say: ['14 days'],
-        assertions: ['Agent states the due date.'],
+        // What the agent must say: no policy's words, no answer holds it; the task's last
+        // change with a policy. The assertion shares "state" and "due date" with that policy.
+        must_say: [{ phrase: '14 days', policy: 'before-lending-book-state-due-date' }],
+        assertions: [
+          { assertion: 'Agent states the due date.', policy: 'before-lending-book-state-due-date' },
+        ],
         // The task's reward_basis is DB alone: the rest is shown, not graded.
         graded_by: ['end_state'],
         // The gold run through the imported tools: lend_book takes a copy of B1 (its `format`
@@ -290,12 +301,13 @@ describe('projectOfDomain', () => {
         'tools.yaml | tool lend_book | "No copy of {book_id} left" names values of the call; the message keeps their names in braces.',
         'scenarios.yaml | task x 1 | Expects a call to renew_loan, which is not a tool of the domain; left out.',
         'tools.yaml | user tool scan_card | A write tool whose body only answers or fails; it has no effects.',
+        'policies.yaml | tool return_book | No policy extracted from the domain’s policy governs this tool, so a scenario step that calls it is charged to no policy; link one under `tools:`.',
         'scenarios.yaml | task x 1 | an environment call without a func_name not carried: [{"name":"set_clock"}].',
       ]),
     );
     // Nothing carried is reported as not carried.
     expect(report.join('\n')).not.toMatch(
-      /return_book|pay_fine|Natural-language|persona|database\.yaml/,
+      /tools\.yaml.*return_book|pay_fine|Natural-language|persona|database\.yaml/,
     );
     const policies = parse(files['policies.yaml']) as {
       policies: Array<{ id: string; tools?: string[] }>;

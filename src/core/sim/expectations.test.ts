@@ -417,6 +417,63 @@ describe('checkExpectations: whom a wrong end is charged to', () => {
   });
 });
 
+describe('checkExpectations: a state that does not hold', () => {
+  // Two policies in play, the steps charged as an import charges them; the state names none.
+  const expected = {
+    requiredActions: ['get_user', 'cancel'],
+    database: ['db.reservations.exists(r, r.id == "ABC123" && r.status == "cancelled")'],
+    attributions: {
+      'expected.required_actions[0]': 'verify-identity',
+      'expected.required_actions[1]': 'refund-window',
+    },
+  };
+  const state = (transcript: Parameters<typeof checkExpectations>[1], db: Database) =>
+    checkExpectations(
+      scenario(expected, ['verify-identity', 'refund-window']),
+      transcript,
+      db,
+      startDb,
+    ).find((f) => f.id === 'expected.database[0]');
+
+  it('is charged to the first step the agent missed', () => {
+    const skipped = dialogue([U('Cancel ABC123'), A('Done.', { tool: 'get_user' })]);
+    const found = state(skipped, startDb);
+    expect([found?.passed, found?.policy]).toEqual([false, 'refund-window']);
+    const none = dialogue([U('Cancel ABC123'), A('No.')]);
+    expect(state(none, startDb)?.policy).toBe('verify-identity');
+  });
+
+  it('with every step done, is charged to the last step, and a state that holds to no one', () => {
+    const undone = dialogue([
+      U('Cancel ABC123'),
+      A('Done.', { tool: 'get_user' }, { tool: 'cancel' }),
+    ]);
+    // Both calls made, yet the reservation is still active: the last step did not bring it about.
+    const found = state(undone, startDb);
+    expect([found?.passed, found?.policy]).toEqual([false, 'refund-window']);
+    const held = state(undone, finalDb);
+    expect([held?.passed, held?.policy]).toEqual([true, undefined]);
+  });
+
+  it('with every step done, is charged to an unasked call that changed a table it reads', () => {
+    const reopened: RowChange = { ...cancelChange, before: cancelledRow, after: active };
+    const spoiled = dialogue([
+      U('Cancel ABC123'),
+      A('Done.', { tool: 'get_user' }, { tool: 'cancel', changes: [cancelChange] }),
+      A('And reopened.', { tool: 'reopen', changes: [reopened] }),
+    ]);
+    const found = checkExpectations(
+      scenario(expected, ['verify-identity', 'refund-window']),
+      spoiled,
+      startDb,
+      startDb,
+      new Map(),
+      { toolPolicy: (t) => (t === 'reopen' ? 'no-reopening' : undefined) },
+    ).find((f) => f.id === 'expected.database[0]');
+    expect([found?.passed, found?.policy]).toEqual([false, 'no-reopening']);
+  });
+});
+
 describe('dialogueVerdict', () => {
   const failed: Finding = { id: 'x', policy: 'p', passed: false, detail: '' };
   const passed: Finding = { ...failed, passed: true };

@@ -32,7 +32,9 @@ import { bounded, clip, fail, finding, pass, says, times } from './verdict.ts';
  * message (any run of spaces matches any other), or a regular expression when written
  * `/like this/` (flags `iu`, as for rules.yaml patterns). Each finding names the policy its
  * expectation holds the agent to: the one scenarios.yaml names for it, or the scenario's only
- * policy; otherwise none, and its failure is unattributed.
+ * policy; a state that does not hold and a wrong end are charged to the step the agent missed
+ * or the call that did the harm (`chargeStates`, `endStatePolicy`); otherwise none, and the
+ * failure is unattributed.
  */
 export function checkExpectations(
   scenario: SimScenario,
@@ -89,6 +91,17 @@ export function checkExpectations(
       );
     }),
   );
+  const source = (id: string) => {
+    const [, group, index] = /^expected\.(database|user_assertions)\[(\d+)\]$/.exec(id) ?? [];
+    const items = group === 'database' ? expected.database : expected.userAssertions;
+    return index === undefined ? undefined : items?.[Number(index)];
+  };
+  chargeStates(
+    listed,
+    { required: expected.requiredActions, policyOf, only, source },
+    whole,
+    charging,
+  );
   // What could not be carried is never held: unclear, for a person to read.
   const notChecked = (expected.notChecked ?? []).map((what, i): Finding => ({
     id: `expected.not_checked[${i}]`,
@@ -122,6 +135,52 @@ export function checkExpectations(
       })) ??
     only;
   return graded([...listed, finding(id, policy, verdict)], expected.gradedBy, true);
+}
+
+/**
+ * A state the scenario expects (a database or user assertion naming no policy) that does not
+ * hold is charged to a step the agent missed: the policy of the first required action left unmet.
+ * With every step done, to the call that spoiled it: the last call no required action names that
+ * changed a table the assertion reads, by its tool's policy. Else to the scenario's only policy,
+ * else to the policy of its last required action, the step that should have brought the state
+ * about. In place; uncharged when none of these is known.
+ */
+function chargeStates(
+  findings: Finding[],
+  scenario: {
+    readonly required: readonly string[];
+    readonly policyOf: (id: string) => string | undefined;
+    readonly only: string | undefined;
+    readonly source: (id: string) => string | undefined;
+  },
+  whole: Transcript,
+  charging: EndStateCharging,
+): void {
+  const { required, policyOf, only, source } = scenario;
+  const steps = required.map((_, i) => {
+    const id = `expected.required_actions[${i}]`;
+    return { policy: policyOf(id), unmet: findings.some((f) => f.id === id && !f.passed) };
+  });
+  const charged = steps.filter((a) => a.policy !== undefined);
+  const missed = charged.find((a) => a.unmet)?.policy;
+  const spoiler = (cel: string) => {
+    const tables = new Set([...cel.matchAll(/\bdb\.(\w+)/g)].map((m) => m[1]));
+    const call = whole.calls.findLast(
+      (c) => !required.includes(c.tool) && c.result?.changes.some((ch) => tables.has(ch.table)),
+    );
+    return call && charging.toolPolicy?.(call.tool);
+  };
+  for (const [i, f] of findings.entries()) {
+    if (f.passed || f.policy !== undefined || !/^expected\.(database|user_assertions)\[/.test(f.id))
+      continue;
+    const cel = source(f.id);
+    const policy =
+      missed ??
+      (cel === undefined ? undefined : spoiler(cel)) ??
+      only ??
+      charged[charged.length - 1]?.policy;
+    if (policy !== undefined) findings[i] = { ...f, policy };
+  }
 }
 
 /**

@@ -239,14 +239,18 @@ export function parsePyExpr(tokens: readonly PyToken[]): PyExpr {
     at++;
     if (t.type === 'number') return { t: 'num', text: t.value };
     if (t.type === 'string') {
-      let value = t.value;
-      let fstring = t.fstring === true;
-      // Adjacent literals join, as in Python.
+      // Adjacent literals join, as in Python. Joined to an f-string, a plain one's braces are
+      // text: they are doubled, as the f-string's own literal braces are written.
+      const joined = [t];
       while (peek()?.type === 'string') {
-        value += peek()?.value ?? '';
-        fstring ||= peek()?.fstring === true;
+        const next = peek();
+        if (next) joined.push(next);
         at++;
       }
+      const fstring = joined.some((s) => s.fstring === true);
+      const value = joined
+        .map((s) => (fstring && s.fstring !== true ? s.value.replace(/[{}]/g, '$&$&') : s.value))
+        .join('');
       return { t: 'str', value, fstring };
     }
     if (t.type === 'name') {

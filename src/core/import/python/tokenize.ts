@@ -1,12 +1,15 @@
 /** One token of Python source. `start`/`end` are offsets into the source text. */
 export interface PyToken {
   readonly type: 'name' | 'number' | 'string' | 'op' | 'newline' | 'indent' | 'dedent' | 'eof';
-  /** The token's text; for a string, its decoded value (an f-string keeps its raw body). */
+  /**
+   * The token's text; for a string, its decoded value (an f-string's body with its escapes
+   * decoded, its braces left as written).
+   */
   readonly value: string;
   readonly line: number;
   readonly start: number;
   readonly end: number;
-  /** A string with an `f` prefix: its value is the raw text between the quotes. */
+  /** A string with an `f` prefix: its value holds `{expressions}` and `{{`/`}}` for braces. */
   readonly fstring?: boolean;
 }
 
@@ -205,7 +208,7 @@ function readString(source: string, start: number, prefixLength: number, line: n
     if (source.startsWith(quote, i)) {
       const body = source.slice(bodyStart, i);
       return {
-        value: raw || fstring ? body : unescape(body),
+        value: raw ? body : unescape(body),
         end: i + quote.length,
         lines,
         fstring,
@@ -219,7 +222,7 @@ function readString(source: string, start: number, prefixLength: number, line: n
   }
   const body = source.slice(bodyStart, i);
   return {
-    value: raw || fstring ? body : unescape(body),
+    value: raw ? body : unescape(body),
     end: i,
     lines,
     fstring,

@@ -17,6 +17,30 @@ describe('policies in play for an imported scenario', () => {
     expect(policyOfTool('transfer', links)).toBeUndefined();
   });
 
+  it('prefers a policy that writes the tool’s name out to one linked by shared words', () => {
+    const named = policyLinks([
+      {
+        id: 'one-call-at-a-time',
+        text: 'Make one tool call at a time.',
+        tools: ['toggle_wifi_calling'],
+      },
+      {
+        id: 'turn-wifi-calling-off',
+        text: 'If it is ON, guide the user to use toggle_wifi_calling() to turn it off.',
+        tools: ['toggle_wifi', 'check_wifi_calling', 'toggle_wifi_calling'],
+      },
+    ]);
+    expect(policyOfTool('toggle_wifi_calling', named)).toBe('turn-wifi-calling-off');
+    // A name inside a longer one is not the tool written out.
+    expect(policyOfTool('toggle_wifi', named)).toBe('turn-wifi-calling-off');
+    expect(
+      policyOfTool('toggle_wifi', [
+        { id: 'longer', text: 'Use toggle_wifi_calling().', tools: ['toggle_wifi', 'x'] },
+        { id: 'plain', text: 'Wi-Fi.', tools: ['toggle_wifi'] },
+      ]),
+    ).toBe('plain');
+  });
+
   it('names each action’s policy and puts those policies in play, in the actions’ order', () => {
     const scenario = {
       id: 'task-1',

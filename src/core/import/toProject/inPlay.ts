@@ -16,7 +16,13 @@ type PolicyLinks = PolicyLink;
 export function policyLinks(policies: ReadonlyArray<Record<string, unknown>>): PolicyLinks[] {
   return policies.flatMap((p) =>
     typeof p.id === 'string' && Array.isArray(p.tools)
-      ? [{ id: p.id, tools: p.tools.filter((t): t is string => typeof t === 'string') }]
+      ? [
+          {
+            id: p.id,
+            tools: p.tools.filter((t): t is string => typeof t === 'string'),
+            ...(typeof p.text === 'string' && { text: p.text }),
+          },
+        ]
       : [],
   );
 }

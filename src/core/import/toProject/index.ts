@@ -5,10 +5,11 @@ import type { ProjectFileName } from '../../project.ts';
 import type { ImportedDomain } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import { statedNow } from './clock.ts';
-import { goldEndStates } from './endStates.ts';
+import { attributed } from './attribution.ts';
+import { goldRuns } from './endStates.ts';
 import { validatorNotes } from './validators.ts';
 import { planTables } from './database.ts';
-import { withPoliciesInPlay, policyLinks } from './inPlay.ts';
+import { policyLinks, policyOfTool, withPoliciesInPlay } from './inPlay.ts';
 import { planPolicies } from './policies.ts';
 import { planScenarios } from './scenarios.ts';
 import { planTools } from './tools.ts';
@@ -55,9 +56,11 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
     new Set([...tools.names.values(), ...user.names.values(), ...setup.entries.map((e) => e.name)]),
     notes,
   );
+  // The user's tools too: a policy that has the agent guide the customer through a step on their
+  // side ("have the user turn airplane mode off") governs that step.
   const policies = planPolicies(
     domain.policy,
-    tools.entries.map((t) => ({ name: t.name, description: t.description })),
+    [...tools.entries, ...user.tools].map((t) => ({ name: t.name, description: t.description })),
   );
   const links = policyLinks(policies);
   const scenarios = planScenarios(domain.tasks, tools.names, notes, user.names).map(
@@ -116,16 +119,29 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
   // Graded as tau2-bench grades: the end state each task's gold run reaches, made by running it
   // through the project just written.
   const { model } = parseProject(projectFromFiles(domain.name, files).project);
-  const ends = goldEndStates(model, domain.tasks, { agent: tools.names, user: user.names }, notes);
-  if (ends.some((end) => end !== undefined))
-    files['scenarios.yaml'] = scenariosFile(
-      scenarios.map((scenario, i) => {
-        const end = ends[i];
-        if (end === undefined) return scenario;
-        const expected = (scenario.expected ?? {}) as Record<string, unknown>;
-        return { ...scenario, expected: { ...expected, end_state: end } };
-      }),
-    );
+  // And charged as the gold run shows: what the agent must say, to the step that answered it.
+  const runs = goldRuns(model, domain.tasks, { agent: tools.names, user: user.names }, notes);
+  const texts = policies.flatMap((p) =>
+    typeof p.id === 'string' && typeof p.text === 'string' ? [{ id: p.id, text: p.text }] : [],
+  );
+  const reads = new Set(model.tools.filter((t) => t.kind === 'read').map((t) => t.name));
+  for (const tool of [...tools.entries, ...user.tools])
+    if (tool.kind === 'write' && policyOfTool(tool.name, links) === undefined)
+      notes.push({
+        file: 'policies.yaml',
+        item: `tool ${tool.name}`,
+        message:
+          'No policy extracted from the domain’s policy governs this tool, so a scenario step that calls it is charged to no policy; link one under `tools:`.',
+      });
+  files['scenarios.yaml'] = scenariosFile(
+    scenarios.map((planned, i) => {
+      const run = runs[i];
+      const scenario = attributed(planned, run, { policies: texts, reads });
+      if (run?.end === undefined) return scenario;
+      const expected = (scenario.expected ?? {}) as Record<string, unknown>;
+      return { ...scenario, expected: { ...expected, end_state: run.end } };
+    }),
+  );
   return { files, notCarried: notes, toolNames: tools.names };
 }
 

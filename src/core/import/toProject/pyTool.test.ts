@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeProject } from '../../analyze.ts';
+import { compileCel, isCelProblem } from '../../cel.ts';
 import { projectFromFiles } from '../../bundle.ts';
 import { parseProject } from '../../format/parseProject.ts';
 import { seedDatabase } from '../../sim/database.ts';
@@ -288,6 +289,57 @@ describe('programOf on f-strings and whole tables', () => {
     expect(read('    return f"{sku:>8}"')).toMatchObject({
       reason: expect.stringMatching(/^an f-string part "\{sku:>8\}"/) as unknown,
     });
+  });
+
+  it('reads values whose Python type shows only at run time, and text as Python writes it', () => {
+    const run = (returns: string, args: Record<string, unknown>) => {
+      const compiled = compileCel(returns);
+      if (isCelProblem(compiled)) throw new Error(compiled.message);
+      return compiled.run({ args, db: {} });
+    };
+    const returnsOf = (body: string, params?: Record<string, JsonSchema>) => {
+      const out = read(body, params);
+      if (!('returns' in out) || typeof out.returns !== 'string')
+        throw new Error(JSON.stringify(out));
+      return out.returns;
+    };
+    // An f-string's escapes are decoded; a plain string joined to it keeps its braces as text.
+    expect(run(returnsOf('    return f"a\\n{sku}" "{x}"'), { sku: 'Z' })).toBe('a\nZ{x}');
+    // A part of no known type: Python's str() of what it is when the tool runs.
+    const info = returnsOf('    return f"got {info}"', { info: {} });
+    expect(run(info, { info: { k: "it's", n: 1.5, on: true, none: null } })).toBe(
+      `got {'k': "it's", 'n': 1.5, 'on': True, 'none': None}`,
+    );
+    // A whole number may have been an int or a float in Python: an error, never a guess.
+    expect(() => run(info, { info: 2 })).toThrow(/int or a float/);
+    // Text has no `.value` in Python: read so, it was an Enum member, kept as its value.
+    expect(returnsOf('    return sku.value')).toBe('args.sku');
+    // A joined list is the whole list, however it was built.
+    expect(run(returnsOf('    return " | ".join([sku] + [sku])'), { sku: 'Z' })).toBe('Z | Z');
+  });
+
+  it('reads a search over a table’s items() as the key of the first row found, or its failure', () => {
+    const out = read(
+      [
+        '    for bid, basket in self.db.baskets.items():',
+        '        if basket.customer_id == sku and basket.state == "paid":',
+        '            return bid',
+        '    raise ValueError("No paid basket")',
+      ].join('\n'),
+    );
+    if (!('returns' in out) || typeof out.returns !== 'string')
+      throw new Error(JSON.stringify(out));
+    const db = { baskets: tables.find((t) => t.source === 'baskets')?.rows ?? [] };
+    const compiled = compileCel(out.returns);
+    if (isCelProblem(compiled)) throw new Error(compiled.message);
+    expect(compiled.run({ args: { sku: 'c1' }, db })).toBe('b2');
+    expect(out.requires.map((r) => r.error)).toEqual(['No paid basket']);
+    const found = compileCel(out.requires[0]?.condition ?? 'false');
+    if (isCelProblem(found)) throw new Error(found.message);
+    expect([
+      found.run({ args: { sku: 'c1' }, db }),
+      found.run({ args: { sku: 'c9' }, db }),
+    ]).toEqual([true, false]);
   });
 
   it('adds a row to a table, after which the new key reads from the row added', () => {

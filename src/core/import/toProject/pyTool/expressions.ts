@@ -137,8 +137,17 @@ export abstract class ExpressionReader extends ValueReader {
         const text = entries
           .map(([k, v]) => `${k.cel}: ${same ? v.cel : `dyn(${v.cel})`}`)
           .join(', ');
+        // Each text key's value keeps its type, for what is read back by that key.
+        const properties = Object.fromEntries(
+          entries.flatMap(([k, v]) =>
+            /^"(?:[^"\\]|\\.)*"$/.test(k.cel) && v.schema
+              ? [[JSON.parse(k.cel) as string, v.schema]]
+              : [],
+          ),
+        );
         return this.cel(`{${text}}`, entries.flat(), {
           type: 'object',
+          ...(Object.keys(properties).length > 0 && { properties }),
           ...(same && values[0]?.schema && { additionalProperties: values[0].schema }),
         });
       }
@@ -195,6 +204,15 @@ export abstract class ExpressionReader extends ValueReader {
       const options = Array.isArray(obj.schema?.anyOf) ? (obj.schema.anyOf as JsonSchema[]) : [];
       const member = obj.schema?.enum !== undefined ? obj.schema : options.find((o) => o.enum);
       if (member !== undefined) return { ...obj, schema: member };
+      // Text and numbers have no `.value` in Python: one read so was an Enum member, kept as its
+      // value.
+      if (obj.schema?.type === 'string' || obj.schema?.type === 'integer') return obj;
+      // Of a value whose type shows only at run time: a member (kept as its value, not a map) is
+      // itself; a map's field "value" is that field.
+      if (obj.schema === undefined || Object.keys(obj.schema).length === 0) {
+        const x = this.celOf(obj);
+        return this.cel(`(type(dyn(${x.cel})) == map ? dyn(${x.cel}).value : ${x.cel})`, [x]);
+      }
     }
     if (obj.k === 'place') {
       // A row's key is the key it was looked up by.
@@ -278,8 +296,14 @@ export abstract class ExpressionReader extends ValueReader {
     }
     if (obj.k === 'cel') {
       if (obj.cel === 'null') throw new Unreadable(`it indexes None (line ${this.line})`);
+      // A map literal read by one of its text keys: that entry's type.
+      const key = /^"(?:[^"\\]|\\.)*"$/.test(index.cel)
+        ? (JSON.parse(index.cel) as string)
+        : undefined;
+      const properties = obj.schema?.properties as Record<string, JsonSchema> | undefined;
       const schema =
-        obj.schema?.type === 'array' ? itemSchema(obj.schema) : entrySchema(obj.schema);
+        (key !== undefined ? properties?.[key] : undefined) ??
+        (obj.schema?.type === 'array' ? itemSchema(obj.schema) : entrySchema(obj.schema));
       const at = /^-\d+$/.test(index.cel)
         ? `size(${obj.cel}) ${index.cel.replace('-', '- ')}`
         : index.cel;

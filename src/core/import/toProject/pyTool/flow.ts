@@ -150,26 +150,24 @@ function searchAsIf(s: PyStatement): PyStatement {
   if (found === undefined) return s;
   const { target, iter } = loop;
   const { cond, ret } = found;
-  const gen = [
-    ...target,
-    word('for', s),
-    ...target,
-    word('in', s),
-    ...iter,
-    word('if', s),
-    ...cond,
-  ];
-  const bind: PyStatement = {
-    tokens: nextInto(target, gen, s),
-    line: s.line,
-    body: [],
-  };
+  // Each name of the target bound on its own: `key = next((key for key, row in … if c), None)`.
+  const binds = target
+    .filter((t) => t.type === 'name')
+    .map((name): PyStatement => ({
+      tokens: nextInto(
+        [name],
+        [name, word('for', s), ...target, word('in', s), ...iter, word('if', s), ...cond],
+        s,
+      ),
+      line: s.line,
+      body: [],
+    }));
   // `any(cond for x in xs)`: the same test the search's `next` says it found a row by.
   const test = [...cond, word('for', s), ...target, word('in', s), ...iter];
   return {
     tokens: [word('if', s), word('any', s), op('(', s), ...test, op(')', s), op(':', s)],
     line: s.line,
-    body: [bind, ret],
+    body: [...binds, ret],
   };
 }
 
@@ -224,12 +222,16 @@ function breakSearch(
   };
 }
 
-/** A `for` statement's single target name and what it walks. */
+/**
+ * A `for` statement's target, one name or names unpacked (`for key, row in xs.items()`), and
+ * what it walks.
+ */
 function loopParts(s: PyStatement): { target: PyToken[]; iter: PyToken[] } | undefined {
   const tokens = s.tokens.slice(1, -1);
   const inAt = tokens.findIndex((t) => t.type === 'name' && t.value === 'in');
   const target = tokens.slice(0, inAt);
-  if (inAt !== 1 || target[0]?.type !== 'name') return undefined;
+  const names = target.every((t, i) => (i % 2 === 0 ? t.type === 'name' : t.value === ','));
+  if (inAt < 1 || inAt % 2 === 0 || !names) return undefined;
   return { target, iter: tokens.slice(inAt + 1) };
 }
 
@@ -265,7 +267,7 @@ function searchOf(body: readonly PyStatement[]): { cond: PyToken[]; ret: PyState
     const r = last.body[0] as PyStatement;
     if (head(r) !== 'return' || r.tokens.length < 2 || !same(r)) return undefined;
     // What is returned must not be the inner loop's own.
-    const own = new Set([inner.target[0]?.value, ...names.keys()]);
+    const own = new Set([...inner.target.map((t) => t.value), ...names.keys()]);
     if (r.tokens.some((t) => t.type === 'name' && own.has(t.value))) return undefined;
     ret = r;
     const c = substitute(last.tokens.slice(1, -1), names);

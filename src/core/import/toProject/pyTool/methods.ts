@@ -94,9 +94,9 @@ export abstract class ValueReader extends ReaderBase {
 
   /**
    * An f-string as CEL: its text and each `{expression}` joined, each value written as Python
-   * writes it (`decimalText` for a float, `fixed` for `:.2f`, True/False for a truth value). A
-   * value whose Python type is not known from its schema, or another format spec or conversion
-   * (`{x:>8}`, `{x!r}`), is not followed.
+   * writes it (`decimalText` for a float, `fixed` for `:.2f`, True/False for a truth value, and
+   * `pyText` for a value whose type shows only at run time). Another format spec or conversion
+   * (`{x:>8}`, `{x!r}`) is not followed.
    */
   protected fstring(body: string, frame: Frame): Value {
     const parts: CelValue[] = [];
@@ -113,14 +113,26 @@ export abstract class ValueReader extends ReaderBase {
         );
       const value = this.celOf(this.expr(parsePyExpr(tokens), frame));
       const text = digits !== undefined ? `fixed(${value.cel}, ${digits})` : this.pythonText(value);
-      if (text === undefined)
-        throw new Unreadable(
-          `an f-string part "{${part.expr}}" whose Python type is not known (line ${this.line})`,
-        );
       parts.push(this.cel(text, [value], { type: 'string' }));
     }
     if (parts.length === 0) return this.cel('""', [], { type: 'string' });
     return this.cel(parts.map((p) => p.cel).join(' + '), parts, { type: 'string' });
+  }
+
+  /**
+   * A value as a test. A field of a row that is not a truth value (`if device.vpn_details:`) is
+   * tested as Python tests it, by its type, as is any value whose type is known and not a truth
+   * value; the rest as the base reader tests them.
+   */
+  protected override bool(value: Value): CelValue {
+    const field = value.k === 'place' && value.steps.length > 0 && value.exists === undefined;
+    // An entry of a map whose type the map's literal gave (`status["details"]`).
+    const entry =
+      value.k === 'cel' && value.schema !== undefined && value.schema.type !== 'boolean';
+    if (!field && !entry) return super.bool(value);
+    const x = this.celOf(value);
+    const types = typesOf(x.schema, x.numeric);
+    return types.length === 0 || types.every((t) => t === 'boolean') ? x : this.truthOf(x);
   }
 
   /** Whether a value is true to Python, as CEL, by its type (None, 0, "" and [] are false). */
@@ -146,15 +158,21 @@ export abstract class ValueReader extends ReaderBase {
     return this.cel(test, [value], BOOLEAN);
   }
 
-  /** A value as `str()` writes it in Python, as CEL; undefined when its type is not known. */
-  protected pythonText(value: CelValue): string | undefined {
+  /**
+   * A value as `str()` writes it in Python, as CEL: by its schema's type, else by what it is at
+   * run time (`pyText`).
+   */
+  protected pythonText(value: CelValue): string {
     const type = value.schema?.type;
     if (type === 'string' || value.schema?.enum !== undefined) return value.cel;
     if (type === 'boolean') return `(${value.cel} ? "True" : "False")`;
     if (type === 'integer') return `string(int(${value.cel}))`;
     if (type === 'number' || value.numeric === 'double') return `decimalText(${value.cel})`;
     if (value.numeric === 'int') return `string(${value.cel})`;
-    return undefined;
+    // Its type is known only when the tool runs (none given, or one of several): Python's str()
+    // of what it turns out to be, an error for a whole number that may have been an int or a
+    // float (pythonValues.ts).
+    return `pyText(${value.cel})`;
   }
 
   /**
@@ -231,7 +249,7 @@ export abstract class ValueReader extends ReaderBase {
     }
     if (name === 'join' && args.length === 1 && obj.k === 'cel' && obj.schema?.type === 'string') {
       const list = this.celOf(this.expr(args[0] as PyExpr, frame));
-      return this.cel(`${list.cel}.join(${obj.cel})`, [list, obj], { type: 'string' });
+      return this.cel(`(${list.cel}).join(${obj.cel})`, [list, obj], { type: 'string' });
     }
     const text = typesOf(obj.schema);
     // Text, or a value of no known type: CEL fails the call on anything but text, as Python
@@ -361,12 +379,63 @@ export abstract class ValueReader extends ReaderBase {
 
   /** A comprehension's list, its variable's CEL name, its filter and its item, read once. */
   protected over(gen: Extract<PyExpr, { t: 'comp' }>, frame: Frame) {
+    if (gen.vars.length === 2) return this.overItems(gen, frame);
     if (gen.vars.length !== 1) throw new Unreadable('a comprehension that unpacks');
     const source = this.expr(gen.iter, frame);
     const list = this.list(source);
     const name = celName(gen.vars[0] ?? 'x');
     const locals = new Map(frame.locals);
     locals.set(gen.vars[0] ?? '', this.cel(name, [list], itemSchema(list.schema)));
+    return this.overWith(gen, frame, { source, list, name, locals });
+  }
+
+  /**
+   * `for key, value in xs.items()`: over a table, each row and the key it is kept under; over a
+   * map, each key and its value.
+   */
+  private overItems(gen: Extract<PyExpr, { t: 'comp' }>, frame: Frame) {
+    const [keyVar = '', valueVar = ''] = gen.vars;
+    const call = gen.iter;
+    if (
+      call.t !== 'call' ||
+      call.fn.t !== 'attr' ||
+      call.fn.name !== 'items' ||
+      call.args.length > 0
+    )
+      throw new Unreadable('a comprehension that unpacks anything but .items()');
+    const source = this.expr(call.fn.obj, frame);
+    const locals = new Map(frame.locals);
+    if (source.k === 'table') {
+      const list = this.list(source);
+      const name = celName(valueVar);
+      const row = this.cel(name, [list], itemSchema(list.schema));
+      locals.set(valueVar, row);
+      locals.set(keyVar, this.cel(celSelect(name, source.table.key), [row], { type: 'string' }));
+      return this.overWith(gen, frame, { source, list, name, locals });
+    }
+    const map = this.celOf(source);
+    if (map.schema?.type !== 'object')
+      throw new Unreadable(`.items() of something that is not a map (line ${this.line})`);
+    const name = celName(keyVar);
+    const list = this.cel(`${map.cel}.map(${name}, ${name})`, [map], {
+      type: 'array',
+      items: { type: 'string' },
+    });
+    const values =
+      typeof map.schema.additionalProperties === 'object'
+        ? (map.schema.additionalProperties as JsonSchema)
+        : undefined;
+    locals.set(keyVar, this.cel(name, [list], { type: 'string' }));
+    locals.set(valueVar, this.cel(`${map.cel}[${name}]`, [map, list], values));
+    return this.overWith(gen, frame, { source: list, list, name, locals });
+  }
+
+  private overWith(
+    gen: Extract<PyExpr, { t: 'comp' }>,
+    frame: Frame,
+    over: { source: Value; list: CelValue; name: string; locals: Map<string, Value> },
+  ) {
+    const { source, list, name, locals } = over;
     const inner: Frame = {
       ...frame,
       locals,
@@ -406,8 +475,18 @@ export abstract class ValueReader extends ReaderBase {
         exists: `${list.cel}.exists(${name}, ${cond.cel})`,
       };
     }
-    if (!cond || item.k !== 'cel' || item.cel !== name)
-      throw new Unreadable('a next() that is not a search');
+    if (!cond) throw new Unreadable('a next() that is not a search');
+    if (item.k !== 'cel' || item.cel !== name) {
+      // The first item that meets the condition, made into what the generator gives; None when
+      // there is none.
+      const value = this.celOf(item);
+      const found = `${list.cel}.exists(${name}, ${cond.cel})`;
+      return this.cel(
+        `(${found} ? ${list.cel}.filter(${name}, ${cond.cel}).map(${name}, ${value.cel})[0] : null)`,
+        [list, cond, value],
+        value.schema,
+      );
+    }
     const exists = `${list.cel}.exists(${name}, ${cond.cel})`;
     if (source.k === 'table') {
       // The first row that meets the condition, as a live row: looked up by its key, which is
