@@ -60,3 +60,19 @@ export function canonical(value: unknown): string {
 /** The SHA-256 of a value's canonical JSON, as the oracles write it. */
 export const digest = (value: unknown): string =>
   createHash('sha256').update(canonical(value)).digest('hex');
+
+/**
+ * The domain's files whose SHA-256 is no longer the one an oracle was made from: a changed
+ * domain needs its oracle made again.
+ */
+export function changedSources(
+  domain: string,
+  sources: Readonly<Record<string, string>>,
+): string[] {
+  const root = path.join(SHARED_TAU2, domain);
+  return Object.entries(sources).flatMap(([name, hash]) => {
+    const file = ['data', 'src'].map((d) => path.join(root, d, name)).find((p) => existsSync(p));
+    const actual = file && createHash('sha256').update(readFileSync(file)).digest('hex');
+    return actual === hash ? [] : [name];
+  });
+}
