@@ -15,32 +15,23 @@ import {
   Unreadable,
   type Value,
   columnSchema,
-  entrySchema,
   fieldSchema,
   firstField,
   isSelfPath,
-  itemSchema,
   literalCel,
   mapLiteral,
   pathKey,
   stored,
 } from './values.ts';
 
-import {
-  BOOLEAN,
-  DATE,
-  BUILTIN_TYPES,
-  ValueReader,
-  isTruth,
-  shiftedDate,
-  typesOf,
-} from './methods.ts';
+import { ComprehensionReader } from './comprehensions.ts';
+import { BOOLEAN, DATE, BUILTIN_TYPES, isTruth, shiftedDate, typesOf } from './methods.ts';
 
 /**
  * Reads expressions of a tool body as CEL values and live places. The statement walker extends
  * it; `block` is its, for a helper's body inlined here.
  */
-export abstract class ExpressionReader extends ValueReader {
+export abstract class ExpressionReader extends ComprehensionReader {
   // ---- expressions ----
 
   protected expr(e: PyExpr, frame: Frame): Value {
@@ -267,49 +258,6 @@ export abstract class ExpressionReader extends ValueReader {
     if (g.sets.has(firstField(place)) || (elsewhere && entry === undefined) || elsewhere)
       throw new Unreadable(`it reads inside a column it is changing (line ${this.line})`);
     return undefined;
-  }
-
-  protected index(obj: Value, indexExpr: PyExpr, frame: Frame): Value {
-    if (obj.k === 'tuple' && indexExpr.t === 'num' && /^\d+$/.test(indexExpr.text)) {
-      const item = obj.items[Number(indexExpr.text)];
-      if (item === undefined)
-        throw new Unreadable(`a tuple index out of range (line ${this.line})`);
-      return item;
-    }
-    const index = this.celOf(this.expr(indexExpr, frame));
-    if (obj.k === 'table') {
-      const key = index;
-      return { k: 'place', table: obj.table, key, steps: [] };
-    }
-    if (obj.k === 'place') {
-      if (obj.steps.length === 0) throw new Unreadable('it indexes a row');
-      if (index.cel.startsWith('-')) throw new Unreadable(`a negative index (line ${this.line})`);
-      const schema =
-        obj.schema?.type === 'array' ? itemSchema(obj.schema) : entrySchema(obj.schema);
-      return {
-        k: 'place',
-        table: obj.table,
-        key: obj.key,
-        steps: [...obj.steps, { key: index }],
-        ...(schema && { schema }),
-      };
-    }
-    if (obj.k === 'cel') {
-      if (obj.cel === 'null') throw new Unreadable(`it indexes None (line ${this.line})`);
-      // A map literal read by one of its text keys: that entry's type.
-      const key = /^"(?:[^"\\]|\\.)*"$/.test(index.cel)
-        ? (JSON.parse(index.cel) as string)
-        : undefined;
-      const properties = obj.schema?.properties as Record<string, JsonSchema> | undefined;
-      const schema =
-        (key !== undefined ? properties?.[key] : undefined) ??
-        (obj.schema?.type === 'array' ? itemSchema(obj.schema) : entrySchema(obj.schema));
-      const at = /^-\d+$/.test(index.cel)
-        ? `size(${obj.cel}) ${index.cel.replace('-', '- ')}`
-        : index.cel;
-      return this.cel(`${obj.cel}[${at}]`, [obj, index], schema, stored(schema));
-    }
-    throw new Unreadable(`it indexes a ${obj.k}`);
   }
 
   protected call(e: Extract<PyExpr, { t: 'call' }>, frame: Frame): Value {
