@@ -134,6 +134,9 @@ test.describe('a simulation run', () => {
       await expect(window.getByTestId('judge-opinion')).toContainText(
         'violated in 2 of 6 (opinion)',
       );
+      // late-refund's refund was refused by the guard: an attempt, shown as tried and refused.
+      await expect(window.getByTestId('attempts')).toHaveText('2 attempts refused');
+      await expect(window).toContainText('tried, refused · guard');
       // polite-refund's failure names no policy: listed apart, charged to none.
       await expect(report.getByTestId('unattributed')).toContainText(
         `${unattributed * 2} failures in ${unattributed * 2} dialogues name no policy`,
@@ -161,6 +164,9 @@ test.describe('a simulation run', () => {
         for (const scenario of scenarios)
           await expect(rows.filter({ hasText: scenario })).toHaveCount(2);
       }
+      await expect(dialogues.getByRole('row').filter({ hasText: 'late-refund#1' })).toContainText(
+        '· tried, refused',
+      );
       // The ending names whose provider failed.
       await expect(dialogues.getByRole('row').filter({ hasText: 'lost-order#1' })).toContainText(
         'provider error (the agent’s)',

@@ -8,22 +8,24 @@ export function junitOf(report: RunReport, project: string): string {
   const cases = report.dialogues.map((d) => {
     const name = `name="${xml(d.dialogue)}" classname="${xml(`${project}.${d.scenario}`)}"`;
     // The judge's opinion rides along as output, labelled, never as the case's outcome.
+    // So do refused attempts a rule only notes: shown, never the case's outcome.
+    const said = [
+      ...d.noted.map(
+        (b) =>
+          `Tried, refused (noted, not failing): ${b.policy ?? b.id}${b.turnLabel === undefined ? '' : ` (${b.turnLabel})`}: ${b.detail}`,
+      ),
+      ...d.judgeViolations.map(
+        (j) =>
+          `Judge's opinion (not a verdict): ${j.policy} violated${j.turnLabel === undefined ? '' : ` in ${j.turnLabel}`}: ${j.reason}`,
+      ),
+    ];
     const opinion =
-      d.judgeViolations.length === 0
-        ? ''
-        : `\n      <system-out>${xml(
-            d.judgeViolations
-              .map(
-                (j) =>
-                  `Judge's opinion (not a verdict): ${j.policy} violated${j.turnLabel === undefined ? '' : ` in ${j.turnLabel}`}: ${j.reason}`,
-              )
-              .join('\n'),
-          )}</system-out>`;
+      said.length === 0 ? '' : `\n      <system-out>${xml(said.join('\n'))}</system-out>`;
     if (d.verdict === 'fail') {
       const breaches = d.breaches
         .map(
           (b) =>
-            `${b.policy ?? b.id}${b.turnLabel === undefined ? '' : ` (${b.turnLabel})`}: ${b.detail}`,
+            `${b.policy ?? b.id}${b.turnLabel === undefined ? '' : ` (${b.turnLabel})`}${b.attempt ? ' (tried, refused)' : ''}: ${b.detail}`,
         )
         .join('\n');
       const first = d.breaches[0];

@@ -220,6 +220,7 @@ export async function runRun(
       (unattributed > 0
         ? `\n${unattributed} failed dialogue${unattributed === 1 ? '' : 's'} name no policy (unattributed); see summary.json.`
         : '') +
+      (asideLine(report) ?? '') +
       (judgeLine(report) ?? '') +
       `\n${spentLine(report)}` +
       `\nWrote ${path.join(config.out, 'events.jsonl')}, summary.json and junit.xml.\n`,
@@ -271,6 +272,33 @@ interface Gate {
   readonly threshold: number | undefined;
   readonly maxErrorRate: number;
   readonly judgeGate: number | undefined;
+}
+
+/**
+ * What neither passes nor fails a dialogue but a person must see: findings left unclear (a hedged
+ * confirmation) and refused attempts at what a policy forbids; none when there are neither.
+ */
+function asideLine(report: RunReport): string | undefined {
+  const finished = report.dialogues.filter((d) => d.verdict === 'pass' || d.verdict === 'fail');
+  const unclear = finished.filter((d) => d.unclear.length > 0).length;
+  const attempts = finished.reduce(
+    (n, d) => n + d.noted.length + d.breaches.filter((b) => b.attempt).length,
+    0,
+  );
+  const noted = finished.reduce((n, d) => n + d.noted.length, 0);
+  const parts = [
+    ...(unclear > 0
+      ? [
+          `${unclear} dialogue${unclear === 1 ? '' : 's'} with an unclear finding for a person to read`,
+        ]
+      : []),
+    ...(attempts > 0
+      ? [
+          `${attempts} refused attempt${attempts === 1 ? '' : 's'} at what a policy forbids${noted > 0 ? ` (${noted} only noted)` : ''}`,
+        ]
+      : []),
+  ];
+  return parts.length === 0 ? undefined : `\n${parts.join('; ')}; see summary.json.`;
 }
 
 /** The judge model's opinions, as a line of their own labelled as opinion; none without a judge. */

@@ -313,7 +313,7 @@ export {
 } from './sim/standalone.ts';
 export type { Agreement } from './sim/agreement.ts';
 export { readAgreement } from './sim/agreement.ts';
-export { dialogueVerdict, guardFindings, runChecks } from './sim/judging.ts';
+export { dialogueVerdict, attemptFindings, runChecks } from './sim/judging.ts';
 export { checkExpectations, passesWithoutAgent } from './sim/expectations.ts';
 export type { Interval, PassRate } from './sim/metrics.ts';
 export { passHatK, passRate, wilson } from './sim/metrics.ts';

@@ -1,14 +1,20 @@
 import type { Check, Finding, SimEvent, Transcript } from '../core/index.ts';
-import { guardFindings, runChecks, transcriptOf } from '../core/index.ts';
+import { attemptFindings, runChecks, transcriptOf } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
 import type { PlaySession } from './slices/playSlice.ts';
 import { perStore } from './perStore.ts';
 
-/** A finding as play shows it: broken, kept, or (while the game goes on) not decided yet. */
+/**
+ * A finding as play shows it: broken, kept, a refused attempt only noted, or (while the game goes
+ * on) not decided yet.
+ */
 export interface LiveFinding extends Finding {
-  readonly state: 'broken' | 'kept' | 'open' | 'ungraded';
-  /** Guard rule at a call, transcript check of rules.yaml, or the scenario's expectation. */
-  readonly source: 'guard' | 'check' | 'expected';
+  readonly state: 'broken' | 'kept' | 'open' | 'ungraded' | 'noted';
+  /**
+   * Guard rule or tool precondition at a call, transcript check of rules.yaml, or the scenario's
+   * expectation.
+   */
+  readonly source: 'guard' | 'precondition' | 'check' | 'expected';
 }
 
 /** The game's dialogue and what the deterministic judges make of it so far. */
@@ -47,10 +53,10 @@ export function createPlaySelectors() {
 function playView(play: PlaySession): PlayView {
   const dialogue = `${play.scenario.id}#1`;
   const transcript = transcriptOf(play.events, dialogue);
-  const guards: LiveFinding[] = guardFindings(transcript).map((f) => ({
+  const guards: LiveFinding[] = attemptFindings(transcript).map((f) => ({
     ...f,
-    state: 'broken',
-    source: 'guard',
+    state: f.noted ? 'noted' : 'broken',
+    source: f.id.includes('.requires[') ? 'precondition' : 'guard',
   }));
   const judged = play.events.find(
     (e): e is Extract<SimEvent, { type: 'checks' }> =>

@@ -58,6 +58,7 @@ export function draftRule(draft: GuardDraft): GuardRule {
     fallback: draft.fallback,
     message: draft.message,
     ifMissing: 'forbid',
+    attempt: 'fails',
   };
 }
 

@@ -170,6 +170,8 @@ function preconditionsOf(value: unknown, path: readonly (string | number)[]): Pr
             condition,
             error,
             ...(item.not_imported === true && { notImported: true as const }),
+            ...(typeof item.policy === 'string' && { policy: item.policy }),
+            ...(item.attempt === 'noted' && { attempt: 'noted' as const }),
           },
         ];
   });
@@ -268,6 +270,7 @@ export function buildRules(value: unknown): { guards: ToolGuards[]; checks: Chec
           fallback: pick(rule.fallback, ['message', 'end', 'ask_user'], 'message'),
           ...(message === undefined ? {} : { message }),
           ifMissing: pick(rule.if_missing, ['forbid', 'skip'], 'forbid'),
+          attempt: pick(rule.attempt, ['fails', 'noted'], 'fails'),
         });
       });
       return [
@@ -286,6 +289,7 @@ export function buildRules(value: unknown): { guards: ToolGuards[]; checks: Chec
       return v === undefined ? {} : { [key]: v };
     };
     const max = num(item.max);
+    const covers = (['each', 'turn', 'listed'] as const).find((c) => c === item.covers);
     checks.push({
       path: ['checks', i],
       id,
@@ -296,6 +300,7 @@ export function buildRules(value: unknown): { guards: ToolGuards[]; checks: Chec
       ...optional('first'),
       ...optional('then'),
       ...(max === undefined ? {} : { max }),
+      ...(covers === undefined ? {} : { covers }),
     });
   });
   return { guards, checks };

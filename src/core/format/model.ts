@@ -61,7 +61,22 @@ export interface Precondition extends Located {
    * not carry (a path of its code); a call there ends the dialogue as an error of the project.
    */
   readonly notImported?: true;
+  /**
+   * `policy`: the policy this condition encodes ("only pending orders can be cancelled"). A call
+   * it refuses is then the agent's attempt at what the policy forbids: a finding against it.
+   */
+  readonly policy?: string;
+  /** Whether such an attempt fails the dialogue (`fails`, the default) or is only noted. */
+  readonly attempt?: AttemptWeight;
 }
+
+/**
+ * What a refused attempt at a forbidden act counts for (`attempt:` on a guard rule or a
+ * precondition that names a policy): `fails` the dialogue, as a breach would, or is `noted`
+ * (shown and counted in the policy's row, the dialogue not failed), for a rule that was designed
+ * to catch it.
+ */
+export type AttemptWeight = 'fails' | 'noted';
 
 /**
  * Whose a tool or table is (dual control): the agent's (the default), or the simulated user's
@@ -138,6 +153,8 @@ export interface GuardRule extends Located {
   readonly fallback: 'message' | 'end' | 'ask_user';
   readonly message?: string;
   readonly ifMissing: 'forbid' | 'skip';
+  /** What a call this rule refuses counts for: `fails` (the default) or `noted`. */
+  readonly attempt: AttemptWeight;
 }
 
 export interface ToolGuards extends Located {
@@ -165,7 +182,16 @@ export interface Check extends Located {
   readonly first?: string;
   readonly then?: string;
   readonly max?: number;
+  /** `confirm_before`: which writes one yes licenses (confirmations.ts); `listed` by default. */
+  readonly covers?: ConfirmCovers;
 }
+
+/**
+ * How far one yes reaches under a `confirm_before` check: `each` write needs its own; the writes
+ * of the one agent `turn` that acts on it; or the writes the agent `listed` in the proposal the
+ * yes answered (each named by its arguments), else just the next.
+ */
+export type ConfirmCovers = 'each' | 'turn' | 'listed';
 
 /** An expected action's arguments (tau2-bench's `arguments` and `compare_args`). */
 export interface ExpectedArgs {

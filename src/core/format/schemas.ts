@@ -165,7 +165,15 @@ export const TOOLS_SCHEMA = {
               required: ['condition', 'error'],
               // `not_imported: true`: where it does not hold, the tool does something an
               // importer could not carry; a call there is an error of the project.
-              properties: { condition: CEL, error: TEXT, not_imported: { type: 'boolean' } },
+              // `policy`: the policy the condition encodes, so a call it refuses is an attempt
+              // at what that policy forbids; `attempt`: whether that fails the dialogue.
+              properties: {
+                condition: CEL,
+                error: TEXT,
+                not_imported: { type: 'boolean' },
+                policy: POLICY_ID,
+                attempt: { enum: ['fails', 'noted'] },
+              },
             },
           },
         },
@@ -243,6 +251,8 @@ const GUARD_RULE = {
     fallback: { enum: ['message', 'end', 'ask_user'] },
     message: TEXT,
     if_missing: { enum: ['forbid', 'skip'] },
+    // What a call the rule refuses counts for: it fails the dialogue, or is only noted.
+    attempt: { enum: ['fails', 'noted'] },
   },
 } as const;
 
@@ -262,7 +272,8 @@ export const CHECK_KIND_HELP: Record<(typeof CHECK_KINDS)[number], string> = {
   must_say: 'Some agent message matches `pattern` (a regular expression).',
   must_not_say: 'No agent message matches `pattern` (a regular expression).',
   tool_order: 'An allowed call to `first` comes before any call to `then`.',
-  confirm_before: 'The user agrees in the message before each turn that calls `tool`.',
+  confirm_before:
+    'The user says yes (not a question or a condition) before each call to `tool`; one yes covers the writes the agent listed (`covers: listed`), one `turn`’s, or `each` one alone.',
   never_call: 'The agent never calls `tool`.',
   max_calls: 'The agent calls `tool` at most `max` times in the dialogue.',
   max_calls_per_turn:
@@ -303,6 +314,8 @@ export const RULES_SCHEMA = {
           first: NAME,
           then: NAME,
           max: { type: 'integer', minimum: 0 },
+          // confirm_before: which writes one yes licenses.
+          covers: { enum: ['each', 'turn', 'listed'] },
         },
       },
     },

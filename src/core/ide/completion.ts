@@ -25,6 +25,8 @@ const ENUM_FIELDS: Record<string, readonly string[]> = {
   decision: ['allow', 'forbid'],
   fallback: ['message', 'end', 'ask_user'],
   if_missing: ['forbid', 'skip'],
+  attempt: ['fails', 'noted'],
+  covers: ['listed', 'turn', 'each'],
   default: ['allow', 'deny'],
   origin: ['manual', 'heuristic', 'model'],
   challenge: ['1', '2', '3', '4', '5'],

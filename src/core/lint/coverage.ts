@@ -1,11 +1,12 @@
 import type { ProjectModel } from '../format/model.ts';
 
 /**
- * What can report on a policy without a judge model: a guard rule forbidding in its name, a transcript check
- * naming it, or a scenario expectation tied to it (one that names it, or any of a scenario that
- * tests only this policy: the ways `checkExpectations` ties an expectation to a policy).
+ * What can report on a policy without a judge model: a guard rule forbidding in its name, a tool's
+ * precondition that encodes it (a call it refuses is an attempt), a transcript check naming it, or
+ * a scenario expectation tied to it (one that names it, or any of a scenario that tests only this
+ * policy: the ways `checkExpectations` ties an expectation to a policy).
  */
-export type PolicyCoverage = 'guard' | 'check' | 'expectation';
+export type PolicyCoverage = 'guard' | 'precondition' | 'check' | 'expectation';
 
 /**
  * Each policy of policies.yaml, in order, with what reports on it deterministically. An empty
@@ -17,6 +18,9 @@ export function policyCoverage(model: ProjectModel): Map<string, PolicyCoverage[
     model.guards.flatMap((g) =>
       g.rules.flatMap((r) => (r.decision === 'forbid' ? [r.policy] : [])),
     ),
+  );
+  const required = new Set(
+    model.tools.flatMap((t) => (t.requires ?? []).flatMap((r) => r.policy ?? [])),
   );
   const checked = new Set(model.checks.map((c) => c.policy));
   const expected = new Set(
@@ -32,6 +36,7 @@ export function policyCoverage(model: ProjectModel): Map<string, PolicyCoverage[
     model.policies.map((p) => {
       const by: PolicyCoverage[] = [];
       if (guarded.has(p.id)) by.push('guard');
+      if (required.has(p.id)) by.push('precondition');
       if (checked.has(p.id)) by.push('check');
       if (expected.has(p.id)) by.push('expectation');
       return [p.id, by];

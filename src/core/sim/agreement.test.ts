@@ -46,15 +46,23 @@ describe('readAgreement', () => {
     expect(readAgreement('Absolutely not.')).toEqual({ reading: 'refuses', cue: 'absolutely not' });
     expect(readAgreement('pls dont')).toEqual({ reading: 'refuses', cue: 'dont' });
     expect(readAgreement('Sure, do it')).toEqual({ reading: 'agrees', cue: 'do it' });
+    // An unclear reply says why: a condition and a question are never a yes (confirmations.ts).
     expect(readAgreement("yes if it's under $50")).toEqual({
       reading: 'unclear',
       cue: "if it's under $50",
+      why: 'condition',
     });
     expect(readAgreement('hmm, what would that cost?')).toEqual({
       reading: 'unclear',
       cue: 'hmm, what would that cost?',
+      why: 'question',
     });
-    expect(readAgreement('No, go ahead.')).toEqual({ reading: 'unclear', cue: 'no … go ahead' });
+    expect(readAgreement('No, go ahead.')).toEqual({
+      reading: 'unclear',
+      cue: 'no … go ahead',
+      why: 'mixed',
+    });
+    expect(readAgreement('hmm')).toEqual({ reading: 'unclear', cue: 'hmm', why: 'filler' });
   });
 
   it('gives no cue when the reply answers nothing (a bare request needs asking first)', () => {
@@ -63,9 +71,10 @@ describe('readAgreement', () => {
   });
 
   it('reads a hedged yes as unclear, and being undecided as no answer yet', () => {
-    expect(readAgreement('yeah I guess')).toEqual({ reading: 'unclear', cue: 'i guess' });
-    expect(readAgreement('Ok maybe')).toEqual({ reading: 'unclear', cue: 'maybe' });
-    expect(readAgreement('Yes, probably.')).toEqual({ reading: 'unclear', cue: 'probably' });
+    const hedge = (cue: string) => ({ reading: 'unclear', cue, why: 'hedge' });
+    expect(readAgreement('yeah I guess')).toEqual(hedge('i guess'));
+    expect(readAgreement('Ok maybe')).toEqual(hedge('maybe'));
+    expect(readAgreement('Yes, probably.')).toEqual(hedge('probably'));
     expect(readAgreement("I don't know.")).toEqual({ reading: 'refuses', cue: "i don't know" });
   });
 
@@ -75,6 +84,75 @@ describe('readAgreement', () => {
     expect(readAgreement('Never mind my question, go ahead.').reading).toBe('agrees');
     expect(readAgreement('Sure, but not today.').reading).toBe('refuses');
   });
+});
+
+describe('confirmations in five registers', () => {
+  // Natural yeses a customer gives, five per register: never flagged.
+  const YES: Record<string, readonly string[]> = {
+    formal: [
+      'Yes, please proceed.',
+      'I confirm, please go ahead.',
+      'That is correct, you may proceed.',
+      'Yes, I would like that, thank you.',
+      'Certainly, please do.',
+    ],
+    casual: [
+      'Perfect, let’s do that.',
+      'Yes please, no need to email me.',
+      'Sure thing, go for it.',
+      'Yeah that works for me.',
+      'Sounds good, thanks!',
+    ],
+    texting: ['yep do it', 'ya go ahead', 'k', 'ok cool', 'yes pls'],
+    british: [
+      'Yes please, that’d be brilliant.',
+      'Lovely, go on then.',
+      'Right, yes, carry on.',
+      'Cheers, yes.',
+      'Go ahead, that’s fine.',
+    ],
+    emphatic: [
+      'Absolutely!',
+      'YES. Do it now.',
+      'Of course, 100%.',
+      'Definitely 👍',
+      'Oh yes please!',
+    ],
+  };
+  // Questions back and conditions, in the same registers: never a yes.
+  const NOT_YES: Record<string, readonly [string, 'question' | 'condition'][]> = {
+    formal: [
+      ['Could you tell me what the fee would be?', 'question'],
+      ['Yes, provided there is no fee.', 'condition'],
+    ],
+    casual: [
+      ['Wait, how long will it take?', 'question'],
+      ['Sure, as long as it’s free.', 'condition'],
+    ],
+    texting: [
+      ['is it free?', 'question'],
+      ['ok if its free', 'condition'],
+    ],
+    british: [
+      ['Would that cost me anything?', 'question'],
+      ['Yes, so long as nothing else changes.', 'condition'],
+    ],
+    emphatic: [
+      ['Really?! What does that change?', 'question'],
+      ['YES but only if it arrives before Friday!', 'condition'],
+    ],
+  };
+
+  for (const [register, replies] of Object.entries(YES))
+    it(`reads every natural yes as agreeing (${register})`, () => {
+      for (const reply of replies) expect(readAgreement(reply).reading, reply).toBe('agrees');
+    });
+
+  for (const [register, replies] of Object.entries(NOT_YES))
+    it(`never reads a question or a condition as a yes (${register})`, () => {
+      for (const [reply, why] of replies)
+        expect(readAgreement(reply), reply).toMatchObject({ reading: 'unclear', why });
+    });
 });
 
 describe('readAgreement properties', () => {

@@ -20,17 +20,29 @@ export interface Agreement {
    */
   readonly reading: 'agrees' | 'refuses' | 'unclear';
   /**
+   * Why an `unclear` reply is not a yes: a `condition` ("yes if it's under $50") or a `question`
+   * back ("how long will it take?"), which never license an act, or a `hedge` ("I guess"), a
+   * `mixed` answer ("No, go ahead.") or bare `filler` ("hmm"), which a person has to read.
+   * Undefined for the other readings and for a reply that answers nothing.
+   */
+  readonly why?: UnclearWhy;
+  /**
    * The words that decided, lower-cased. Undefined only when the reply holds nothing that answers
    * (no yes, no refusal, no doubt): a request, a thank-you, another topic.
    */
   readonly cue?: string;
 }
 
+/** Why a reply reads as unclear (`Agreement.why`). */
+export type UnclearWhy = 'condition' | 'question' | 'hedge' | 'mixed' | 'filler';
+
 type Kind = 'yes' | 'no' | 'if' | 'hedge' | 'filler';
 
 interface Cue {
   readonly kind: Kind;
   readonly strong: boolean;
+  /** A hedge that is a question back ("what would that cost?"). */
+  readonly asked?: true;
   readonly text: string;
   readonly start: number;
   readonly end: number;
@@ -220,7 +232,9 @@ const WEAK_NO = words(
 /** A yes undone by a "not" before it: "not ok", "I do not agree", "absolutely not". */
 const NEGATED_BEFORE =
   /(?<![\p{L}])(?:not|n't|never|no)\s+(?:(?:really|quite|very|so|too|be)\s+)?$/u;
-const NEGATED_AFTER = /^\s+not(?![\p{L}])(?! (?:a (?:problem|big deal|worry)|bad)\b)/u;
+// "definitely not mine" says whose something is, not that the yes is withdrawn.
+const NEGATED_AFTER =
+  /^\s+not(?![\p{L}])(?! (?:a (?:problem|big deal|worry)|bad|mine|me|ours|us|his|hers|theirs|them)\b)/u;
 
 const HEDGES = words(
   [
@@ -359,6 +373,7 @@ function cuesOf(said: string): Cue[] {
     .map((q) => ({
       kind: 'hedge',
       strong: true,
+      asked: true,
       text: q.doubt ?? '',
       start: q.end - 1,
       end: q.end,
@@ -429,21 +444,22 @@ function decide(cues: readonly Cue[]): Agreement {
   const first = (kind: Kind, strong?: boolean): Cue | undefined =>
     cues.find((c) => c.kind === kind && (strong === undefined || c.strong === strong));
   const condition = first('if');
-  if (condition) return { reading: 'unclear', cue: condition.text };
+  if (condition) return { reading: 'unclear', cue: condition.text, why: 'condition' };
   const no = first('no', true);
   const yes = first('yes', true);
   if (no && yes) {
     const [a, b] = no.start < yes.start ? [no, yes] : [yes, no];
-    return { reading: 'unclear', cue: `${a.text} … ${b.text}` };
+    return { reading: 'unclear', cue: `${a.text} … ${b.text}`, why: 'mixed' };
   }
   if (no) return { reading: 'refuses', cue: no.text };
   const hedge = first('hedge');
-  if (hedge) return { reading: 'unclear', cue: hedge.text };
+  if (hedge)
+    return { reading: 'unclear', cue: hedge.text, why: hedge.asked ? 'question' : 'hedge' };
   const anyYes = yes ?? first('yes');
   if (anyYes) return { reading: 'agrees', cue: anyYes.text };
   const weakNo = first('no');
   if (weakNo) return { reading: 'refuses', cue: weakNo.text };
   const filler = first('filler');
-  if (filler) return { reading: 'unclear', cue: filler.text };
+  if (filler) return { reading: 'unclear', cue: filler.text, why: 'filler' };
   return { reading: 'unclear' };
 }

@@ -91,7 +91,7 @@ describe('dialogueMarkdown', () => {
       '### The customer’s 2nd message\n\n> Thanks.',
       '## Deterministic findings',
       // Failed first, then what held.
-      '- **Failed:** Guard rule refund-late, policy refund-window, at the agent’s 2nd reply.',
+      '- **Failed (tried, refused):** Guard rule refund-late, policy refund-window, at the agent’s 2nd reply.',
       '- **Held:** confirm-refund, policy refund-window.',
       '## The judge model’s opinion',
       '*A model’s opinion, not a finding',

@@ -204,12 +204,17 @@ function findings(replay: Replay, report: DialogueReport): string[] {
   const source = {
     check: 'Check',
     guard: 'Guard rule',
+    precondition: 'Tool precondition',
     ending: 'Ending',
     assertion: 'Assertion (the judge’s opinion)',
   } as const;
   const failed = report.breaches.map(
     (b) =>
-      `- **Failed:** ${source[b.source]} ${inlineText(b.id)}, ${policyOf(b.policy)}${at(b.turnLabel)}. ${inlineText(b.detail)}`,
+      `- **${b.attempt ? 'Failed (tried, refused)' : 'Failed'}:** ${source[b.source]} ${inlineText(b.id)}, ${policyOf(b.policy)}${at(b.turnLabel)}. ${inlineText(b.detail)}`,
+  );
+  const noted = report.noted.map(
+    (b) =>
+      `- **Tried, refused (noted, not failing):** ${source[b.source]} ${inlineText(b.id)}, ${policyOf(b.policy)}${at(b.turnLabel)}. ${inlineText(b.detail)}`,
   );
   const unclear = report.unclear.map(
     (u) => `- **Unclear:** ${inlineText(u.id)}, ${policyOf(u.policy)}. ${inlineText(u.detail)}`,
@@ -230,9 +235,12 @@ function findings(replay: Replay, report: DialogueReport): string[] {
       const what = skipped ? 'Skipped' : 'Held';
       return `- **${what}:** ${inlineText(f.id)}, ${policyOf(f.policy)}. ${inlineText(detail)}`;
     });
-  const examined = new Set([...report.examined, ...report.breaches.map((b) => b.policy)]);
+  const examined = new Set([
+    ...report.examined,
+    ...[...report.breaches, ...report.noted].map((b) => b.policy),
+  ]);
   const unexamined = (replay.scenario?.policies ?? []).filter((p) => !examined.has(p));
-  const lines = [...failed, ...unclear, ...faults, ...ungraded, ...passed];
+  const lines = [...failed, ...noted, ...unclear, ...faults, ...ungraded, ...passed];
   const blocks = ['## Deterministic findings'];
   if (lines.length > 0) blocks.push(lines.join('\n'));
   else blocks.push(report.checked ? 'No finding.' : 'The checks have not run.');

@@ -17,6 +17,8 @@ export interface DialogueAcc {
   end: Extract<SimEvent, { type: 'dialogue-ended' }> | null;
   checked: boolean;
   readonly breaches: (Breach & { readonly call?: string })[];
+  /** Refused attempts whose rule says they are only noted. */
+  readonly noted: (Breach & { readonly call?: string })[];
   readonly examined: Set<string>;
   readonly unclear: UnclearFinding[];
   readonly ungraded: UnclearFinding[];
@@ -24,6 +26,7 @@ export interface DialogueAcc {
   readonly suspect: string[];
   review: 'counts' | 'discarded' | null;
   readonly turnOfCall: Map<string, number>;
+  readonly toolOfCall: Map<string, string>;
   readonly said: { turn: number; speaker: Speaker }[];
   readonly judged: Extract<SimEvent, { type: 'judge' }>[];
   readonly assertions: Extract<SimEvent, { type: 'assertion' }>[];
@@ -38,6 +41,7 @@ export function openDialogue(start: Extract<SimEvent, { type: 'dialogue-started'
     end: null,
     checked: false,
     breaches: [],
+    noted: [],
     examined: new Set(),
     unclear: [],
     ungraded: [],
@@ -45,6 +49,7 @@ export function openDialogue(start: Extract<SimEvent, { type: 'dialogue-started'
     suspect: [],
     review: null,
     turnOfCall: new Map(),
+    toolOfCall: new Map(),
     said: [],
     judged: [],
     assertions: [],
@@ -62,12 +67,31 @@ export function record(d: DialogueAcc, e: DialogueEvent): void {
   switch (e.type) {
     case 'tool-call':
       d.turnOfCall.set(e.call, e.turn);
+      d.toolOfCall.set(e.call, e.tool);
       break;
     case 'guard':
       if (e.policy !== undefined) d.examined.add(e.policy);
       if (!e.allowed && e.rule !== undefined) {
         const { rule: id, policy, reason: detail, call } = e;
-        d.breaches.push({ source: 'guard', id, policy, turn: undefined, detail, call });
+        const attempt = { source: 'guard', id, policy, turn: undefined, detail, call } as const;
+        (e.noted ? d.noted : d.breaches).push({ ...attempt, attempt: true });
+      }
+      break;
+    case 'tool-result':
+      for (const policy of e.checked ?? []) d.examined.add(policy);
+      if (e.refusedBy) {
+        const { precondition, policy, noted } = e.refusedBy;
+        const tool = d.toolOfCall.get(e.call) ?? 'the tool';
+        const attempt = {
+          source: 'precondition',
+          id: `${tool}.requires[${String(precondition)}]`,
+          policy,
+          turn: undefined,
+          detail: `${tool} refused the call (${e.result.replace(/^Error: /, '')}): the agent tried what the policy forbids.`,
+          call: e.call,
+          attempt: true,
+        } as const;
+        (noted ? d.noted : d.breaches).push(attempt);
       }
       break;
     case 'checks':
@@ -119,7 +143,6 @@ export function record(d: DialogueAcc, e: DialogueEvent): void {
       break;
     }
     case 'note':
-    case 'tool-result':
     case 'dialogue-started':
       break;
   }
@@ -152,15 +175,13 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
     error: errorReason !== null,
   });
   const graded = gradedOpinions(scenario, assertions, d.checked);
-  // A guard event names its call, not its turn; the call's tool-call event has the turn.
-  const breaches: Breach[] = [
-    ...d.breaches.map(({ call, ...b }) =>
-      call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) },
-    ),
-    ...graded.breaches,
-  ]
+  // A guard or result event names its call, not its turn; the call's tool-call event has the turn.
+  const atTurn = ({ call, ...b }: Breach & { readonly call?: string }): Breach =>
+    call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) };
+  const inOrder = (a: Breach, b: Breach) => late(a.turn) - late(b.turn) || text(a.id, b.id);
+  const breaches: Breach[] = [...d.breaches.map(atTurn), ...graded.breaches]
     .map(labelled)
-    .sort((a, b) => late(a.turn) - late(b.turn) || text(a.id, b.id));
+    .sort(inOrder);
   const verdict: Verdict =
     reason === null
       ? 'running'
@@ -181,6 +202,7 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
     verdict,
     checked: d.checked,
     breaches,
+    noted: d.noted.map(atTurn).map(labelled).sort(inOrder),
     examined: [...d.examined].sort(text),
     unclear: [...d.unclear, ...graded.unclear],
     ungraded: d.ungraded,

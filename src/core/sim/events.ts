@@ -72,16 +72,24 @@ export interface Finding {
    * the dialogue's failure.
    */
   readonly ungraded?: true;
+  /** A refused attempt: a guard rule or a tool's precondition stopped what the policy forbids. */
+  readonly attempt?: true;
+  /** A refused attempt its rule says is only noted (`attempt: noted`): never the failure. */
+  readonly noted?: true;
 }
 
-/** How a finding stands: held, broken (the dialogue fails), unclear, not graded, or the scenario's fault. */
-export type FindingState = 'held' | 'broken' | 'unclear' | 'ungraded' | 'scenario';
+/**
+ * How a finding stands: held, broken (the dialogue fails), unclear, not graded, a refused
+ * attempt only noted, or the scenario's fault.
+ */
+export type FindingState = 'held' | 'broken' | 'unclear' | 'ungraded' | 'noted' | 'scenario';
 
 /** The one reading of a finding every verdict, list and export uses. */
 export function findingState(f: Finding): FindingState {
   if (f.fault === 'scenario') return 'scenario';
   if (f.unclear) return 'unclear';
   if (f.passed) return 'held';
+  if (f.noted) return 'noted';
   return f.ungraded ? 'ungraded' : 'broken';
 }
 
@@ -301,6 +309,8 @@ export type SimEvent =
       readonly policy?: string;
       readonly fallback?: 'message' | 'end' | 'ask_user';
       readonly reason: string;
+      /** The refusing rule's `attempt: noted`: the attempt is counted, the dialogue not failed. */
+      readonly noted?: true;
     }
   | {
       readonly type: 'tool-result';
@@ -311,6 +321,17 @@ export type SimEvent =
       /** What the agent is told (JSON), or the error text. */
       readonly result: string;
       readonly changes: readonly RowChange[];
+      /**
+       * A precondition that encodes a policy refused the call: the agent tried what that policy
+       * forbids (its index in the tool's `requires`, from 0).
+       */
+      readonly refusedBy?: {
+        readonly precondition: number;
+        readonly policy: string;
+        readonly noted?: true;
+      };
+      /** The policies the tool's preconditions held the call to (examined, held or not). */
+      readonly checked?: readonly string[];
     }
   | {
       readonly type: 'dialogue-ended';

@@ -114,19 +114,40 @@ function toolOrder(calls: readonly TranscriptCall[], first: string, then: string
   );
 }
 
-/** Every call a guard rule refused: the agent tried what that rule's policy forbids. */
-export function guardFindings(transcript: Transcript): Finding[] {
+/**
+ * Every call a guard rule or a precondition that encodes a policy refused: the agent tried what
+ * that policy forbids. Each is a failed finding marked `attempt`, and `noted` (not failing) when
+ * its rule or precondition says `attempt: noted`. The run report reads the same from the log's
+ * guard and result events (dialogueFold.ts).
+ */
+export function attemptFindings(transcript: Transcript): Finding[] {
   const found: Finding[] = [];
   for (const call of transcript.calls) {
+    if (call.by !== undefined) continue;
+    const at = `In its ${ordinal(call.reply)} reply the agent called ${describeCall(call)}`;
     const guard = call.guard;
-    if (!guard || guard.allowed || guard.rule === undefined) continue;
-    found.push({
-      id: guard.rule,
-      policy: guard.policy,
-      passed: false,
-      turn: call.turn,
-      detail: `In its ${ordinal(call.reply)} reply the agent called ${describeCall(call)}; rule "${guard.rule}" refused it: ${guard.reason}`,
-    });
+    const result = call.result;
+    const refusal = result?.refusedBy;
+    if (guard && !guard.allowed && guard.rule !== undefined)
+      found.push({
+        id: guard.rule,
+        policy: guard.policy,
+        passed: false,
+        turn: call.turn,
+        detail: `${at}; rule "${guard.rule}" refused it: ${guard.reason}`,
+        attempt: true,
+        ...(guard.noted && { noted: true as const }),
+      });
+    else if (result && refusal)
+      found.push({
+        id: `${call.tool}.requires[${String(refusal.precondition)}]`,
+        policy: refusal.policy,
+        passed: false,
+        turn: call.turn,
+        detail: `${at}; the tool refused it (${result.text.replace(/^Error: /, '')}): the agent tried what the policy forbids.`,
+        attempt: true,
+        ...(refusal.noted && { noted: true as const }),
+      });
   }
   return found;
 }

@@ -116,6 +116,8 @@ const finding = object({
   'fault?': oneOf('scenario'),
   'unclear?': oneOf(true),
   'ungraded?': oneOf(true),
+  'attempt?': oneOf(true),
+  'noted?': oneOf(true),
 });
 const change = object({
   table: text,
@@ -211,8 +213,17 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     'policy?': text,
     'fallback?': oneOf('message', 'end', 'ask_user'),
     reason: text,
+    'noted?': oneOf(true),
   },
-  'tool-result': { ...dialogue, call: text, ok: flag, result: text, changes: list(change) },
+  'tool-result': {
+    ...dialogue,
+    call: text,
+    ok: flag,
+    result: text,
+    changes: list(change),
+    'refusedBy?': object({ precondition: count, policy: text, 'noted?': oneOf(true) }),
+    'checked?': list(text),
+  },
   'dialogue-ended': {
     ...dialogue,
     reason: oneOf(...ENDINGS),

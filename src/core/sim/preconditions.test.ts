@@ -120,4 +120,65 @@ describe('tool preconditions (`requires`)', () => {
     // The integer argument is stored as a plain number.
     expect(outcome.db.orders?.find((o) => o.id === 'o1')?.refunded).toBe(150);
   });
+
+  describe('a precondition that encodes a policy', () => {
+    const pending = `        error: Non-pending order cannot be cancelled.`;
+    const policed = (extra = '') =>
+      parseProject(
+        ticketDeskWith('tools.yaml', pending, `${pending}\n        policy: before-show${extra}`),
+      ).model;
+    const scene = (on: typeof model, events: SimEvent[]) => ({
+      model: on,
+      dialogue: 'd#1',
+      turn: 1,
+      now: NOW,
+      clock: () => 0,
+      emit: (event: SimEvent) => events.push(event),
+      history: [] as PastCall[],
+      askUser: () => Promise.reject(new Error('not asked')),
+    });
+
+    it('names the policy and the precondition when it refuses the call', () => {
+      const outcome = runTool(
+        policed(),
+        seed,
+        { tool: 'cancel_order', args: { order_id: 'o2' } },
+        { now: NOW },
+      );
+      expect(outcome).toEqual({
+        ok: false,
+        db: seed,
+        error: 'Non-pending order cannot be cancelled.',
+        refusedBy: { precondition: 1, policy: 'before-show' },
+        checked: ['before-show'],
+      });
+      // A lookup that comes up empty is the tool's own failure: no policy, no attempt.
+      expect(
+        runTool(policed(), seed, { tool: 'cancel_order', args: { order_id: 'o9' } }, { now: NOW }),
+      ).toEqual({ ok: false, db: seed, error: 'There is no such order.' });
+    });
+
+    it('logs the refusal on the result, and the policy as checked when it holds', async () => {
+      const events: SimEvent[] = [];
+      await answerToolCall(
+        { id: 'c1', name: 'cancel_order', arguments: '{"order_id":"o2"}' },
+        seed,
+        scene(policed('\n        attempt: noted'), events),
+      );
+      expect(events[2]).toMatchObject({
+        type: 'tool-result',
+        ok: false,
+        refusedBy: { precondition: 1, policy: 'before-show', noted: true },
+        checked: ['before-show'],
+      });
+      const allowed: SimEvent[] = [];
+      await answerToolCall(
+        { id: 'c2', name: 'cancel_order', arguments: '{"order_id":"o1"}' },
+        seed,
+        scene(policed(), allowed),
+      );
+      expect(allowed[2]).toMatchObject({ type: 'tool-result', ok: true, checked: ['before-show'] });
+      expect(allowed[2]).not.toHaveProperty('refusedBy');
+    });
+  });
 });

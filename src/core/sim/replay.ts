@@ -174,7 +174,13 @@ export function replayOf(
         for (const p of toolPolicies.get(call.tool) ?? []) if (underTest.has(p)) concern(step, p);
         if (call.guard?.policy !== undefined) {
           concern(step, call.guard.policy);
-          if (!call.guard.allowed) breach(step, call.guard.policy);
+          if (!call.guard.allowed && !call.guard.noted) breach(step, call.guard.policy);
+        }
+        // A precondition that encodes a policy refused it: an attempt at what the policy forbids.
+        const refusal = call.result?.refusedBy;
+        if (refusal) {
+          concern(step, refusal.policy);
+          if (!refusal.noted) breach(step, refusal.policy);
         }
         lastTurn = e.turn;
         break;

@@ -60,6 +60,8 @@ describe('reportOf', () => {
         // Message 1 (from 0) is the agent's first reply: turns read as a reader counts them.
         turnLabel: 'the agent’s 1st reply',
         detail: 'refused',
+        // The guard stopped it: an attempt, as against a breach that went through.
+        attempt: true,
       },
     ]);
   });
@@ -386,5 +388,64 @@ describe('the generation part of the report', () => {
 
   it('is null for a run that generated nothing', () => {
     expect(reportOf(FULL, POLICIES).generation).toBeNull();
+  });
+});
+
+describe('refused attempts in the report', () => {
+  // One dialogue: a guard refusal that fails it, and a precondition's refusal only noted.
+  const id = 'a1';
+  const events = stamp([
+    start,
+    scenario('s1', ['refund-window', 'confirm-cancel']),
+    { type: 'dialogue-started', dialogue: id, scenario: 's1', trial: 0 },
+    { type: 'message', dialogue: id, turn: 0, speaker: 'user', text: 'Refund o2, cancel o3' },
+    { type: 'message', dialogue: id, turn: 1, speaker: 'agent', text: '' },
+    { type: 'tool-call', dialogue: id, turn: 1, call: 'c1', tool: 'refund', args: {} },
+    {
+      type: 'guard',
+      dialogue: id,
+      call: 'c1',
+      allowed: false,
+      rule: 'late',
+      policy: 'refund-window',
+      reason: 'Too late.',
+    },
+    { type: 'tool-call', dialogue: id, turn: 1, call: 'c2', tool: 'cancel', args: {} },
+    { type: 'guard', dialogue: id, call: 'c2', allowed: true, reason: 'no rule' },
+    {
+      type: 'tool-result',
+      dialogue: id,
+      call: 'c2',
+      ok: false,
+      result: 'Error: Only pending orders can be cancelled.',
+      changes: [],
+      refusedBy: { precondition: 1, policy: 'confirm-cancel', noted: true },
+      checked: ['confirm-cancel'],
+    },
+    { type: 'dialogue-ended', dialogue: id, reason: 'user-done', detail: 'done' },
+    { type: 'checks', dialogue: id, findings: [] },
+    { type: 'run-ended', reason: 'done' },
+  ]);
+  const report = reportOf(events, POLICIES);
+  const [d] = report.dialogues;
+
+  it('fails the dialogue for the attempt that fails, and only notes the noted one', () => {
+    expect(d?.verdict).toBe('fail');
+    expect(d?.breaches.map((b) => [b.source, b.policy, b.attempt, b.turn])).toEqual([
+      ['guard', 'refund-window', true, 1],
+    ]);
+    expect(d?.noted.map((b) => [b.source, b.id, b.policy, b.turn])).toEqual([
+      ['precondition', 'cancel.requires[1]', 'confirm-cancel', 1],
+    ]);
+    expect(d?.noted[0]?.detail).toBe(
+      'cancel refused the call (Only pending orders can be cancelled.): the agent tried what the policy forbids.',
+    );
+  });
+
+  it('counts both in their policies’ rows, and a noted attempt as the policy examined and kept', () => {
+    const row = (policy: string) => report.byPolicy.find((p) => p.policy === policy);
+    expect(row('refund-window')).toMatchObject({ attempts: 1, passes: 0, fails: 1 });
+    expect(row('confirm-cancel')).toMatchObject({ attempts: 1, passes: 1, fails: 0 });
+    expect(row('confirm-cancel')?.noted.map((b) => b.dialogue)).toEqual([id]);
   });
 });

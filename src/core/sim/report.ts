@@ -151,6 +151,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
   const judged: Tally<string> = new Map();
   const notChecked = new Map<string, number>();
   const breachesOf = new Map<string, PolicyBreach[]>();
+  const notedOf = new Map<string, PolicyBreach[]>();
   const unattributed: RunReport['unattributed'][number][] = [];
   const errors = new Map<TerminationReason, number>();
   let dialoguesJudged = 0;
@@ -198,9 +199,19 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
       list.push({ ...b, dialogue, scenario, trial, inPlay: playing.includes(b.policy) });
       breachesOf.set(b.policy, list);
     }
+    for (const b of d.noted) {
+      if (b.policy === undefined) continue;
+      const list = notedOf.get(b.policy) ?? [];
+      list.push({ ...b, dialogue, scenario, trial, inPlay: playing.includes(b.policy) });
+      notedOf.set(b.policy, list);
+    }
     // A policy counts where something examined it (a breach is an examination too); a policy
     // in play that nothing looked at was not checked there, which is never a pass.
-    const examined = new Set([...d.examined, ...broken]);
+    const examined = new Set([
+      ...d.examined,
+      ...broken,
+      ...d.noted.flatMap((b) => (b.policy === undefined ? [] : [b.policy])),
+    ]);
     const looked = playing.filter((p) => examined.has(p));
     for (const p of playing) {
       if (examined.has(p)) tally(inPlay, p, !broken.has(p));
@@ -249,7 +260,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
   const finished = scenarios.map((s) => ({ passes: s.passes, trials: s.passes + s.fails }));
   const running = count(dialogues, 'running');
   const policyIds = [
-    ...new Set([...inPlay.keys(), ...notChecked.keys(), ...breachesOf.keys()]),
+    ...new Set([...inPlay.keys(), ...notChecked.keys(), ...breachesOf.keys(), ...notedOf.keys()]),
   ].sort(text);
 
   return {
@@ -281,6 +292,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     byPolicy: policyIds.map((policy) => {
       const [p, f] = inPlay.get(policy) ?? [0, 0];
       const breaches = breachesOf.get(policy) ?? [];
+      const noted = notedOf.get(policy) ?? [];
       return {
         policy,
         category: policies.get(policy)?.category ?? null,
@@ -288,6 +300,8 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
         notChecked: notChecked.get(policy) ?? 0,
         breaches,
         outOfPlay: new Set(breaches.filter((b) => !b.inPlay).map((b) => b.dialogue)).size,
+        attempts: breaches.filter((b) => b.attempt).length + noted.length,
+        noted,
       };
     }),
     byCategory: rates(categories, text).map(([category, rate]) => ({ category, ...rate })),

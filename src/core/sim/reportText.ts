@@ -186,12 +186,22 @@ export function reportMarkdown(report: RunReport, title: string): string {
     ),
     '## By policy',
     table(
-      ['Policy', 'Category', 'Pass rate', '95% interval', 'Passed', 'Failed', 'Not checked'],
+      [
+        'Policy',
+        'Category',
+        'Pass rate',
+        '95% interval',
+        'Passed',
+        'Failed',
+        'Not checked',
+        'Attempts refused',
+      ],
       report.byPolicy.map((p) => [
         cell(p.policy),
         cell(p.category ?? 'not in the project'),
         ...rateCells(p),
         String(p.notChecked),
+        p.noted.length > 0 ? `${p.attempts} (${p.noted.length} noted)` : String(p.attempts),
       ]),
     ),
     '## pass^k',
@@ -224,7 +234,7 @@ export function reportMarkdown(report: RunReport, title: string): string {
     ...estimatedNote(usage),
     '## Dialogues',
     table(
-      ['Dialogue', 'Scenario', 'Trial', 'Verdict', 'Ending', 'Broken'],
+      ['Dialogue', 'Scenario', 'Trial', 'Verdict', 'Ending', 'Broken', 'Tried, refused'],
       report.dialogues.map((d) => [
         cell(d.dialogue),
         cell(d.scenario),
@@ -232,6 +242,13 @@ export function reportMarkdown(report: RunReport, title: string): string {
         d.verdict,
         d.ending === null ? 'running' : ENDING_LABELS[d.ending].short,
         cell([...new Set(d.breaches.map((b) => b.policy ?? 'unattributed'))].join(', ')),
+        cell(
+          [
+            ...new Set(
+              [...d.breaches, ...d.noted].filter((b) => b.attempt).map((b) => b.policy ?? b.id),
+            ),
+          ].join(', '),
+        ),
       ]),
     ),
   ];

@@ -29,9 +29,17 @@ export type Verdict = 'pass' | 'fail' | 'error' | 'suspect' | 'running';
  * judge's opinion that one was not met (the only breach that is a model's opinion).
  */
 export interface Breach {
-  readonly source: 'check' | 'guard' | 'ending' | 'assertion';
-  /** The finding's id, or the id of the guard rule that refused the call. */
+  readonly source: 'check' | 'guard' | 'precondition' | 'ending' | 'assertion';
+  /**
+   * The finding's id, the id of the guard rule that refused the call, or the refusing
+   * precondition's place (`cancel_order.requires[1]`).
+   */
   readonly id: string;
+  /**
+   * A refused attempt: the agent tried what the policy forbids and a guard rule or a tool's
+   * precondition stopped it, as against a breach that went through.
+   */
+  readonly attempt?: true;
   /** The policy broken; undefined when nothing ties the failure to a policy (unattributed). */
   readonly policy: string | undefined;
   /** The message index where it happened, when known (the raw index the log keeps). */
@@ -72,6 +80,11 @@ export interface DialogueReport {
   readonly checked: boolean;
   /** Sorted by turn, then id. Kept for errors too, though they never make an error a failure. */
   readonly breaches: readonly Breach[];
+  /**
+   * Refused attempts whose rule or precondition says `attempt: noted`: shown and counted in the
+   * policy's row, never the dialogue's failure. Sorted as `breaches`.
+   */
+  readonly noted: readonly Breach[];
   /**
    * The policies something deterministic examined here: a check or expectation that judged it
    * (not one skipped or unclear), or a guard rule of it that decided a call. Only these count
@@ -127,6 +140,13 @@ export interface PolicyReport extends PassRate {
   readonly breaches: readonly PolicyBreach[];
   /** Failed dialogues that broke it without having it in play. */
   readonly outOfPlay: number;
+  /**
+   * Refused attempts at what it forbids in finished dialogues: those that failed their dialogue
+   * (among `breaches`) and those only noted (`noted`).
+   */
+  readonly attempts: number;
+  /** The noted attempts, listed as `breaches` are. */
+  readonly noted: readonly PolicyBreach[];
 }
 
 /** Pass rate of the scenarios at one challenge level (null: unknown policies, no level). */

@@ -4,6 +4,7 @@ import type { PastCall } from '../rules/guards.ts';
 import { decideToolCall } from '../rules/guards.ts';
 import { sideOfEntity, whose } from '../format/dualControl.ts';
 import type { Database, RowChange, SimEvent } from './events.ts';
+import type { PreconditionRefusal } from './toolRuntime.ts';
 import { runTool } from './toolRuntime.ts';
 
 /** Where a tool call happens: the dialogue, its log, its clock and the simulated `now`. */
@@ -47,7 +48,8 @@ export interface ToolCallOutcome {
  * One tool call of the agent under test, logged step by step: the call, the guard's decision
  * (made before anything runs), then either the tool's run on the database with its changes (a
  * precondition of the tool that does not hold fails it with the tool's own error, which is not a
- * guard refusal: the guard event says allowed, the result says `ok: false`), or
+ * guard refusal: the guard event says allowed, the result says `ok: false`, and names the policy
+ * when the precondition encodes one, so the attempt is a finding against it), or
  * the refused rule's fallback (a message back to the agent, a question to the user, or the end
  * of the dialogue); the result the agent is told closes it either way.
  */
@@ -96,9 +98,15 @@ export async function answerToolCall(
     ...(rule && { rule: rule.id, policy: rule.policy }),
     ...(decision.fallback && !decision.allowed && { fallback: decision.fallback }),
     reason: decision.reason,
+    ...(!decision.allowed && rule?.attempt === 'noted' && { noted: true as const }),
   });
   scene.history.push({ tool: call.name, args, allowed: decision.allowed });
-  const result = (ok: boolean, content: string, changes: readonly RowChange[] = []) => {
+  const result = (
+    ok: boolean,
+    content: string,
+    changes: readonly RowChange[] = [],
+    held: { refusedBy?: PreconditionRefusal; checked?: readonly string[] } = {},
+  ) => {
     emit({
       type: 'tool-result',
       at: clock(),
@@ -107,6 +115,8 @@ export async function answerToolCall(
       ok,
       result: content,
       changes,
+      ...(held.refusedBy && { refusedBy: held.refusedBy }),
+      ...(held.checked && { checked: held.checked }),
     });
     return content;
   };
@@ -114,8 +124,8 @@ export async function answerToolCall(
   if (decision.allowed) {
     const outcome = runTool(scene.model, db, { tool: call.name, args }, { now: scene.now });
     if (outcome.ok)
-      return { content: result(true, outcome.result, outcome.changes), db: outcome.db };
-    const content = result(false, `Error: ${outcome.error}`);
+      return { content: result(true, outcome.result, outcome.changes, outcome), db: outcome.db };
+    const content = result(false, `Error: ${outcome.error}`, [], outcome);
     return { content, db, ...(outcome.notImported && { projectError: outcome.error }) };
   }
   if (decision.fallback === 'ask_user') {

@@ -28,6 +28,8 @@ export type ToolOutcome =
       readonly db: Database;
       readonly changes: readonly RowChange[];
       readonly result: string;
+      /** The policies the tool's preconditions held the call to (`requires[].policy`). */
+      readonly checked?: readonly string[];
     }
   | {
       readonly ok: false;
@@ -35,7 +37,18 @@ export type ToolOutcome =
       readonly error: string;
       /** The tool's behaviour is not in the project: the caller must not go on as if it ran. */
       readonly notImported?: true;
+      /** A precondition that encodes a policy refused it: the agent's attempt at what it forbids. */
+      readonly refusedBy?: PreconditionRefusal;
+      readonly checked?: readonly string[];
     };
+
+/** The precondition (its index in `requires`, from 0) that refused a call, and its policy. */
+export interface PreconditionRefusal {
+  readonly precondition: number;
+  readonly policy: string;
+  /** The precondition's `attempt: noted`: counted, not failing the dialogue. */
+  readonly noted?: true;
+}
 
 /** About 8 KB: enough for a screenful of rows, little enough that one big table does not flood the model. */
 export const TOOL_RESULT_LIMIT = 8192;
@@ -293,9 +306,11 @@ function execute(
     }
   };
 
+  const checked: string[] = [];
   for (const [i, pre] of (tool.requires ?? []).entries()) {
     const label = `precondition ${i + 1}`;
     const holds = evaluate(pre.condition, label);
+    if (pre.policy !== undefined && !checked.includes(pre.policy)) checked.push(pre.policy);
     if (holds === false && pre.notImported)
       return {
         ok: false,
@@ -303,6 +318,14 @@ function execute(
         error: `Tool "${tool.name}" was not imported on this path: ${pre.error}`,
         notImported: true,
       };
+    if (holds === false && pre.policy !== undefined) {
+      const refusedBy = {
+        precondition: i,
+        policy: pre.policy,
+        ...(pre.attempt === 'noted' && { noted: true as const }),
+      };
+      return { ok: false, db: start, error: pre.error, refusedBy, checked };
+    }
     if (holds === false) return failed(start, pre.error);
     if (holds !== true)
       throw new CallFailure(`${label} gave ${JSON.stringify(toPlain(holds))}, not true or false.`);
@@ -324,7 +347,13 @@ function execute(
     tool.returns === undefined
       ? defaultResult(selected, summary)
       : toPlain(evaluate(tool.returns, 'its "returns"'));
-  return { ok: true, db, changes: netChanges(touched.values()), result: resultText(value, limit) };
+  return {
+    ok: true,
+    db,
+    changes: netChanges(touched.values()),
+    result: resultText(value, limit),
+    ...(checked.length > 0 && { checked }),
+  };
 }
 
 /**

@@ -9,6 +9,8 @@ export interface TranscriptGuard {
   readonly policy?: string;
   readonly fallback?: 'message' | 'end' | 'ask_user';
   readonly reason: string;
+  /** The refusing rule's `attempt: noted`: the attempt does not fail the dialogue. */
+  readonly noted?: true;
 }
 
 /** What a tool call that ran gave back, and what it did to the database. */
@@ -16,6 +18,8 @@ export interface TranscriptResult {
   readonly ok: boolean;
   readonly text: string;
   readonly changes: readonly RowChange[];
+  /** The precondition encoding a policy that refused the call, when one did. */
+  readonly refusedBy?: Extract<SimEvent, { type: 'tool-result' }>['refusedBy'];
 }
 
 /** One tool call of the agent, with the guard's decision and the result when they were logged. */
@@ -126,7 +130,13 @@ export function transcriptOf(events: readonly SimEvent[], dialogue: string): Tra
       }
       case 'tool-result': {
         const call = byId.get(event.call);
-        if (call) call.result = { ok: event.ok, text: event.result, changes: event.changes };
+        if (call)
+          call.result = {
+            ok: event.ok,
+            text: event.result,
+            changes: event.changes,
+            ...(event.refusedBy && { refusedBy: event.refusedBy }),
+          };
         for (const change of event.changes) changes.push(change);
         break;
       }
@@ -178,6 +188,7 @@ function guardOf(event: Extract<SimEvent, { type: 'guard' }>): TranscriptGuard {
     ...(event.policy === undefined ? {} : { policy: event.policy }),
     ...(event.fallback === undefined ? {} : { fallback: event.fallback }),
     reason: event.reason,
+    ...(event.noted && { noted: true as const }),
   };
 }
 

@@ -59,6 +59,7 @@ export function CallCard({
 }) {
   const guard = call.guard;
   const refused = guard?.allowed === false;
+  const refusal = call.result?.refusedBy;
   return (
     <div
       className="replay-call"
@@ -75,6 +76,7 @@ export function CallCard({
               Refused by {guard.rule ?? 'the guard'}
               {guard.policy !== undefined && ` (${guard.policy})`}
               {guard.fallback && ` · fallback: ${FALLBACKS[guard.fallback]}`}
+              {guard.noted && ' · noted, not failing'}
             </span>
           ) : (
             <span className="replay-guard is-allowed">
@@ -86,6 +88,14 @@ export function CallCard({
         )}
       </div>
       {guard && <p className="replay-guard-reason">{guard.reason}</p>}
+      {refusal && (
+        <p className="replay-guard-reason" data-testid="precondition-refusal">
+          <span className="replay-guard is-refused">
+            Tried, refused by its precondition {refusal.precondition + 1} ({refusal.policy})
+            {refusal.noted && ' · noted, not failing'}
+          </span>
+        </p>
+      )}
       {guard && whatIf && <WhatIfNote logged={guard} whatIf={whatIf} />}
       <details className="replay-json" open>
         <summary>Arguments</summary>

@@ -125,8 +125,11 @@ function DialogueTable({
                               ? `judge’s opinion, graded: ${b.id} not met`
                               : `unattributed: ${b.id}`)}
                         {b.turnLabel !== undefined && ` (${b.turnLabel})`}
+                        {b.attempt && ' · tried, refused'}
                       </span>
                     ))}
+              {d.noted.length > 0 &&
+                ` · tried, refused (noted): ${d.noted.map((b) => b.policy ?? b.id).join(', ')}`}
               {d.unclear.length > 0 &&
                 ` · unclear, for a person to read: ${d.unclear.map((u) => u.policy ?? u.id).join(', ')}`}
               {d.ungraded.length > 0 &&

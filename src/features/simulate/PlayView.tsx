@@ -146,7 +146,12 @@ function Brief({ seat, scenario }: { seat: Seat; scenario: SimScenario }) {
   );
 }
 
-const SOURCES = { guard: 'guard rule', check: 'check', expected: 'expected outcome' } as const;
+const SOURCES = {
+  guard: 'guard rule',
+  precondition: 'tool precondition',
+  check: 'check',
+  expected: 'expected outcome',
+} as const;
 
 /** The deterministic judges' findings, as the dialogue stands (or as judged at its end). */
 function Findings({
@@ -163,6 +168,7 @@ function Findings({
   const open = findings.filter((f) => f.state === 'open');
   const kept = findings.filter((f) => f.state === 'kept');
   const ungraded = findings.filter((f) => f.state === 'ungraded');
+  const noted = findings.filter((f) => f.state === 'noted');
   return (
     <aside className="play-findings" aria-label={final ? 'Findings' : 'Findings so far'}>
       <h4>{final ? 'Judged' : 'Checks so far'}</h4>
@@ -174,6 +180,7 @@ function Findings({
           <li key={`${f.source}-${f.id}-${String(i)}`} data-state="broken">
             <strong>{f.policy ?? f.id}</strong>{' '}
             <span className="simulate-faint">
+              {f.attempt && 'tried, refused · '}
               {SOURCES[f.source]} {f.id}
               {f.turn !== undefined && ` · ${turnName(f.turn)}`}
             </span>
@@ -190,6 +197,7 @@ function Findings({
       </ul>
       <FoldedFindings findings={kept} state="kept" label="kept" />
       <FoldedFindings findings={ungraded} state="ungraded" label="not graded" />
+      <FoldedFindings findings={noted} state="noted" label="tried, refused (noted)" />
     </aside>
   );
 }
@@ -201,7 +209,7 @@ function FoldedFindings({
   label,
 }: {
   findings: readonly LiveFinding[];
-  state: 'kept' | 'ungraded';
+  state: 'kept' | 'ungraded' | 'noted';
   label: string;
 }) {
   if (findings.length === 0) return null;

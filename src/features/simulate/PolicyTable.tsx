@@ -80,13 +80,19 @@ export function PolicyTable({ report, run }: { report: RunReport; run: string })
                   that had it in play (nothing deterministic looked at it there)
                 </div>
               )}
+              {policy.attempts > 0 && (
+                <div className="simulate-faint" data-testid="attempts">
+                  {policy.attempts} attempt{policy.attempts === 1 ? '' : 's'} refused
+                  {policy.noted.length > 0 && ` (${policy.noted.length} noted, not failing)`}
+                </div>
+              )}
             </td>
             <td>
-              {policy.breaches.length === 0 ? (
+              {policy.breaches.length === 0 && policy.noted.length === 0 ? (
                 <span className="simulate-faint">—</span>
               ) : (
                 <ul className="breaches">
-                  {policy.breaches.slice(0, 5).map((b) => (
+                  {[...policy.breaches, ...policy.noted].slice(0, 5).map((b) => (
                     <li key={`${b.dialogue}-${b.id}-${b.turn ?? ''}`}>
                       <ReplayLink run={run} dialogue={b.dialogue} turn={b.turn}>
                         {b.dialogue}
@@ -94,11 +100,17 @@ export function PolicyTable({ report, run }: { report: RunReport; run: string })
                       </ReplayLink>
                       :{' '}
                       <span className="simulate-faint">
+                        {b.attempt &&
+                          (policy.noted.includes(b)
+                            ? 'tried, refused (noted) · '
+                            : 'tried, refused · ')}
                         {b.source === 'guard' ? `guard ${b.id}` : b.id} — {b.detail}
                       </span>
                     </li>
                   ))}
-                  {policy.breaches.length > 5 && <li>and {policy.breaches.length - 5} more</li>}
+                  {policy.breaches.length + policy.noted.length > 5 && (
+                    <li>and {policy.breaches.length + policy.noted.length - 5} more</li>
+                  )}
                 </ul>
               )}
             </td>

@@ -43,6 +43,14 @@ export function checkChecks(context: ReferenceContext): Diagnostic[] {
     }
     if (check.pattern !== undefined)
       reportPattern(found, 'rules.yaml', [...check.path, 'pattern'], check.pattern);
+    if (check.covers !== undefined && check.kind !== 'confirm_before')
+      found.report(
+        'rules.yaml',
+        [...check.path, 'covers'],
+        'unused-field',
+        `Only a confirm_before check reads "covers"; a ${check.kind} check ignores it.`,
+        'warning',
+      );
   }
   return found.diagnostics;
 }

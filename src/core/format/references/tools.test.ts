@@ -20,6 +20,25 @@ describe('checkTools', () => {
     ]);
   });
 
+  it('points at a precondition that names a policy policies.yaml does not define', () => {
+    const requires = (policy: string) =>
+      `    requires:\n      - condition: db.orders.exists(o, o.id == args.order_id && o.status == "delivered")\n        error: Only delivered orders can be refunded.\n        policy: ${policy}\n    effects:\n      - update: orders`;
+    const known = miniWith(
+      'tools.yaml',
+      '    effects:\n      - update: orders',
+      requires('refund-window'),
+    );
+    expect(runChecker(checkTools, known)).toEqual([]);
+    const unknown = miniWith(
+      'tools.yaml',
+      '    effects:\n      - update: orders',
+      requires('refund-windows'),
+    );
+    expect(runChecker(checkTools, unknown)).toEqual([
+      'tools.yaml:25:17 "refund-windows" error unknown-policy: Unknown policy "refund-windows". Did you mean "refund-window"?',
+    ]);
+  });
+
   it('points at a required parameter that is not among the parameters', () => {
     const project = miniWith('tools.yaml', 'required: [order_id]', 'required: [order]');
     expect(runChecker(checkTools, project)).toEqual([

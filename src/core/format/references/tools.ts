@@ -7,7 +7,8 @@ import { Findings, duplicates, readable, unknownName } from './context.ts';
 /**
  * tools.yaml: each tool name used once, each required parameter among the parameters, each
  * effect on an existing table and its columns, every `where`, value and `returns` valid CEL, and
- * every `pattern` of the parameters one the linear matcher runs.
+ * every `pattern` of the parameters one the linear matcher runs, and a precondition's `policy` a
+ * policy of policies.yaml.
  */
 export function checkTools(context: ReferenceContext): Diagnostic[] {
   const found = new Findings(context);
@@ -28,6 +29,10 @@ export function checkTools(context: ReferenceContext): Diagnostic[] {
     for (const effect of tool.effects) checkEffect(context, found, effect);
     if (tool.returns !== undefined)
       found.condition('tools.yaml', [...tool.path, 'returns'], tool.returns, 'returns');
+    // A precondition that encodes a policy names one that exists.
+    for (const pre of tool.requires ?? [])
+      if (pre.policy !== undefined)
+        found.policyRef('tools.yaml', [...pre.path, 'policy'], pre.policy);
   }
   return found.diagnostics;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributed } from './attribution.ts';
+import { attributed, preconditionPolicies } from './attribution.ts';
 
 // A small clinic desk, in no one's shape but its own: lookups, two changes, four policies.
 const policies = [
@@ -130,5 +130,62 @@ describe('attributed: every expectation of an imported scenario names a policy',
     // Nothing to go by at all: left as it was, never a made-up policy.
     const bare = scenario({ assertions: ['Agent is polite.'] }, []);
     expect(attributed(bare, undefined, { policies, reads })).toEqual(bare);
+  });
+});
+
+describe('preconditionPolicies', () => {
+  const tools = [
+    {
+      name: 'move_visit',
+      requires: [
+        {
+          condition: 'db.visits.exists(v, v.id == args.visit_id)',
+          error: 'The appointment starting then was not found',
+        },
+        {
+          condition: 'db.visits.exists(v, v.id == args.visit_id && v.hours_away >= 24)',
+          error: 'Appointments cannot be moved within 24 hours of the start',
+        },
+        {
+          condition: 'args.reason != ""',
+          error: 'A reason is required',
+          not_imported: true as const,
+        },
+      ],
+    },
+    {
+      name: 'renew_prescription',
+      requires: [
+        {
+          condition: 'db.scripts.exists(s, s.id == args.id && s.kind != "renew prescription")',
+          error: 'This request is refused here',
+        },
+        { condition: 'size(args.id) > 0', error: 'Something went wrong' },
+      ],
+    },
+    { name: 'find_patient' },
+  ];
+  const linked = (tool: string) =>
+    tool === 'move_visit'
+      ? ['reschedule-window']
+      : tool === 'renew_prescription'
+        ? ['no-prescriptions']
+        : [];
+
+  it('names the policy a failure encodes, and leaves lookups and loose failures alone', () => {
+    const named = preconditionPolicies(tools, policies, linked);
+    expect(
+      named.map((t) => (t.requires ?? []).map((r) => ('policy' in r ? r.policy : '-'))),
+    ).toEqual([
+      // A lookup that comes up empty, the window, a path not imported.
+      ['-', 'reschedule-window', '-'],
+      // Its words and the value its condition tests name the policy; "went wrong" names none.
+      ['no-prescriptions', '-'],
+      [],
+    ]);
+    // The source grades outcomes: a refused attempt is shown, not failing.
+    expect(named[0]?.requires?.[1]).toMatchObject({ attempt: 'noted' });
+    // A tool without preconditions is passed through untouched.
+    expect(named[2]).toBe(tools[2]);
   });
 });

@@ -16,6 +16,48 @@ import type { GoldRun } from './endStates.ts';
  * agent missed or the call that did the harm (sim/expectations.ts).
  */
 
+/**
+ * A tool's own failure that is a lookup coming up empty ("Order not found"): no policy's rule,
+ * just the tool's answer.
+ */
+const LOOKUP_FAILURE =
+  /\bnot\s+found\b|\b(?:does\s+not|doesn't|do\s+not|don't)\s+exist\b|\bno\s+such\b|\bunknown\b/i;
+
+/**
+ * Each tool's preconditions that encode a policy, named: a failure that is not a lookup coming
+ * up empty is charged to the policy whose words it shares most (the error's and the quoted values
+ * its condition tests, as "pending"), the policies linked to the tool counting most; one that
+ * shares too little with any policy stays unnamed, the tool's own failure. A named one is
+ * `attempt: noted`: the source grades outcomes, so a refused attempt is shown, never a failure.
+ */
+export function preconditionPolicies<
+  T extends {
+    readonly name: string;
+    readonly requires?: ReadonlyArray<{
+      readonly condition: string;
+      readonly error: string;
+      readonly not_imported?: true;
+      readonly policy?: string;
+    }>;
+  },
+>(tools: readonly T[], policies: readonly PolicyText[], linked: (tool: string) => string[]): T[] {
+  return tools.map((tool) => {
+    if (!tool.requires) return tool;
+    const byWords = wordMatcher(policies, linked(tool.name));
+    const requires = tool.requires.map((pre) => {
+      if (pre.not_imported || pre.policy !== undefined || LOOKUP_FAILURE.test(pre.error))
+        return pre;
+      const quoted = [...pre.condition.matchAll(/"([^"\\]*)"|'([^'\\]*)'/g)].map(
+        (m) => m[1] ?? m[2] ?? '',
+      );
+      const policy = byWords([pre.error, ...quoted].join(' '));
+      // tau2-bench grades what a run did, not what it tried: the attempt is counted, not failing.
+      return policy === undefined ? pre : { ...pre, policy, attempt: 'noted' as const };
+    });
+    return { ...tool, requires };
+  });
+}
+
 /** A policy as the import wrote it. */
 export interface PolicyText {
   readonly id: string;
@@ -189,13 +231,17 @@ function wordMatcher(
     Math.log((indexed.length + 1) / (frequency.get(w) ?? indexed.length));
   return (text) => {
     const own = stems(text);
-    let best: { id: string; score: number } | undefined;
+    let best: { id: string; score: number; size: number } | undefined;
     for (const p of indexed) {
       const shared = [...p.words].filter((w) => own.has(w));
       const score =
         shared.reduce((sum, w) => sum + weight(w), 0) * (inPlay.includes(p.id) ? IN_PLAY : 1);
-      if (score >= MIN_SHARED && (best === undefined || score > best.score))
-        best = { id: p.id, score };
+      // On a tie the more particular policy (fewer words) is the likelier one.
+      const better =
+        best === undefined ||
+        score > best.score + 1e-9 ||
+        (score > best.score - 1e-9 && p.words.size < best.size);
+      if (score >= MIN_SHARED && better) best = { id: p.id, score, size: p.words.size };
     }
     return best?.id;
   };

@@ -5,7 +5,7 @@ import type { ProjectFileName } from '../../project.ts';
 import type { ImportedDomain } from '../domain.ts';
 import type { CarryNote } from './carry.ts';
 import { statedNow } from './clock.ts';
-import { attributed } from './attribution.ts';
+import { attributed, preconditionPolicies } from './attribution.ts';
 import { goldRuns } from './endStates.ts';
 import { validatorNotes } from './validators.ts';
 import { planTables } from './database.ts';
@@ -63,6 +63,13 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
     [...tools.entries, ...user.tools].map((t) => ({ name: t.name, description: t.description })),
   );
   const links = policyLinks(policies);
+  const texts = policies.flatMap((p) =>
+    typeof p.id === 'string' && typeof p.text === 'string' ? [{ id: p.id, text: p.text }] : [],
+  );
+  // A tool's failure that encodes a policy ("Non-pending order cannot be cancelled") names it.
+  const linkedTo = (tool: string) => links.filter((l) => l.tools.includes(tool)).map((l) => l.id);
+  const agentTools = preconditionPolicies(tools.entries, texts, linkedTo);
+  const userTools = preconditionPolicies(user.tools, texts, linkedTo);
   const scenarios = planScenarios(domain.tasks, tools.names, notes, user.names).map(
     (planned, i) => {
       const task = domain.tasks[i];
@@ -103,8 +110,8 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
       header('tools') +
       yaml({
         tools: [
-          ...tools.entries,
-          ...user.tools,
+          ...agentTools,
+          ...userTools,
           ...setup.entries,
           ...(environment ? [environment] : []),
         ],
@@ -121,9 +128,6 @@ export function projectOfDomain(domain: ImportedDomain): ImportResult {
   const { model } = parseProject(projectFromFiles(domain.name, files).project);
   // And charged as the gold run shows: what the agent must say, to the step that answered it.
   const runs = goldRuns(model, domain.tasks, { agent: tools.names, user: user.names }, notes);
-  const texts = policies.flatMap((p) =>
-    typeof p.id === 'string' && typeof p.text === 'string' ? [{ id: p.id, text: p.text }] : [],
-  );
   const reads = new Set(model.tools.filter((t) => t.kind === 'read').map((t) => t.name));
   for (const tool of [...tools.entries, ...user.tools])
     if (tool.kind === 'write' && policyOfTool(tool.name, links) === undefined)

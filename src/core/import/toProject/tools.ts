@@ -15,6 +15,9 @@ export interface ToolEntry {
     readonly condition: string;
     readonly error: string;
     readonly not_imported?: true;
+    /** The policy the condition encodes (attribution.ts `preconditionPolicies`). */
+    readonly policy?: string;
+    readonly attempt?: 'noted';
   }>;
   readonly effects?: ReadonlyArray<Record<string, unknown>>;
   readonly returns?: string;
