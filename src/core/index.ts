@@ -71,7 +71,7 @@ export type { GuardContext, GuardDecision, PastCall, RuleTrace, ToolCall } from 
 export { decideToolCall } from './rules/guards.ts';
 export type { CompletionItem } from './ide/completion.ts';
 export { completionsAt } from './ide/completion.ts';
-export { hoverText } from './ide/hover.ts';
+export { checkKindHover, hoverText } from './ide/hover.ts';
 export { promptPlaceHover } from './ide/promptPlaces.ts';
 export { emptyArguments } from './ide/toolArguments.ts';
 export type { Occurrence, SymbolKind, SymbolName } from './ide/symbols.ts';
@@ -314,6 +314,8 @@ export {
 export type { Agreement } from './sim/agreement.ts';
 export { readAgreement } from './sim/agreement.ts';
 export { dialogueVerdict, attemptFindings, runChecks } from './sim/judging.ts';
+export type { Grounds } from './sim/grounded.ts';
+export { groundsOf } from './sim/grounded.ts';
 export { checkExpectations, passesWithoutAgent } from './sim/expectations.ts';
 export type { Interval, PassRate } from './sim/metrics.ts';
 export { passHatK, passRate, wilson } from './sim/metrics.ts';

@@ -1,5 +1,5 @@
 import type { Check, Finding, SimEvent, Transcript } from '../core/index.ts';
-import { attemptFindings, runChecks, transcriptOf } from '../core/index.ts';
+import { attemptFindings, groundsOf, runChecks, transcriptOf } from '../core/index.ts';
 import type { AppState } from './createAppStore.ts';
 import type { PlaySession } from './slices/playSlice.ts';
 import { perStore } from './perStore.ts';
@@ -83,12 +83,14 @@ function playView(play: PlaySession): PlayView {
     final: false,
     findings: [
       ...guards,
-      ...runChecks(play.checks, transcript).map((f): LiveFinding => {
-        const kind = kinds.get(f.id);
-        const open =
-          !f.passed && (f.unclear === true || (kind !== undefined && UNTIL_THE_END.has(kind)));
-        return { ...f, state: f.passed ? 'kept' : open ? 'open' : 'broken', source: 'check' };
-      }),
+      ...runChecks(play.checks, transcript, groundsOf(play.prompt, play.scenario)).map(
+        (f): LiveFinding => {
+          const kind = kinds.get(f.id);
+          const open =
+            !f.passed && (f.unclear === true || (kind !== undefined && UNTIL_THE_END.has(kind)));
+          return { ...f, state: f.passed ? 'kept' : open ? 'open' : 'broken', source: 'check' };
+        },
+      ),
     ],
   };
 }

@@ -23,6 +23,7 @@ async function storeOn(project: Project): Promise<AppStore> {
       seat: 'user',
       scenario: testScenario(),
       checks: [],
+      prompt: '',
       opponent: 'm',
       events: [],
       live: true,

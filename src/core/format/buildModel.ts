@@ -290,6 +290,11 @@ export function buildRules(value: unknown): { guards: ToolGuards[]; checks: Chec
     };
     const max = num(item.max);
     const covers = (['each', 'turn', 'listed'] as const).find((c) => c === item.covers);
+    const facts = Array.isArray(item.facts)
+      ? (['amounts', 'ids', 'dates', 'numbers'] as const).filter((k) =>
+          (item.facts as unknown[]).includes(k),
+        )
+      : undefined;
     checks.push({
       path: ['checks', i],
       id,
@@ -301,6 +306,8 @@ export function buildRules(value: unknown): { guards: ToolGuards[]; checks: Chec
       ...optional('then'),
       ...(max === undefined ? {} : { max }),
       ...(covers === undefined ? {} : { covers }),
+      ...(facts === undefined ? {} : { facts }),
+      ...(typeof item.after_refusal === 'boolean' ? { afterRefusal: item.after_refusal } : {}),
     });
   });
   return { guards, checks };

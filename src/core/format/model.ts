@@ -171,7 +171,14 @@ export type CheckKind =
   | 'never_call'
   | 'max_calls'
   | 'max_calls_per_turn'
-  | 'say_before_call';
+  | 'say_before_call'
+  | 'grounded'
+  | 'silent_call'
+  | 'wait_for_result'
+  | 'transfer_only_when';
+
+/** What a `grounded` check holds to a source: amounts, ids, dates and other numbers. */
+export type FactKind = 'amounts' | 'ids' | 'dates' | 'numbers';
 
 export interface Check extends Located {
   readonly id: string;
@@ -184,6 +191,10 @@ export interface Check extends Located {
   readonly max?: number;
   /** `confirm_before`: which writes one yes licenses (confirmations.ts); `listed` by default. */
   readonly covers?: ConfirmCovers;
+  /** `grounded`: the kinds of fact held to a source; all of them when absent. */
+  readonly facts?: readonly FactKind[];
+  /** `transfer_only_when`: a refused attempt (a guard's or a precondition's) also permits it. */
+  readonly afterRefusal?: boolean;
 }
 
 /**

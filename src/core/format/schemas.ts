@@ -265,6 +265,10 @@ export const CHECK_KINDS = [
   'max_calls',
   'max_calls_per_turn',
   'say_before_call',
+  'grounded',
+  'silent_call',
+  'wait_for_result',
+  'transfer_only_when',
 ] as const;
 
 /** What each kind of check verifies, in the fields it reads; the editor shows it on completion. */
@@ -280,6 +284,14 @@ export const CHECK_KIND_HELP: Record<(typeof CHECK_KINDS)[number], string> = {
     'No agent turn makes more than `max` tool calls (only calls to `tool`, when given).',
   say_before_call:
     'Before each call to `tool`, an agent message (or the calling turn) matches `pattern`.',
+  grounded:
+    'Every amount, id, date and number the agent states (or those `facts` lists) comes from a tool result, the user, its prompt or the scenario before it; "1,628" is 1628.',
+  silent_call:
+    'A reply that calls `tool` (any tool when none is given) says nothing to the user: words and a call never come in one answer.',
+  wait_for_result:
+    'A reply that calls `tool` (any when none is given) does not claim its outcome (`pattern`, a claim such as "done" or "cancelled" by default) before the result is back.',
+  transfer_only_when:
+    'Each call to `tool` (a transfer) comes after a message matching `pattern` (the user asking for a person, the agent saying what it may not do), or, with `after_refusal: true`, after a refused attempt.',
 };
 
 export const RULES_SCHEMA = {
@@ -316,6 +328,14 @@ export const RULES_SCHEMA = {
           max: { type: 'integer', minimum: 0 },
           // confirm_before: which writes one yes licenses.
           covers: { enum: ['each', 'turn', 'listed'] },
+          // grounded: which kinds of fact must come from a source.
+          facts: {
+            type: 'array',
+            items: { enum: ['amounts', 'ids', 'dates', 'numbers'] },
+            uniqueItems: true,
+          },
+          // transfer_only_when: a refused attempt also permits the transfer.
+          after_refusal: { type: 'boolean' },
         },
       },
     },

@@ -27,6 +27,7 @@ const ENUM_FIELDS: Record<string, readonly string[]> = {
   if_missing: ['forbid', 'skip'],
   attempt: ['fails', 'noted'],
   covers: ['listed', 'turn', 'each'],
+  after_refusal: ['true', 'false'],
   default: ['allow', 'deny'],
   origin: ['manual', 'heuristic', 'model'],
   challenge: ['1', '2', '3', '4', '5'],
@@ -136,6 +137,13 @@ export function completionsAt(
     const values = file === 'tools.yaml' ? ['read', 'write'] : [];
     return values.map((v) => ({ label: v, kind: 'value', detail: 'kind' }));
   }
+  // grounded's `facts:` is a list of kinds of fact: offered inside its brackets too.
+  if (/(?:^|\s|-\s)facts\s*:\s*\[[^\]]*$/.test(before))
+    return ['amounts', 'ids', 'dates', 'numbers'].map((v) => ({
+      label: v,
+      kind: 'value',
+      detail: 'facts',
+    }));
   if (enumField !== undefined && ENUM_FIELDS[enumField]) {
     return (ENUM_FIELDS[enumField] ?? []).map((v) => ({
       label: v,

@@ -1,5 +1,7 @@
 import type { ProjectModel } from '../format/model.ts';
+import { CHECK_KIND_HELP, CHECK_KINDS } from '../format/schemas.ts';
 import { typeLabel } from './completion.ts';
+import { wordAt } from './symbols.ts';
 import type { SymbolName } from './symbols.ts';
 
 /**
@@ -48,4 +50,17 @@ export function hoverText(model: ProjectModel, symbol: SymbolName): string | und
       `- ${code(c.name)}: ${plainMarkdown(c.type)}${c.nullable ? ' or null' : ''}${c.name === table.key ? ' (key)' : ''}`,
   );
   return `**${plainMarkdown(table.name)}** · table · ${table.rows.length} rows\n\n${columns.join('\n')}`;
+}
+
+/**
+ * Markdown for a check's kind under the pointer in rules.yaml (`kind: grounded`): what the kind
+ * verifies and the fields it reads; undefined anywhere else.
+ */
+export function checkKindHover(text: string, offset: number): string | undefined {
+  const at = wordAt(text, offset) ?? wordAt(text, offset - 1);
+  const kind = CHECK_KINDS.find((k) => k === at?.word);
+  if (!at || kind === undefined) return undefined;
+  const lineStart = text.lastIndexOf('\n', at.start - 1) + 1;
+  if (!/^\s*(?:-\s+)?kind\s*:\s*['"]?$/.test(text.slice(lineStart, at.start))) return undefined;
+  return `**${kind}** · check\n\n${CHECK_KIND_HELP[kind]}`;
 }

@@ -145,3 +145,67 @@ describe('say_before_call', () => {
     );
   });
 });
+
+describe('silent_call', () => {
+  it('fails a reply that both speaks and calls, and passes calls alone', () => {
+    const quiet = dialogue([U('Cancel it'), A('', { tool: 'cancel' }), A('Done.')]);
+    expect(judge(check('silent_call'), quiet).passed).toBe(true);
+    const loud = dialogue([U('Cancel it'), A('Cancelling now!', { tool: 'cancel' }), A('Done.')]);
+    expect(judge(check('silent_call'), loud)).toMatchObject({
+      passed: false,
+      turn: 1,
+      detail:
+        'In its 1st reply the agent called cancel({}) and also said "Cancelling now!": words and a call in one answer.',
+    });
+    // Only calls to its tool, when it names one.
+    expect(judge(check('silent_call', { tool: 'refund' }), loud).passed).toBe(true);
+  });
+});
+
+describe('wait_for_result', () => {
+  it('fails a reply that claims a call’s outcome in the same answer', () => {
+    const claims = dialogue([U('Cancel it'), A('Your order is cancelled.', { tool: 'cancel' })]);
+    expect(judge(check('wait_for_result'), claims)).toMatchObject({ passed: false, turn: 1 });
+    const waits = dialogue([
+      U('Cancel it'),
+      A('One moment while I cancel it.', { tool: 'cancel' }),
+      A('Your order is cancelled.'),
+    ]);
+    expect(judge(check('wait_for_result'), waits).passed).toBe(true);
+    // Its own pattern instead of the default claims.
+    const own = check('wait_for_result', { pattern: 'one moment' });
+    expect(judge(own, waits).passed).toBe(false);
+  });
+});
+
+describe('transfer_only_when', () => {
+  const transfer = { tool: 'transfer_to_human' };
+  it('passes a transfer after the words it needs, or after a refused attempt when allowed', () => {
+    const asked = dialogue([U('I want to speak to a human.'), A('', transfer)]);
+    const rule = check('transfer_only_when', { tool: 'transfer_to_human', pattern: '\\bhuman\\b' });
+    expect(judge(rule, asked).passed).toBe(true);
+    const refused = dialogue([
+      U('Refund my old order'),
+      A('', { tool: 'refund', ...refusedBy('late', 'Too late.') }),
+      A('', transfer),
+    ]);
+    expect(judge(rule, refused).passed).toBe(false);
+    const either = check('transfer_only_when', {
+      tool: 'transfer_to_human',
+      pattern: '\\bhuman\\b',
+      afterRefusal: true,
+    });
+    expect(judge(either, refused).passed).toBe(true);
+  });
+
+  it('fails a transfer with nothing before it that permits one', () => {
+    const early = dialogue([U('Where is my order?'), A('', transfer)]);
+    const rule = check('transfer_only_when', { tool: 'transfer_to_human', pattern: '\\bhuman\\b' });
+    expect(judge(rule, early)).toMatchObject({
+      passed: false,
+      turn: 1,
+      detail:
+        'In its 1st reply the agent called transfer_to_human({}) with no a message matching /\\bhuman\\b/ before it: a transfer the policy does not permit here.',
+    });
+  });
+});

@@ -130,3 +130,114 @@ function clip(text: string, max = 60): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/**
+ * `silent_call`: a reply that calls `tool` (any tool when none is given) holds no words for the
+ * user. Fails at the first reply with both, quoting its words.
+ */
+export function silentCalls(transcript: Transcript, tool?: string): CallVerdict {
+  const counted =
+    tool === undefined ? transcript.calls : transcript.calls.filter((c) => c.tool === tool);
+  const replies = new Set(counted.map((c) => c.turn));
+  const loud = agentMessages(transcript).filter((m) => replies.has(m.turn) && m.text.trim() !== '');
+  const [first] = loud;
+  if (first) {
+    const call = counted.find((c) => c.turn === first.turn);
+    const more = loud.length > 1 ? ` ${loud.length - 1} later reply(s) did the same.` : '';
+    return {
+      passed: false,
+      detail: `In its ${ordinal(first.nth)} reply the agent called ${call ? describeCall(call) : 'a tool'} and also said "${clip(first.text)}": words and a call in one answer.${more}`,
+      turn: first.turn,
+    };
+  }
+  return {
+    passed: true,
+    detail:
+      replies.size === 0
+        ? tool === undefined
+          ? 'The agent called no tool.'
+          : `The agent never called ${tool}.`
+        : `Each of the ${replies.size} replies with a call said nothing besides.`,
+  };
+}
+
+/** What an agent says when it claims a call's outcome before the result (wait_for_result's default). */
+export const OUTCOME_CLAIM =
+  '\\b(?:done|completed?|all set|cancell?ed|refunded|updated|changed|processed|booked|submitted|has been|have been|is now|are now|went through|successfully)\\b';
+
+/**
+ * `wait_for_result`: a reply that calls `tool` (any when none is given) does not claim an outcome
+ * (`pattern`) in its own words, which are written before the result is back.
+ */
+export function waitsForResult(
+  transcript: Transcript,
+  pattern: LinearRegex,
+  tool?: string,
+): CallVerdict {
+  const counted =
+    tool === undefined ? transcript.calls : transcript.calls.filter((c) => c.tool === tool);
+  for (const message of agentMessages(transcript)) {
+    const call = counted.find((c) => c.turn === message.turn);
+    if (!call) continue;
+    const claim = pattern.exec(message.text)?.text;
+    if (claim !== undefined)
+      return {
+        passed: false,
+        detail: `In its ${ordinal(message.nth)} reply the agent called ${describeCall(call)} and in the same answer said "${clip(message.text)}" ("${claim}"), before the call's result was back.`,
+        turn: message.turn,
+      };
+  }
+  return {
+    passed: true,
+    detail:
+      counted.length === 0
+        ? `The agent never called ${tool ?? 'a tool'}.`
+        : 'No reply claimed a call’s outcome before its result.',
+  };
+}
+
+/**
+ * `transfer_only_when`: each call to the transfer `tool` comes after a message (the user's or
+ * the agent's) matching `pattern`, or, with `afterRefusal`, after a call a guard or a
+ * precondition refused. Fails at the first transfer with neither before it.
+ */
+export function transfersPermitted(
+  transcript: Transcript,
+  tool: string,
+  pattern: LinearRegex | undefined,
+  afterRefusal: boolean,
+): CallVerdict {
+  const transfers = transcript.calls.filter((c) => c.tool === tool);
+  if (transfers.length === 0) return { passed: true, detail: `The agent never called ${tool}.` };
+  const reasons: string[] = [];
+  for (const call of transfers) {
+    const said = transcript.messages.find(
+      (m) => m.turn <= call.turn && pattern !== undefined && pattern.exec(m.text) !== undefined,
+    );
+    const refused = afterRefusal
+      ? transcript.calls.find(
+          (c) =>
+            c.turn <= call.turn &&
+            c !== call &&
+            (wasRefused(c) || c.result?.refusedBy !== undefined),
+        )
+      : undefined;
+    if (said)
+      reasons.push(
+        `the ${said.speaker === 'user' ? 'user' : 'agent'}’s ${ordinal(said.nth)} message`,
+      );
+    else if (refused) reasons.push(`the refused call in its ${ordinal(refused.reply)} reply`);
+    else {
+      const wanted = [
+        ...(pattern ? [`a message matching /${pattern.source}/`] : []),
+        ...(afterRefusal ? ['a refused attempt'] : []),
+      ].join(' or ');
+      return {
+        passed: false,
+        detail: `In its ${ordinal(call.reply)} reply the agent called ${describeCall(call)} with no ${wanted} before it: a transfer the policy does not permit here.`,
+        turn: call.turn,
+      };
+    }
+  }
+  return { passed: true, detail: `Every transfer came after ${reasons.join(', ')}.` };
+}

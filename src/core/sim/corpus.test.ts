@@ -20,7 +20,16 @@ describe('the verdict corpus', () => {
     const states = new Set(all.flatMap((d) => d.findings.map((f) => f.split(' ')[1])));
     expect([...states].sort()).toEqual(['attempt', 'broken', 'noted', 'unclear']);
     const mechanisms = new Set(all.flatMap((d) => d.covers));
-    for (const m of ['attempts', 'confirmations', 'checks', 'compliant'])
+    for (const m of [
+      'attempts',
+      'confirmations',
+      'checks',
+      'grounded',
+      'silent-call',
+      'wait-for-result',
+      'transfer',
+      'compliant',
+    ])
       expect(mechanisms.has(m), m).toBe(true);
     // Each domain has runs where the agent keeps every policy: no false alarm there.
     for (const domain of DOMAINS)

@@ -1,6 +1,15 @@
 import type { Check } from '../format/model.ts';
 import { compilePhrasePattern } from '../regex/phrase.ts';
-import { callsPerTurn, saidBeforeCall } from './callChecks.ts';
+import {
+  callsPerTurn,
+  OUTCOME_CLAIM,
+  saidBeforeCall,
+  silentCalls,
+  transfersPermitted,
+  waitsForResult,
+} from './callChecks.ts';
+import type { Grounds } from './grounded.ts';
+import { groundedFacts } from './grounded.ts';
 import type { Confirmations } from './confirmations.ts';
 import { confirmBefore, confirmationsOf } from './confirmations.ts';
 import type { Finding, TerminationReason } from './events.ts';
@@ -28,17 +37,26 @@ import { bounded, fail, finding, pass, says, skip, times } from './verdict.ts';
  * later turn or another guarded tool needs a new one (confirmations.ts). A reply that reads as
  * unclear gives a finding marked `unclear`, not a failure of the agent.
  */
-export function runChecks(checks: readonly Check[], whole: Transcript): Finding[] {
+export function runChecks(
+  checks: readonly Check[],
+  whole: Transcript,
+  grounds: Grounds = { texts: [] },
+): Finding[] {
   // Rules hold the agent: the simulated user's own calls (dual control) are not its.
   const transcript = agentSide(whole);
   const confirmations = confirmationsOf(checks, transcript);
   return checks.map((check) => {
-    const verdict = bounded(() => judgeCheck(check, transcript, confirmations));
+    const verdict = bounded(() => judgeCheck(check, transcript, confirmations, grounds));
     return finding(check.id, check.policy, verdict);
   });
 }
 
-function judgeCheck(check: Check, transcript: Transcript, confirmations: Confirmations): Verdict {
+function judgeCheck(
+  check: Check,
+  transcript: Transcript,
+  confirmations: Confirmations,
+  grounds: Grounds,
+): Verdict {
   const { calls } = transcript;
   switch (check.kind) {
     case 'must_say':
@@ -90,6 +108,23 @@ function judgeCheck(check: Check, transcript: Transcript, confirmations: Confirm
       const pattern = compilePhrasePattern(check.pattern);
       if (typeof pattern === 'string') return skip(pattern);
       return saidBeforeCall(transcript, pattern, check.tool);
+    }
+    case 'grounded':
+      return groundedFacts(transcript, grounds, check.facts);
+    case 'silent_call':
+      return silentCalls(transcript, check.tool);
+    case 'wait_for_result': {
+      const pattern = compilePhrasePattern(check.pattern ?? OUTCOME_CLAIM);
+      if (typeof pattern === 'string') return skip(pattern);
+      return waitsForResult(transcript, pattern, check.tool);
+    }
+    case 'transfer_only_when': {
+      if (check.tool === undefined) return skip('the check has no "tool".');
+      if (check.pattern === undefined && check.afterRefusal !== true)
+        return skip('the check needs "pattern", "after_refusal: true", or both.');
+      const pattern = check.pattern === undefined ? undefined : compilePhrasePattern(check.pattern);
+      if (typeof pattern === 'string') return skip(pattern);
+      return transfersPermitted(transcript, check.tool, pattern, check.afterRefusal === true);
     }
   }
 }

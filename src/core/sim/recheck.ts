@@ -6,6 +6,7 @@ import { seedDatabase, tableKeys } from './database.ts';
 import { applyChange } from './fork.ts';
 import { checkExpectations, endStateCharging, passesWithoutAgent } from './expectations.ts';
 import { runChecks } from './judging.ts';
+import { groundsOf } from './grounded.ts';
 import { handWrittenScenarios } from './scenarios.ts';
 import { simulatorSuspicion } from './suspect.ts';
 import { transcriptOf } from './transcript.ts';
@@ -152,7 +153,7 @@ export function recheckRun(
       finalDb = made;
     }
     const findings = [
-      ...runChecks(model.checks, transcript),
+      ...runChecks(model.checks, transcript, groundsOf(model.prompt, scenario)),
       ...checkExpectations(
         scenario,
         transcript,

@@ -15,6 +15,7 @@ import { judgeDialogue } from './judge.ts';
 import { judgeAssertions } from './assertionJudge.ts';
 import { checkExpectations, endStateCharging, passesWithoutAgent } from './expectations.ts';
 import { runChecks } from './judging.ts';
+import { groundsOf } from './grounded.ts';
 import { seedDatabase, tableKeys } from './database.ts';
 import { simulatorSuspicion } from './suspect.ts';
 import type { PromptTemplate, RunPrompts } from './prompts.ts';
@@ -295,7 +296,7 @@ export async function runSimulation(
       const transcript = transcriptOf(logs.get(dialogue) ?? [], dialogue);
       logs.delete(dialogue);
       const findings = [
-        ...runChecks(model.checks, transcript),
+        ...runChecks(model.checks, transcript, groundsOf(model.prompt, job.scenario)),
         ...checkExpectations(
           job.scenario,
           transcript,

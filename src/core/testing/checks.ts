@@ -1,5 +1,6 @@
 import type { Check, CheckKind } from '../format/model.ts';
 import type { Finding } from '../sim/events.ts';
+import type { Grounds } from '../sim/grounded.ts';
 import { runChecks } from '../sim/judging.ts';
 import type { Transcript } from '../sim/transcript.ts';
 
@@ -13,8 +14,8 @@ export const testCheck = (kind: CheckKind, fields: Partial<Check> = {}): Check =
 });
 
 /** The one finding `check` gives on `transcript`. */
-export function judgeOne(check: Check, transcript: Transcript): Finding {
-  const [found] = runChecks([check], transcript);
+export function judgeOne(check: Check, transcript: Transcript, grounds?: Grounds): Finding {
+  const [found] = runChecks([check], transcript, grounds);
   if (!found) throw new Error('no finding');
   return found;
 }

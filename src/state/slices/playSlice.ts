@@ -45,6 +45,8 @@ export interface PlaySession {
   readonly scenario: SimScenario;
   /** The transcript checks of rules.yaml, judged live as the dialogue grows. */
   readonly checks: readonly Check[];
+  /** The agent's system prompt: with the scenario, what grounds the facts the agent states. */
+  readonly prompt: string;
   /** The model playing the other side. */
   readonly opponent: string;
   readonly events: readonly SimEvent[];
@@ -237,6 +239,7 @@ export function createPlaySlice(
             seat: side,
             scenario,
             checks: planned.model.checks,
+            prompt: planned.model.prompt,
             opponent: opponent.model,
             events: [],
             live: true,

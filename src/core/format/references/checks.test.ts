@@ -59,6 +59,25 @@ describe('checkChecks', () => {
     ]);
   });
 
+  it('says what the new kinds need, and warns of fields their kind ignores', () => {
+    const transfer = miniWith('rules.yaml', 'kind: confirm_before', 'kind: transfer_only_when');
+    expect(runChecker(checkChecks, transfer)).toEqual([
+      'rules.yaml:18:11 "transfer_only_when" error missing-field: A transfer_only_when check needs "pattern" (what must be said first), "after_refusal: true", or both.',
+    ]);
+    const empty = miniWith('rules.yaml', 'kind: confirm_before', 'kind: grounded\n    facts: []');
+    expect(runChecker(checkChecks, empty)).toEqual([
+      'rules.yaml:19:12 "[]" warning empty-check: An empty "facts" list holds no fact to a source, so this check can never fail. Leave it out to check them all.',
+    ]);
+    const covers = miniWith(
+      'rules.yaml',
+      'kind: confirm_before',
+      'kind: never_call\n    covers: each',
+    );
+    expect(runChecker(checkChecks, covers)).toEqual([
+      'rules.yaml:19:13 "each" warning unused-field: Only a confirm_before check reads "covers"; a never_call check ignores it.',
+    ]);
+  });
+
   it('points at a tool that tools.yaml does not define', () => {
     const project = miniWith('rules.yaml', '    tool: refund_order', '    tool: refund');
     expect(runChecker(checkChecks, project)).toEqual([

@@ -16,6 +16,10 @@ const NEEDS: Record<Check['kind'], readonly ('pattern' | 'tool' | 'first' | 'the
   max_calls: ['tool', 'max'],
   max_calls_per_turn: ['max'],
   say_before_call: ['pattern', 'tool'],
+  grounded: [],
+  silent_call: [],
+  wait_for_result: [],
+  transfer_only_when: ['tool'],
 };
 
 /**
@@ -43,13 +47,37 @@ export function checkChecks(context: ReferenceContext): Diagnostic[] {
     }
     if (check.pattern !== undefined)
       reportPattern(found, 'rules.yaml', [...check.path, 'pattern'], check.pattern);
-    if (check.covers !== undefined && check.kind !== 'confirm_before')
+    for (const [field, key, reader] of [
+      ['covers', 'covers', 'confirm_before'],
+      ['facts', 'facts', 'grounded'],
+      ['after_refusal', 'afterRefusal', 'transfer_only_when'],
+    ] as const)
+      if (check[key] !== undefined && check.kind !== reader)
+        found.report(
+          'rules.yaml',
+          [...check.path, field],
+          'unused-field',
+          `Only a ${reader} check reads "${field}"; a ${check.kind} check ignores it.`,
+          'warning',
+        );
+    if (check.kind === 'grounded' && check.facts?.length === 0)
       found.report(
         'rules.yaml',
-        [...check.path, 'covers'],
-        'unused-field',
-        `Only a confirm_before check reads "covers"; a ${check.kind} check ignores it.`,
+        [...check.path, 'facts'],
+        'empty-check',
+        'An empty "facts" list holds no fact to a source, so this check can never fail. Leave it out to check them all.',
         'warning',
+      );
+    if (
+      check.kind === 'transfer_only_when' &&
+      check.pattern === undefined &&
+      check.afterRefusal !== true
+    )
+      found.report(
+        'rules.yaml',
+        [...check.path, 'kind'],
+        'missing-field',
+        'A transfer_only_when check needs "pattern" (what must be said first), "after_refusal: true", or both.',
       );
   }
   return found.diagnostics;

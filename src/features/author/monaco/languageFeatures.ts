@@ -2,6 +2,7 @@ import type { ProjectFileName } from '../../../core/index.ts';
 import {
   LineIndex,
   completionsAt,
+  checkKindHover,
   hoverText,
   promptPlaceHover,
   isProjectFileName,
@@ -117,6 +118,11 @@ export function registerLanguageFeatures(monaco: MonacoApi, store: AppStore) {
       if (fileOf(textModel) === 'scenarios.yaml') {
         const place = promptPlaceHover(textModel.getValue(), offset);
         if (place) return { contents: [{ value: place }] };
+      }
+      // A check's kind in rules.yaml says what the kind verifies.
+      if (fileOf(textModel) === 'rules.yaml') {
+        const kind = checkKindHover(textModel.getValue(), offset);
+        if (kind) return { contents: [{ value: kind }] };
       }
       const symbol = symbolAt(current, textModel.getValue(), offset);
       const text = symbol && hoverText(current, symbol);
