@@ -22,14 +22,25 @@ export const KNOWN_OUTCOMES = {
   errors: 1,
   unattributed: 1,
   suspect: 1,
-  /** Judge verdicts a trial: two policies in each of three scenarios, one in member-refund. */
-  judged: 7,
+  /**
+   * Judge verdicts a trial: every policy in play (the scenario's, and those of the tools called,
+   * get_user's verify-identity and refund_order's refund-window) in the four settled scenarios.
+   */
+  judged: 8,
   judgeViolations: 1,
 } as const;
 
-/** Opens the refund-desk bundle the way a link to a bundle file would. */
-export async function openRefundDesk(page: Page) {
-  const bundle = readFileSync('e2e/fixtures/refund-desk.policylab.json', 'utf8');
+/**
+ * Opens the refund-desk bundle the way a link to a bundle file would; `change` edits its files
+ * first (a variant for one test), leaving the fixture as it is.
+ */
+export async function openRefundDesk(
+  page: Page,
+  change?: (files: Record<string, string>) => Record<string, string>,
+) {
+  const raw = readFileSync('e2e/fixtures/refund-desk.policylab.json', 'utf8');
+  const parsed = JSON.parse(raw) as { files: Record<string, string> };
+  const bundle = change ? JSON.stringify({ ...parsed, files: change(parsed.files) }) : raw;
   await page.route(
     (url) => url.pathname === BUNDLE_PATH,
     (route) => route.fulfill({ status: 200, contentType: 'application/json', body: bundle }),

@@ -208,6 +208,53 @@ test.describe('a simulation run', () => {
     }
   });
 
+  test('a judge that may decide decides only the policy no check covers, labelled as a model’s', async ({
+    workbench,
+    page,
+  }) => {
+    const desk = await startOpenAIServer({ script: refundDeskScript });
+    try {
+      // A policy no guard, precondition, check or expectation covers, on a tool every dialogue calls.
+      await openRefundDesk(page, (files) => ({
+        ...files,
+        'policies.yaml': (files['policies.yaml'] ?? '').replace(
+          'relations:\n',
+          `  - id: greet-by-name
+    text: Greet the customer by name once they are identified.
+    category: tone
+    challenge: 1
+    tools: [get_user]
+relations:
+`,
+        ),
+      }));
+      const pane = workbench.pane('simulate');
+      await useEndpoint(page, desk.url);
+      await priceModel(page, '0.5', '1.5');
+      await assignRole(page, 'Judge');
+      const form = pane.getByRole('form', { name: 'Run settings' });
+      await form.getByLabel('Judge decides uncovered policies').check();
+      await form.getByRole('button', { name: 'Run scenarios' }).click();
+      const report = pane.getByRole('region', { name: 'Run report' });
+      await expect(report).toContainText('Finished · 5 of 5 dialogues', { timeout: 120_000 });
+      await expect(report.getByTestId('judge-card')).toContainText(
+        'It decides 1 policy no check covers (greet-by-name): decided by a model.',
+      );
+      const policies = report.getByRole('table', { name: 'Policies' });
+      const greet = policies.getByRole('row').filter({ hasText: 'greet-by-name' });
+      await expect(greet.getByTestId('decided-by-model')).toHaveText(
+        'decided by a model (the judge): no check covers it',
+      );
+      // The judge found it kept in the four settled dialogues: a rate, not "not checked".
+      await expect(greet).toContainText('100%');
+      // verify-identity has a guard rule: the judge never decides it.
+      const identity = policies.getByRole('row').filter({ hasText: 'verify-identity' });
+      await expect(identity.getByTestId('decided-by-model')).toHaveCount(0);
+    } finally {
+      await desk.close();
+    }
+  });
+
   test('the tool calls an agent may make in a row are the user’s to set: at the limit a dialogue ends', async ({
     workbench,
     page,

@@ -14,6 +14,7 @@ export function junitOf(report: RunReport, project: string): string {
         (b) =>
           `Tried, refused (noted, not failing): ${b.policy ?? b.id}${b.turnLabel === undefined ? '' : ` (${b.turnLabel})`}: ${b.detail}`,
       ),
+      ...d.judgeFailed.map((f) => `The judge failed on ${f.policy}: ${f.error}`),
       ...d.judgeViolations.map(
         (j) =>
           `Judge's opinion (not a verdict): ${j.policy} violated${j.turnLabel === undefined ? '' : ` in ${j.turnLabel}`}: ${j.reason}`,
@@ -25,14 +26,14 @@ export function junitOf(report: RunReport, project: string): string {
       const breaches = d.breaches
         .map(
           (b) =>
-            `${b.policy ?? b.id}${b.turnLabel === undefined ? '' : ` (${b.turnLabel})`}${b.attempt ? ' (tried, refused)' : ''}: ${b.detail}`,
+            `${b.policy ?? b.id}${b.turnLabel === undefined ? '' : ` (${b.turnLabel})`}${b.attempt ? ' (tried, refused)' : ''}${b.source === 'judge' ? ' (decided by a model)' : ''}: ${b.detail}`,
         )
         .join('\n');
       const first = d.breaches[0];
       const message = first
         ? first.policy === undefined
           ? `failed (unattributed: ${first.source === 'ending' ? 'its own broken output' : first.id})`
-          : `broke ${first.policy}`
+          : `broke ${first.policy}${first.source === 'judge' ? ' (decided by a model)' : ''}`
         : 'failed';
       return `    <testcase ${name}>\n      <failure message="${xml(message)}">${xml(breaches)}</failure>${opinion}\n    </testcase>`;
     }

@@ -114,6 +114,7 @@ export async function runRun(
     concurrency: config.concurrency,
     maxTurns: config.maxTurns,
     maxToolRounds: config.maxToolRounds,
+    ...(config.judgeDecides && { judgeDecides: true }),
     timeLimitMs: config.timeLimitS * 1000,
     ...(config.budget && { budget: config.budget }),
     scenarios: config.handWritten ? 'all' : 'none',
@@ -303,15 +304,23 @@ function asideLine(report: RunReport): string | undefined {
 
 /** The judge model's opinions, as a line of their own labelled as opinion; none without a judge. */
 function judgeLine(report: RunReport): string | undefined {
-  const { byPolicy, agreement, dialoguesJudged } = report.judgeOpinion;
-  if (dialoguesJudged === 0) return undefined;
+  const { byPolicy, agreement, dialoguesJudged, failed } = report.judgeOpinion;
+  const failure =
+    failed.judgements > 0
+      ? `\nError: the judge failed ${failed.judgements} judgement${failed.judgements === 1 ? '' : 's'} in ${failed.dialogues} dialogue${failed.dialogues === 1 ? '' : 's'} (nothing was found there; it was not heard)${failed.first === undefined ? '' : `: ${failed.first}`}`
+      : '';
+  const decides =
+    report.run && report.run.judgeDecides.length > 0
+      ? `\nDecided by a model (the judge; no check covers them): ${report.run.judgeDecides.join(', ')}.`
+      : '';
+  if (dialoguesJudged === 0) return failure === '' ? undefined : failure;
   const judged = byPolicy.reduce((n, o) => n + o.judged, 0);
   const violated = byPolicy.reduce((n, o) => n + o.violated, 0);
   const agrees =
     agreement.compared === 0
       ? ''
       : `; it agrees with the checks ${agreement.agreed} of ${agreement.compared} times`;
-  return `\nJudge's opinion (not a verdict): ${violated} of ${judged} policy judgements found a violation${agrees}.`;
+  return `${failure}\nJudge's opinion (not a verdict): ${violated} of ${judged} policy judgements found a violation${agrees}.${decides}`;
 }
 
 /** The share of the judge's policy judgements that found the policy kept; NaN without any. */

@@ -36,6 +36,7 @@ const SETTINGS = [
   'threshold',
   'max_error_rate',
   'judge_gate',
+  'judge_decides',
   'out',
 ];
 
@@ -111,6 +112,7 @@ export function readConfig(raw: unknown, env: Readonly<Record<string, string | u
     threshold,
     maxErrorRate: rate(config.max_error_rate ?? DEFAULT_MAX_ERROR_RATE, 'max_error_rate'),
     judgeGate: config.judge_gate === undefined ? undefined : rate(config.judge_gate, 'judge_gate'),
+    judgeDecides: flag(config.judge_decides, 'judge_decides', judge !== undefined),
     prices: readPrices(config.prices),
     out: typeof config.out === 'string' ? config.out : 'policylab-run',
   };
@@ -184,4 +186,13 @@ function endpoint(
   if (keyVar !== undefined && env[keyVar] === undefined)
     throw new Error(`${name}: the environment variable ${keyVar} is not set.`);
   return { provider, baseUrl: e.base_url, model: e.model, keyVar, ownAgent: e.own_agent === true };
+}
+
+/** A yes/no setting; `judge_decides` needs a judge model to decide with. */
+function flag(raw: unknown, name: string, judged: boolean): boolean {
+  if (raw === undefined) return false;
+  if (typeof raw !== 'boolean') throw new Error(`"${name}" must be true or false.`);
+  if (raw && !judged)
+    throw new Error(`"${name}: true" needs a judge model to decide with: add models.judge.`);
+  return raw;
 }

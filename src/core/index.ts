@@ -246,7 +246,7 @@ export {
 export type { LogMigration, ReadLog } from './sim/logFormat.ts';
 export { LOG_MIGRATIONS, readLog } from './sim/logFormat.ts';
 export type { PlannedRun, RunRequest } from './sim/plan.ts';
-export { DEFAULT_TIME_LIMIT_MS, planRun } from './sim/plan.ts';
+export { DEFAULT_TIME_LIMIT_MS, judgeDecidedPolicies, planRun } from './sim/plan.ts';
 export { DEFAULT_MAX_TOOL_ROUNDS, MOST_TOOL_ROUNDS } from './sim/limits.ts';
 export type { DialoguePrefix, ForkPoint, ForkState, PrefixEvent } from './sim/fork.ts';
 export { continuedPrefix, copyPrefix, dialoguePrefix, forkState } from './sim/fork.ts';

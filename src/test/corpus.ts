@@ -10,6 +10,8 @@ import type {
 } from '../core/index.ts';
 import {
   parseProject,
+  judgeDecidedPolicies,
+  ModelError,
   PROJECT_FILES,
   projectFromFiles,
   reportOf,
@@ -44,6 +46,15 @@ export interface CorpusDialogue {
   readonly verdict: DialogueReport['verdict'];
   /** `<policy or id> <state> @<agent reply>`, states as `findingsOf` writes them. */
   readonly findings: readonly string[];
+  /**
+   * When given, a judge model runs: what it says of each policy it is asked about
+   * (`violated@<agent reply>`, `fails` for a judge that errs; kept when not listed).
+   */
+  readonly judge?: Readonly<Record<string, string>>;
+  /** The run lets the judge decide the policies no check covers. */
+  readonly judgeDecides?: boolean;
+  /** The policies the judge must have been asked about, when given (in any order). */
+  readonly judgeAsked?: readonly string[];
 }
 
 export interface CorpusDomain {
@@ -127,11 +138,50 @@ function scriptedPlayers(turns: readonly ScriptStep[]): { agent: ChatEngine; use
   };
 }
 
+/**
+ * A judge that answers from the dialogue's script: finds the policy it is asked about in its
+ * system prompt, and says it was violated at the agent reply named (quoting it), kept, or fails.
+ */
+function scriptedJudge(says: Readonly<Record<string, string>>, asked: string[]): ChatEngine {
+  return {
+    chat(request) {
+      const system = request.messages[0]?.content ?? '';
+      const policy = /The policy \(([^)]+)\)/.exec(system)?.[1] ?? '';
+      asked.push(policy);
+      const said = says[policy] ?? 'kept';
+      if (said === 'fails')
+        return Promise.reject(new ModelError('auth', 'The judge’s key was refused (401).'));
+      const reply = /^violated@(\d+)$/.exec(said)?.[1];
+      if (reply === undefined)
+        return Promise.resolve(
+          modelReply(
+            JSON.stringify({ violated: false, turn: null, reason: 'Kept.', evidence: '' }),
+          ),
+        );
+      const lines = [...system.matchAll(/^\[(\d+)\] agent: (.*)$/gm)];
+      const line = lines[Number(reply) - 1];
+      if (!line) throw new Error(`The transcript has no agent reply ${reply}.`);
+      return Promise.resolve(
+        modelReply(
+          JSON.stringify({
+            violated: true,
+            turn: Number(line[1]),
+            reason: `It broke ${policy}.`,
+            evidence: (line[2] ?? '').slice(0, 30),
+          }),
+        ),
+      );
+    },
+  };
+}
+
 /** Plays one scripted dialogue through the real run and folds its log into the report. */
 export async function playScripted(domain: CorpusDomain, dialogue: CorpusDialogue) {
   const scenario = domain.model.scenarios.find((s) => s.id === dialogue.scenario);
   if (!scenario) throw new Error(`${domain.name} has no scenario "${dialogue.scenario}".`);
   const { agent, user } = scriptedPlayers(dialogue.turns);
+  const asked: string[] = [];
+  const judge = dialogue.judge && scriptedJudge(dialogue.judge, asked);
   const events: SimEvent[] = [];
   let tick = 0;
   // Backoff ends at once; the dialogue's time limit waits until the run is over.
@@ -148,13 +198,17 @@ export async function playScripted(domain: CorpusDomain, dialogue: CorpusDialogu
       user: { engine: user, model: 'scripted-user' },
       prices: {},
       now: domain.model.now ?? '2026-01-01T00:00:00Z',
+      ...(judge && { judge: { engine: judge, model: 'scripted-judge' } }),
+      ...(judge && {
+        judgeDecides: judgeDecidedPolicies(domain.model, dialogue.judgeDecides === true),
+      }),
     },
     { runtime, clock: () => tick++, emit: (e) => events.push(e) },
   );
   const report = reportOf(events, domain.facts);
   const [played] = report.dialogues;
   if (!played) throw new Error(`${dialogue.id} left no dialogue in the report.`);
-  return { events, report, played };
+  return { events, report, played, asked };
 }
 
 /**
@@ -173,9 +227,13 @@ export function findingsOf(played: DialogueReport, events: readonly SimEvent[]):
   const who = (f: { readonly policy: string | undefined; readonly id: string }) =>
     f.policy ?? `unattributed:${f.id}`;
   return [
-    ...played.breaches.map((b) => `${who(b)} ${b.attempt ? 'attempt' : 'broken'} ${at(b.turn)}`),
+    ...played.breaches.map(
+      (b) =>
+        `${who(b)} ${b.attempt ? 'attempt' : b.source === 'judge' ? 'decided' : 'broken'} ${at(b.turn)}`,
+    ),
     ...played.noted.map((b) => `${who(b)} noted ${at(b.turn)}`),
     ...played.unclear.map((u) => `${who(u)} unclear ${at(u.turn)}`),
     ...played.ungraded.map((u) => `${who(u)} ungraded ${at(u.turn)}`),
+    ...played.judgeFailed.map((f) => `${f.policy} judge-failed @-`),
   ].sort();
 }

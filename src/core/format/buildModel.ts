@@ -81,6 +81,7 @@ export function buildPolicies(value: unknown): { policies: Policy[]; relations: 
         ? {}
         : { source: endLine === undefined ? { line } : { line, endLine } }),
       ...(flows.length > 0 && { flows }),
+      ...(item.judge === 'decides' && { judgeDecides: true as const }),
     });
   });
   const relations: Relation[] = [];

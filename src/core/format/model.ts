@@ -18,6 +18,11 @@ export interface Policy extends Located {
   readonly source?: { readonly line: number; readonly endLine?: number };
   /** The flows (sections of agent.md) that state it; absent when none are named. */
   readonly flows?: readonly string[];
+  /**
+   * `judge: decides`: when no deterministic check covers it, the judge model's opinion decides
+   * its verdict in a run with a judge, labelled as decided by a model.
+   */
+  readonly judgeDecides?: true;
 }
 
 export interface Relation extends Located {

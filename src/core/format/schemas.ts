@@ -83,6 +83,8 @@ export const POLICIES_SCHEMA = {
           },
           // The flows (sections of agent.md) that state the policy, one policy for all of them.
           flows: { type: 'array', items: TEXT },
+          // decides: the judge model's opinion is its verdict when nothing deterministic covers it.
+          judge: { enum: ['decides', 'opinion'] },
         },
       },
     },

@@ -18,7 +18,14 @@ describe('the verdict corpus', () => {
   it('covers every kind of finding and mechanism, with compliant runs beside them', () => {
     const all = DOMAINS.flatMap((d) => d.dialogues);
     const states = new Set(all.flatMap((d) => d.findings.map((f) => f.split(' ')[1])));
-    expect([...states].sort()).toEqual(['attempt', 'broken', 'noted', 'unclear']);
+    expect([...states].sort()).toEqual([
+      'attempt',
+      'broken',
+      'decided',
+      'judge-failed',
+      'noted',
+      'unclear',
+    ]);
     const mechanisms = new Set(all.flatMap((d) => d.covers));
     for (const m of [
       'attempts',
@@ -28,6 +35,7 @@ describe('the verdict corpus', () => {
       'silent-call',
       'wait-for-result',
       'transfer',
+      'judge',
       'compliant',
     ])
       expect(mechanisms.has(m), m).toBe(true);
@@ -43,7 +51,8 @@ describe('the verdict corpus', () => {
     describe(domain.name, () => {
       for (const dialogue of domain.dialogues)
         it(dialogue.id, async () => {
-          const { played, events } = await playScripted(domain, dialogue);
+          const { played, events, asked } = await playScripted(domain, dialogue);
+          if (dialogue.judgeAsked) expect(new Set(asked)).toEqual(new Set(dialogue.judgeAsked));
           expect({ verdict: played.verdict, findings: findingsOf(played, events) }).toEqual({
             verdict: dialogue.verdict,
             findings: [...dialogue.findings].sort(),

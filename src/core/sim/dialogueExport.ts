@@ -207,6 +207,7 @@ function findings(replay: Replay, report: DialogueReport): string[] {
     precondition: 'Tool precondition',
     ending: 'Ending',
     assertion: 'Assertion (the judge’s opinion)',
+    judge: 'Decided by a model (the judge)',
   } as const;
   const failed = report.breaches.map(
     (b) =>

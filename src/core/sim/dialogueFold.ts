@@ -29,6 +29,7 @@ export interface DialogueAcc {
   readonly toolOfCall: Map<string, string>;
   readonly said: { turn: number; speaker: Speaker }[];
   readonly judged: Extract<SimEvent, { type: 'judge' }>[];
+  readonly judgeFailed: Extract<SimEvent, { type: 'judge-failed' }>[];
   readonly assertions: Extract<SimEvent, { type: 'assertion' }>[];
   /** People's latest marks: `judge`, `finding` and `assertion` targets, right (true) or wrong. */
   readonly marks: Map<string, { readonly kind: MarkTarget['kind']; readonly correct: boolean }>;
@@ -52,6 +53,7 @@ export function openDialogue(start: Extract<SimEvent, { type: 'dialogue-started'
     toolOfCall: new Map(),
     said: [],
     judged: [],
+    judgeFailed: [],
     assertions: [],
     marks: new Map(),
   };
@@ -111,6 +113,9 @@ export function record(d: DialogueAcc, e: DialogueEvent): void {
     case 'judge':
       d.judged.push(e);
       break;
+    case 'judge-failed':
+      d.judgeFailed.push(e);
+      break;
     case 'assertion':
       d.assertions.push(e);
       break;
@@ -148,10 +153,14 @@ export function record(d: DialogueAcc, e: DialogueEvent): void {
   }
 }
 
-/** What `finish` needs of the run: the scenarios announced, and whether it had a judge model. */
+/**
+ * What `finish` needs of the run: the scenarios announced, whether it had a judge model, and the
+ * policies whose verdict the judge's opinion decides.
+ */
 export interface RunFacts {
   readonly announced: ReadonlyMap<string, Extract<SimEvent, { type: 'scenario' }>>;
   readonly judge: boolean;
+  readonly decides: ReadonlySet<string>;
 }
 
 export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
@@ -175,11 +184,12 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
     error: errorReason !== null,
   });
   const graded = gradedOpinions(scenario, assertions, d.checked);
+  const decided = decidedByModel(d, facts.decides, errorReason !== null);
   // A guard or result event names its call, not its turn; the call's tool-call event has the turn.
   const atTurn = ({ call, ...b }: Breach & { readonly call?: string }): Breach =>
     call === undefined ? b : { ...b, turn: d.turnOfCall.get(call) };
   const inOrder = (a: Breach, b: Breach) => late(a.turn) - late(b.turn) || text(a.id, b.id);
-  const breaches: Breach[] = [...d.breaches.map(atTurn), ...graded.breaches]
+  const breaches: Breach[] = [...d.breaches.map(atTurn), ...graded.breaches, ...decided.breaches]
     .map(labelled)
     .sort(inOrder);
   const verdict: Verdict =
@@ -203,8 +213,10 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
     checked: d.checked,
     breaches,
     noted: d.noted.map(atTurn).map(labelled).sort(inOrder),
-    examined: [...d.examined].sort(text),
-    unclear: [...d.unclear, ...graded.unclear],
+    examined: [...new Set([...d.examined, ...decided.examined])].sort(text),
+    unclear: [...d.unclear, ...graded.unclear, ...decided.unclear],
+    judgeFailed: d.judgeFailed.map(({ policy, error }) => ({ policy, error })),
+    decided: [...new Set(decided.examined)].sort(text),
     ungraded: d.ungraded,
     errorReason,
     scenarioFaults: d.scenarioFaults,
@@ -253,4 +265,39 @@ function gradedOpinions(
       });
   }
   return { by: true, breaches, unclear };
+}
+
+/**
+ * Where the run lets the judge decide a policy (`decides`): its opinion that the policy was
+ * violated is a breach, labelled as decided by a model; its opinion either way examined the
+ * policy; and a policy it failed to judge leaves the dialogue unclear on it, never passed by
+ * silence. Nothing is decided in a dialogue that ended in an error.
+ */
+function decidedByModel(
+  d: DialogueAcc,
+  decides: ReadonlySet<string>,
+  error: boolean,
+): { breaches: Breach[]; examined: string[]; unclear: UnclearFinding[] } {
+  if (decides.size === 0 || error) return { breaches: [], examined: [], unclear: [] };
+  const judged = d.judged.filter((j) => decides.has(j.policy));
+  return {
+    breaches: judged
+      .filter((j) => j.violated)
+      .map((j) => ({
+        source: 'judge',
+        id: 'judge',
+        policy: j.policy,
+        turn: j.turn,
+        detail: `Decided by a model (the judge; no deterministic check covers this policy): ${j.reason}`,
+      })),
+    examined: judged.map((j) => j.policy),
+    unclear: d.judgeFailed
+      .filter((f) => decides.has(f.policy) && !judged.some((j) => j.policy === f.policy))
+      .map((f) => ({
+        id: 'judge',
+        policy: f.policy,
+        turn: undefined,
+        detail: `The judge decides this policy in this run, but could not judge it here: ${f.error}`,
+      })),
+  };
 }

@@ -244,6 +244,11 @@ export type SimEvent =
       readonly source?: RunSource;
       /** The slice of the run's scenario × trial jobs this log holds, when it was sharded. */
       readonly shard?: { readonly index: number; readonly count: number };
+      /**
+       * The policies whose verdict the judge model's opinion decides in this run (nothing
+       * deterministic covers them, and the run or the policy asked for it).
+       */
+      readonly judgeDecides?: readonly string[];
     }
   | {
       readonly type: 'scenario';
@@ -400,6 +405,14 @@ export type SimEvent =
       readonly reason: string;
       /** Quoted from the transcript. */
       readonly evidence: string;
+    }
+  | {
+      /** The judge model could not give its opinion of a policy in a dialogue: why. */
+      readonly type: 'judge-failed';
+      readonly at: RunMs;
+      readonly dialogue: string;
+      readonly policy: string;
+      readonly error: string;
     }
   | {
       /**

@@ -243,7 +243,12 @@ describe('judgeDialogue', () => {
     expect(skipped).toEqual([{ policy: 'refund-window', error: 'The provider failed (503).' }]);
     expect(judged.map((e) => e.policy)).toEqual(['verify-identity']);
     // The failed call is logged too: no tokens known, how it failed, and its time.
-    expect(events.map((e) => e.type)).toEqual(['usage', 'usage', 'judge']);
+    // The failure is logged, so the report says the judge failed there.
+    expect(events.map((e) => e.type)).toEqual(['usage', 'judge-failed', 'usage', 'judge']);
+    expect(events[1]).toMatchObject({
+      policy: 'refund-window',
+      error: 'The provider failed (503).',
+    });
     expect(events[0]).toMatchObject({ type: 'usage', inputTokens: 0, failed: 'server' });
   });
 

@@ -153,15 +153,42 @@ interface Answer {
 }
 
 /**
+ * The policies in play in a dialogue, as the judge is asked about them: the scenario's, those
+ * that govern a tool the agent called (policies.yaml `tools:`), and those whose rules fired
+ * (`fired`: a guard's or precondition's refusal, a failed check), in that order, each once.
+ */
+export function policiesInPlay(
+  model: ProjectModel,
+  scenario: SimScenario,
+  transcript: Transcript,
+  fired: readonly string[] = [],
+): string[] {
+  const called = new Set(transcript.calls.filter((c) => c.by === undefined).map((c) => c.tool));
+  const refused = transcript.calls.flatMap((c) => [
+    ...(c.guard && !c.guard.allowed && c.guard.policy !== undefined ? [c.guard.policy] : []),
+    ...(c.result?.refusedBy ? [c.result.refusedBy.policy] : []),
+  ]);
+  return [
+    ...new Set([
+      ...scenario.policies,
+      ...model.policies.filter((p) => p.tools.some((t) => called.has(t))).map((p) => p.id),
+      ...refused,
+      ...fired,
+    ]),
+  ];
+}
+
+/**
  * The model judge (DESIGN.md, "Judging, in order of trust", 3): asks the judge model, once per
- * policy in `scenario.policies`, whether the agent broke it in this transcript. Each answer is
+ * policy in play (`policiesInPlay`: the scenario's, the tools', the rules' that fired), whether
+ * the agent broke it in this transcript. Each answer is
  * held to the transcript: a violation must name a real agent turn and quote the conversation word
  * for word. A bad answer gets one follow-up turn saying what was wrong; if it is still bad, the
  * verdict stands (it is the model's opinion) but what could not be confirmed is left out of the
  * `judge` event (no turn, empty evidence) and said in its reason, so the log never presents an
  * unfound quote as evidence or a wrong turn as the turn. A judge that
- * fails (a ModelError: provider down, unusable JSON) gives no opinion on that policy: nothing is
- * logged for it but its usage, and it is listed in `skipped`; the others go on. So does a
+ * fails (a ModelError: provider down, unusable JSON) gives no opinion on that policy: its usage
+ * and a `judge-failed` event saying why are logged, and it is listed in `skipped`; the others go on. So does a
  * policy the project does not have, and every policy left once the run is cancelled or over
  * budget. Never throws a ModelError.
  */
@@ -170,6 +197,7 @@ export async function judgeDialogue(
   scenario: SimScenario,
   transcript: Transcript,
   deps: JudgeDeps,
+  fired: readonly string[] = [],
 ): Promise<JudgeResult> {
   const session = judgeSession<Answer>(transcript, deps, {
     name: 'policy_verdict',
@@ -178,7 +206,7 @@ export async function judgeDialogue(
   const { agentTurns, sources } = session;
   const verdicts: JudgeVerdict[] = [];
   const skipped: JudgeResult['skipped'] = [];
-  for (const id of new Set(scenario.policies)) {
+  for (const id of policiesInPlay(model, scenario, transcript, fired)) {
     const policy = model.policies.find((p) => p.id === id);
     const stopped = session.stopped();
     if (!policy || stopped !== undefined) {
@@ -216,6 +244,14 @@ export async function judgeDialogue(
     } catch (error) {
       if (!(error instanceof ModelError)) throw error;
       skipped.push({ policy: id, error: error.message });
+      // Logged, so the report says the judge failed here, never that it found nothing.
+      session.emit({
+        type: 'judge-failed',
+        at: deps.clock(),
+        dialogue: transcript.dialogue,
+        policy: id,
+        error: error.message,
+      });
     }
   }
   return { verdicts, events: session.events, skipped };

@@ -182,6 +182,7 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     }),
     'source?': runSource,
     'shard?': object({ index: count, count }),
+    'judgeDecides?': list(text),
   },
   scenario: {
     at: number,
@@ -243,6 +244,7 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     reason: text,
     evidence: text,
   },
+  'judge-failed': { ...dialogue, policy: text, error: text },
   assertion: {
     ...dialogue,
     id: text,

@@ -1,5 +1,6 @@
 import type { ProjectModel } from '../format/model.ts';
 import { parseProject } from '../format/parseProject.ts';
+import { policyCoverage } from '../lint/coverage.ts';
 import { buildGraph } from '../graph/build.ts';
 import type { LevelBand } from '../graph/levels.ts';
 import { formatLevelBand } from '../graph/levels.ts';
@@ -47,6 +48,11 @@ export interface RunRequest {
   readonly agent: Player;
   readonly user: Player;
   readonly judge?: Player;
+  /**
+   * The judge's opinion decides the verdict of every policy no deterministic check covers (a
+   * policy's `judge: decides` asks for it one policy at a time); needs a judge.
+   */
+  readonly judgeDecides?: boolean;
   readonly generator?: Player;
   /** The agent is the user's own bot behind its endpoint: it is sent only the conversation. */
   readonly externalAgent?: boolean;
@@ -197,6 +203,7 @@ export function planRun(
     ...(request.externalAgent && { externalAgent: true }),
     user: request.user,
     ...(request.judge && { judge: request.judge }),
+    ...(request.judge && decidedByJudge(model, request.judgeDecides === true)),
     ...(samples.length > 0 && request.generator && { samples, generator: request.generator }),
     // A resumed run goes on at the moment its log recorded, so re-run dialogues see the same
     // time; a new run sees the time the project fixes (database.yaml `now:`), else the caller's.
@@ -252,4 +259,25 @@ function priced(model: string, prices: PriceTable): boolean {
 
 function refuse(problem: string, fix: 'scenarios' | 'models' | 'prices' | 'log'): PlannedRun {
   return { ok: false, problem, fix };
+}
+
+/**
+ * The policies whose verdict the judge's opinion decides: those no guard rule, precondition,
+ * check or expectation covers, when the run asks (`judgeDecides`) or the policy does
+ * (`judge: decides`). A policy something deterministic covers is never decided by a model.
+ */
+function decidedByJudge(model: ProjectModel, all: boolean): { judgeDecides?: readonly string[] } {
+  const decided = judgeDecidedPolicies(model, all);
+  return decided.length > 0 ? { judgeDecides: decided } : {};
+}
+
+/**
+ * The ids of the policies a run's judge decides: uncovered by anything deterministic, and asked
+ * for by the run (`all`) or by the policy (`judge: decides`).
+ */
+export function judgeDecidedPolicies(model: ProjectModel, all: boolean): string[] {
+  const coverage = policyCoverage(model);
+  return model.policies
+    .filter((p) => (all || p.judgeDecides === true) && coverage.get(p.id)?.length === 0)
+    .map((p) => p.id);
 }

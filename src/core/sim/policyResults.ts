@@ -50,7 +50,7 @@ export function policyResults(report: RunReport): RunResults {
   const dialoguesOf = new Map<string, PolicyDialogue[]>();
   const testedPairs = new Set<string>();
   for (const d of report.dialogues) {
-    const playing = underTest.get(d.scenario) ?? [];
+    const playing = [...new Set([...(underTest.get(d.scenario) ?? []), ...d.decided])];
     const broken = new Set(d.breaches.flatMap((b) => (b.policy === undefined ? [] : [b.policy])));
     const examined = new Set([...d.examined, ...broken]);
     const finished = d.verdict === 'pass' || d.verdict === 'fail';

@@ -233,7 +233,8 @@ export function replayOf(
 
   // Findings and opinions with a turn are pinned to that message; the rest to the ending (or the
   // last step, for a dialogue whose ending never came).
-  const fallback = steps.at(-1);
+  // (A judge's failed call after the ending is a step of its own; pins still go to the ending.)
+  const fallback = steps.find((step) => step.kind === 'ending') ?? steps.at(-1);
   const pinStep = (turn: number | undefined) =>
     (turn === undefined ? undefined : messageStep.get(turn)) ?? fallback;
   const pinnedFindings: Pinned<Finding>[] = [];

@@ -89,6 +89,7 @@ describe('reportOf', () => {
     ]);
     expect(report.judgeOpinion).toEqual({
       dialoguesJudged: 2,
+      failed: { judgements: 0, dialogues: 0 },
       byPolicy: [
         { policy: 'privacy', judged: 1, violated: 1 },
         { policy: 'refund-window', judged: 1, violated: 0 },
@@ -224,6 +225,7 @@ describe('reportOf', () => {
       models: { agent: 'gpt-x' },
       trials: 2,
       externalAgent: false,
+      judgeDecides: [],
     });
     expect(report.wallMs).toBe((FULL.length - 1) * 10);
   });

@@ -83,6 +83,7 @@ function read(events: readonly SimEvent[]) {
           models: e.models,
           trials: e.trials,
           externalAgent: e.externalAgent === true,
+          judgeDecides: e.judgeDecides ?? [],
         };
         shard = e.shard;
         break;
@@ -134,7 +135,11 @@ function read(events: readonly SimEvent[]) {
  */
 export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): RunReport {
   const { run, shard, ended, usage, msByRole, announced, open, wallMs } = read(events);
-  const facts: RunFacts = { announced, judge: run?.models.judge !== undefined };
+  const facts: RunFacts = {
+    announced,
+    judge: run?.models.judge !== undefined,
+    decides: new Set(run?.judgeDecides ?? []),
+  };
   const dialogues = [...open.values()]
     .map((d) => finish(d, facts))
     .sort(
@@ -186,7 +191,10 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     if (judgements.length > 0) dialoguesJudged++;
     for (const j of judgements) tally(judged, j.policy, !j.violated);
     tally(levels, levelOfId(d.scenario), d.verdict === 'pass');
-    const playing = announced.get(d.scenario)?.scenario.policies ?? [];
+    // In play: the scenario's policies, and those the judge decided here (found in play by it).
+    const playing = [
+      ...new Set([...(announced.get(d.scenario)?.scenario.policies ?? []), ...d.decided]),
+    ];
     const broken = new Set<string>();
     const { dialogue, scenario, trial } = d;
     for (const b of d.breaches) {
@@ -314,6 +322,14 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     dialogues,
     judgeOpinion: {
       dialoguesJudged,
+      failed: {
+        judgements: dialogues.reduce((n, d) => n + d.judgeFailed.length, 0),
+        dialogues: dialogues.filter((d) => d.judgeFailed.length > 0).length,
+        ...(() => {
+          const first = dialogues.find((d) => d.judgeFailed.length > 0)?.judgeFailed[0]?.error;
+          return first === undefined ? {} : { first };
+        })(),
+      },
       byPolicy: [...judged]
         .sort(([a], [b]) => text(a, b))
         .map(([policy, [kept, violated]]) => ({ policy, judged: kept + violated, violated })),

@@ -29,7 +29,7 @@ export type Verdict = 'pass' | 'fail' | 'error' | 'suspect' | 'running';
  * judge's opinion that one was not met (the only breach that is a model's opinion).
  */
 export interface Breach {
-  readonly source: 'check' | 'guard' | 'precondition' | 'ending' | 'assertion';
+  readonly source: 'check' | 'guard' | 'precondition' | 'ending' | 'assertion' | 'judge';
   /**
    * The finding's id, the id of the guard rule that refused the call, or the refusing
    * precondition's place (`cancel_order.requires[1]`).
@@ -106,6 +106,13 @@ export interface DialogueReport {
   /** A person's review of a suspect dialogue, if one was made. */
   readonly review: 'counts' | 'discarded' | null;
   readonly judgeViolations: readonly JudgeViolation[];
+  /**
+   * The policies whose verdict the judge's opinion decided here (the run let it decide them, and
+   * it judged them): in play here, wherever the judge found them in play.
+   */
+  readonly decided: readonly string[];
+  /** The policies the judge model was asked about here but could not judge, and why. */
+  readonly judgeFailed: readonly { readonly policy: string; readonly error: string }[];
   /**
    * The scenario's natural-language assertions with the judge's opinion of each, or not judged
    * (with why): opinions, part of the verdict only where the scenario is graded by them.
@@ -189,6 +196,15 @@ export interface PassHatK {
 /** A judge model's opinion over the finished dialogues (errors left out), never in the verdicts. */
 export interface JudgeOpinion {
   readonly dialoguesJudged: number;
+  /**
+   * Judgements the judge model was asked for and could not give (a provider error, broken
+   * output), over every dialogue, and in how many dialogues: an error of the run, not silence.
+   */
+  readonly failed: {
+    readonly judgements: number;
+    readonly dialogues: number;
+    readonly first?: string;
+  };
   readonly byPolicy: readonly {
     readonly policy: string;
     readonly judged: number;
@@ -254,6 +270,8 @@ export interface RunReport {
     readonly trials: number;
     /** The agent was the user's own endpoint: no tool call or database change was seen. */
     readonly externalAgent: boolean;
+    /** The policies whose verdict the judge model's opinion decided in this run. */
+    readonly judgeDecides: readonly string[];
   } | null;
   readonly progress: Progress;
   /** Null when the run wrote no scenarios from samples. */

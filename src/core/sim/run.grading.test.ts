@@ -37,10 +37,17 @@ const listening = (engine: ChatEngine, into: ChatRequest[]): ChatEngine => ({
   },
 });
 
+// Asked about an assertion it finds it met; asked about a policy in play, kept.
 const assertionJudge: ChatEngine = {
-  chat: () =>
+  chat: (request) =>
     Promise.resolve(
-      modelReply(JSON.stringify({ met: true, turn: null, reason: 'It refunded.', evidence: '' })),
+      modelReply(
+        JSON.stringify(
+          request.responseSchema?.name === 'policy_verdict'
+            ? { violated: false, turn: null, reason: 'Kept.', evidence: '' }
+            : { met: true, turn: null, reason: 'It refunded.', evidence: '' },
+        ),
+      ),
     ),
 };
 
@@ -74,7 +81,13 @@ describe('a tau2-style scenario in a run', () => {
     expect(ofType(events, 'assertion')).toMatchObject([
       { id: 'expected.assertions[0]', text: 'The agent refunds order o1.', met: true },
     ]);
-    expect(ofType(events, 'usage').filter((u) => u.role === 'judge')).toHaveLength(1);
+    // One call for the assertion, one per policy in play (refund_order's, called), none failed.
+    const policies = ofType(events, 'judge').map((j) => j.policy);
+    expect(policies.length).toBeGreaterThan(0);
+    expect(ofType(events, 'usage').filter((u) => u.role === 'judge')).toHaveLength(
+      1 + policies.length,
+    );
+    expect(ofType(events, 'judge-failed')).toEqual([]);
     const [d] = report.dialogues;
     expect(d?.verdict).toBe('fail');
     expect(report.unattributed.map((u) => u.id)).toEqual(['expected.required_actions[1]']);

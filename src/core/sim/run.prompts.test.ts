@@ -59,10 +59,12 @@ describe('a project with its own prompts', () => {
       role: 'system',
       content: `You play A customer.\nWhat you want: Refund order o1.\nSay ${USER_STOP} when done.`,
     });
-    const policy = own.policies.find((p) => p.id === 'refund-window');
+    const text = (id: string) => own.policies.find((p) => p.id === id)?.text ?? '';
     const transcript = renderTranscript(transcriptOf(events, 'fresh#1'));
+    // The scenario's policy, then verify-identity, which governs get_user, called.
     expect(judges.map((r) => r.messages[0]?.content)).toEqual([
-      `JUDGE refund-window: ${policy?.text ?? ''}\nCONVERSATION:\n${transcript}`,
+      `JUDGE refund-window: ${text('refund-window')}\nCONVERSATION:\n${transcript}`,
+      `JUDGE verify-identity: ${text('verify-identity')}\nCONVERSATION:\n${transcript}`,
     ]);
     expect(transcript).toMatch(/^\[0\] user: Refund order o1\./);
     expect(events[0]).toMatchObject({

@@ -106,11 +106,16 @@ describe('runSimulation', () => {
       models: { agent: 'agent-model', user: 'user-model', judge: 'judge-model' },
     });
     const judged = events.flatMap((e) => (e.type === 'judge' ? [e] : []));
+    // In play: the scenario's refund-window, and verify-identity, which governs get_user, called.
     expect(judged.map((e) => [e.dialogue, e.policy, e.violated]).sort()).toEqual([
       ['fresh#1', 'refund-window', false],
+      ['fresh#1', 'verify-identity', false],
       ['fresh#2', 'refund-window', false],
+      ['fresh#2', 'verify-identity', false],
       ['late#1', 'refund-window', true],
+      ['late#1', 'verify-identity', false],
       ['late#2', 'refund-window', true],
+      ['late#2', 'verify-identity', false],
     ]);
     const late = judged.find((e) => e.dialogue === 'late#1');
     const attempt = events.find(
@@ -120,8 +125,10 @@ describe('runSimulation', () => {
     expect(late?.turn).toBe(attempt?.type === 'tool-call' ? attempt.turn : -1);
     for (const dialogue of ['fresh#1', 'late#2']) {
       const own = events.filter((e) => 'dialogue' in e && e.dialogue === dialogue);
-      expect(own.slice(-3).map((e) => (e.type === 'usage' ? `usage:${e.role}` : e.type))).toEqual([
+      expect(own.slice(-5).map((e) => (e.type === 'usage' ? `usage:${e.role}` : e.type))).toEqual([
         'checks',
+        'usage:judge',
+        'judge',
         'usage:judge',
         'judge',
       ]);

@@ -62,6 +62,8 @@ export interface RunPlan {
   readonly now: string;
   /** When given, judges every policy in play of each dialogue that did not end in an error. */
   readonly judge?: Player;
+  /** The policies whose verdict the judge's opinion decides (plan.ts `decidedByJudge`). */
+  readonly judgeDecides?: readonly string[];
   /** With `generator`: policy combinations to write scenarios for before the dialogues start. */
   readonly samples?: readonly ScenarioSample[];
   readonly generator?: Player;
@@ -188,6 +190,7 @@ export async function runSimulation(
       now: plan.now,
       database: startingData(model),
       ...(plan.source && { source: plan.source }),
+      ...(plan.judge && plan.judgeDecides && { judgeDecides: plan.judgeDecides }),
       ...(plan.shard && { shard: plan.shard }),
     });
     for (const { scenario, source } of plan.scenarios) {
@@ -326,10 +329,20 @@ export async function runSimulation(
           budget,
           overBudget,
         };
-        await judgeDialogue(model, job.scenario, transcript, {
-          ...judging,
-          ...(plan.prompts?.policyJudge && { template: plan.prompts.policyJudge }),
-        });
+        // Every policy in play is put to the judge: the scenario's, the tools', the rules' that fired.
+        const fired = findings.flatMap((f) =>
+          !f.passed && f.policy !== undefined ? [f.policy] : [],
+        );
+        await judgeDialogue(
+          model,
+          job.scenario,
+          transcript,
+          {
+            ...judging,
+            ...(plan.prompts?.policyJudge && { template: plan.prompts.policyJudge }),
+          },
+          fired,
+        );
         await judgeAssertions(job.scenario, transcript, {
           ...judging,
           ...(plan.prompts?.assertionJudge && { template: plan.prompts.assertionJudge }),

@@ -124,6 +124,7 @@ function DialogueTable({
                             : b.source === 'assertion'
                               ? `judge’s opinion, graded: ${b.id} not met`
                               : `unattributed: ${b.id}`)}
+                        {b.source === 'judge' && ' (decided by a model)'}
                         {b.turnLabel !== undefined && ` (${b.turnLabel})`}
                         {b.attempt && ' · tried, refused'}
                       </span>
@@ -134,6 +135,8 @@ function DialogueTable({
                 ` · unclear, for a person to read: ${d.unclear.map((u) => u.policy ?? u.id).join(', ')}`}
               {d.ungraded.length > 0 &&
                 ` · not graded: ${d.ungraded.map((u) => u.policy ?? u.id).join(', ')}`}
+              {d.judgeFailed.length > 0 &&
+                ` · the judge failed on: ${d.judgeFailed.map((f) => `${f.policy} (${f.error})`).join(', ')}`}
               {d.judgeViolations.length > 0 &&
                 ` · judge’s opinion: ${d.judgeViolations.map((j) => j.policy).join(', ')}`}
               {assertionNote(d.assertions)}

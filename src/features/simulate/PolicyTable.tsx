@@ -80,6 +80,11 @@ export function PolicyTable({ report, run }: { report: RunReport; run: string })
                   that had it in play (nothing deterministic looked at it there)
                 </div>
               )}
+              {report.run?.judgeDecides.includes(policy.policy) && (
+                <div className="simulate-faint" data-testid="decided-by-model">
+                  decided by a model (the judge): no check covers it
+                </div>
+              )}
               {policy.attempts > 0 && (
                 <div className="simulate-faint" data-testid="attempts">
                   {policy.attempts} attempt{policy.attempts === 1 ? '' : 's'} refused

@@ -26,7 +26,7 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
    * `optional` field (a budget) may be left empty, meaning none; `whole` rounds what is typed.
    */
   const numberField = (
-    field: Exclude<keyof RunSettings, 'levels'>,
+    field: Exclude<keyof RunSettings, 'levels' | 'judgeDecides'>,
     label: string,
     {
       min = 1,
@@ -121,6 +121,20 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
       {numberField('generated', 'Generate', { min: 0, max: 200 })}
       {settings.generated > 0 && numberField('seed', 'Seed', { max: 1_000_000 })}
       {settings.generated > 0 && <LevelsField disabled={live} />}
+      <label
+        className="run-field run-field-check"
+        title="With a judge model: its opinion decides the verdict of each policy that no guard, precondition, check or expectation covers, labelled “decided by a model”."
+      >
+        <input
+          type="checkbox"
+          checked={settings.judgeDecides}
+          disabled={live}
+          onChange={(event) => {
+            setSettings({ judgeDecides: event.target.checked });
+          }}
+        />
+        <span>Judge decides uncovered policies</span>
+      </label>
       {clock}
       {submit}
       <BudgetNotice />

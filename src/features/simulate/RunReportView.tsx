@@ -92,6 +92,17 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
                   .join(', ')}
           </div>
         </div>
+        {report.judgeOpinion.failed.judgements > 0 && (
+          <div className="run-card" data-testid="judge-failed" role="alert">
+            <div className="run-card-label">Judge failed</div>
+            <div className="run-card-value">{report.judgeOpinion.failed.judgements}</div>
+            <div className="simulate-faint">
+              {`judgements not given in ${counted(report.judgeOpinion.failed.dialogues, 'dialogue')}: nothing was found there, the judge was not heard.`}
+              {report.judgeOpinion.failed.first !== undefined &&
+                ` First: ${report.judgeOpinion.failed.first}`}
+            </div>
+          </div>
+        )}
         {report.judgeOpinion.dialoguesJudged > 0 && (
           <div className="run-card" data-testid="judge-card">
             <div className="run-card-label">Judge’s opinion</div>
@@ -99,7 +110,11 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
               {`${counted(
                 report.judgeOpinion.byPolicy.reduce((n, o) => n + o.violated, 0),
                 'violation',
-              )} in ${counted(report.judgeOpinion.dialoguesJudged, 'dialogue')} judged; agrees with the checks ${report.judgeOpinion.agreement.agreed} of ${report.judgeOpinion.agreement.compared} times. A model’s opinion, not a verdict.`}
+              )} in ${counted(report.judgeOpinion.dialoguesJudged, 'dialogue')} judged; agrees with the checks ${report.judgeOpinion.agreement.agreed} of ${report.judgeOpinion.agreement.compared} times. ${
+                report.run?.judgeDecides.length
+                  ? `It decides ${report.run.judgeDecides.length === 1 ? '1 policy' : `${report.run.judgeDecides.length} policies`} no check covers (${report.run.judgeDecides.join(', ')}): decided by a model.`
+                  : 'A model’s opinion, not a verdict.'
+              }`}
               {report.judgeOpinion.people.judgeMarked > 0 &&
                 ` People reviewing it found the judge right ${report.judgeOpinion.people.judgeRight} of ${report.judgeOpinion.people.judgeMarked} times.`}
             </div>

@@ -38,6 +38,8 @@ export interface RunSettings {
   readonly maxTurns: number;
   /** Tool calls the agent (or the simulated user) may make in a row before it must speak. */
   readonly maxToolRounds: number;
+  /** The judge's opinion decides policies no deterministic check covers (needs a judge). */
+  readonly judgeDecides: boolean;
   /** Stop cleanly once this many dollars are spent; null for no limit. */
   readonly budgetDollars: number | null;
   /** Stop cleanly once this many tokens are spent (what limits a model without a price); null for no limit. */
@@ -106,6 +108,7 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = {
   concurrency: 2,
   maxTurns: 10,
   maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
+  judgeDecides: false,
   budgetDollars: 1,
   budgetTokens: null,
   seed: 1,
@@ -168,6 +171,7 @@ export function createSimulationSlice(
           concurrency: settings.concurrency,
           maxTurns: settings.maxTurns,
           maxToolRounds: settings.maxToolRounds,
+          ...(settings.judgeDecides && { judgeDecides: true }),
           ...((settings.budgetDollars !== null || settings.budgetTokens !== null) && {
             budget: {
               ...(settings.budgetDollars !== null && { dollars: settings.budgetDollars }),
