@@ -53,6 +53,8 @@ export interface CorpusDialogue {
   readonly judge?: Readonly<Record<string, string>>;
   /** The run lets the judge decide the policies no check covers. */
   readonly judgeDecides?: boolean;
+  /** The agent is the user's own endpoint ("this endpoint is my own agent"). */
+  readonly ownAgent?: boolean;
   /** The policies the judge must have been asked about, when given (in any order). */
   readonly judgeAsked?: readonly string[];
 }
@@ -199,6 +201,7 @@ export async function playScripted(domain: CorpusDomain, dialogue: CorpusDialogu
       prices: {},
       now: domain.model.now ?? '2026-01-01T00:00:00Z',
       ...(judge && { judge: { engine: judge, model: 'scripted-judge' } }),
+      ...(dialogue.ownAgent && { externalAgent: true }),
       ...(judge && {
         judgeDecides: judgeDecidedPolicies(domain.model, dialogue.judgeDecides === true),
       }),

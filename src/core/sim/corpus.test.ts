@@ -36,6 +36,8 @@ describe('the verdict corpus', () => {
       'wait-for-result',
       'transfer',
       'judge',
+      'simulator',
+      'own-agent',
       'compliant',
     ])
       expect(mechanisms.has(m), m).toBe(true);

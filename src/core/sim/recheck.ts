@@ -7,6 +7,7 @@ import { applyChange } from './fork.ts';
 import { checkExpectations, endStateCharging, passesWithoutAgent } from './expectations.ts';
 import { runChecks } from './judging.ts';
 import { groundsOf } from './grounded.ts';
+import { withoutUnseen } from './unseen.ts';
 import { handWrittenScenarios } from './scenarios.ts';
 import { simulatorSuspicion } from './suspect.ts';
 import { transcriptOf } from './transcript.ts';
@@ -152,7 +153,7 @@ export function recheckRun(
       if (typeof made === 'string') return made;
       finalDb = made;
     }
-    const findings = [
+    const judged = [
       ...runChecks(model.checks, transcript, groundsOf(model.prompt, scenario)),
       ...checkExpectations(
         scenario,
@@ -163,6 +164,9 @@ export function recheckRun(
         endStateCharging(model),
       ),
     ];
+    // The user's own agent: what its side holds is not checked, never failed (unseen.ts).
+    const findings =
+      started?.externalAgent === true ? withoutUnseen(judged, model.checks, transcript) : judged;
     const ending = transcript.ending?.reason;
     if (ending === undefined || ERROR_ENDINGS.has(ending)) return { findings, suspect: [] };
     const failed = ending === 'agent-error' || findings.some((f) => findingState(f) === 'broken');

@@ -16,6 +16,7 @@ import { judgeAssertions } from './assertionJudge.ts';
 import { checkExpectations, endStateCharging, passesWithoutAgent } from './expectations.ts';
 import { runChecks } from './judging.ts';
 import { groundsOf } from './grounded.ts';
+import { withoutUnseen } from './unseen.ts';
 import { seedDatabase, tableKeys } from './database.ts';
 import { simulatorSuspicion } from './suspect.ts';
 import type { PromptTemplate, RunPrompts } from './prompts.ts';
@@ -298,7 +299,7 @@ export async function runSimulation(
       );
       const transcript = transcriptOf(logs.get(dialogue) ?? [], dialogue);
       logs.delete(dialogue);
-      const findings = [
+      const judged = [
         ...runChecks(model.checks, transcript, groundsOf(model.prompt, job.scenario)),
         ...checkExpectations(
           job.scenario,
@@ -309,6 +310,10 @@ export async function runSimulation(
           endStateCharging(model),
         ),
       ];
+      // The user's own agent: what its side holds is not checked, never failed (unseen.ts).
+      const findings = plan.externalAgent
+        ? withoutUnseen(judged, model.checks, transcript)
+        : judged;
       emit({ type: 'checks', at: deps.clock(), dialogue, findings });
       if (!ERROR_ENDINGS.has(result.ending)) {
         const failed =

@@ -10,15 +10,32 @@ const brief = testScenario({
 });
 
 describe('simulatorSuspicion', () => {
-  it('flags a failed dialogue the user left right after the agent asked it something', () => {
+  it('flags a failed dialogue the user left right after the agent asked it for something its brief holds', () => {
     const left = dialogue([
       U('Please cancel TQ7H3K.'),
       A('Sure. Could you give me your user id?'),
       U('Bye.'),
     ]);
     expect(simulatorSuspicion(brief, left, true)).toEqual([
-      'The simulated user left right after the agent asked it something (in its 1st reply: "Sure. Could you give me your user id?"), before the agent could act on its goal.',
+      'The simulated user left right after the agent asked it for something its brief holds ("user id daniela_ruiz_5120"), in its 1st reply: "Sure. Could you give me your user id?", before the agent could act on its goal.',
     ]);
+    // Read from the shape, not the wording: a helpful phrase before the question changes nothing.
+    const friendly = dialogue([
+      U('Please cancel TQ7H3K.'),
+      A('I can help with that! Could you give me the e-mail on the booking?'),
+      U('Bye.'),
+    ]);
+    expect(simulatorSuspicion(brief, friendly, true)).toHaveLength(1);
+    expect(simulatorSuspicion(brief, friendly, true)[0]).toContain(
+      '("e-mail daniela@example.com")',
+    );
+    // A question the brief cannot answer is the agent's to get past, not the simulator's fault.
+    const unknowable = dialogue([
+      U('Please cancel TQ7H3K.'),
+      A('Could you tell me your mother’s maiden name?'),
+      U('Bye.'),
+    ]);
+    expect(simulatorSuspicion(brief, unknowable, true)).toEqual([]);
     // The same ending in a dialogue that passed spoils nothing; a closing question is no ask.
     expect(simulatorSuspicion(brief, left, false)).toEqual([]);
     const closing = dialogue([
