@@ -115,6 +115,7 @@ export async function runRun(
     maxTurns: config.maxTurns,
     maxToolRounds: config.maxToolRounds,
     ...(config.judgeDecides && { judgeDecides: true }),
+    ...(config.judgeRepeats > 1 && { judgeRepeats: config.judgeRepeats }),
     timeLimitMs: config.timeLimitS * 1000,
     ...(config.budget && { budget: config.budget }),
     scenarios: config.handWritten ? 'all' : 'none',
@@ -309,6 +310,11 @@ function judgeLine(report: RunReport): string | undefined {
     failed.judgements > 0
       ? `\nError: the judge failed ${failed.judgements} judgement${failed.judgements === 1 ? '' : 's'} in ${failed.dialogues} dialogue${failed.dialogues === 1 ? '' : 's'} (nothing was found there; it was not heard)${failed.first === undefined ? '' : `: ${failed.first}`}`
       : '';
+  const { spread } = report.judgeOpinion;
+  const repeated =
+    spread.repeated > 0
+      ? ` Asked more than once, it answered the same every time for ${spread.unanimous} of ${spread.repeated} policy judgements.`
+      : '';
   const decides =
     report.run && report.run.judgeDecides.length > 0
       ? `\nDecided by a model (the judge; no check covers them): ${report.run.judgeDecides.join(', ')}.`
@@ -320,7 +326,7 @@ function judgeLine(report: RunReport): string | undefined {
     agreement.compared === 0
       ? ''
       : `; it agrees with the checks ${agreement.agreed} of ${agreement.compared} times`;
-  return `${failure}\nJudge's opinion (not a verdict): ${violated} of ${judged} policy judgements found a violation${agrees}.${decides}`;
+  return `${failure}\nJudge's opinion (not a verdict): ${violated} of ${judged} policy judgements found a violation${agrees}.${repeated}${decides}`;
 }
 
 /** The share of the judge's policy judgements that found the policy kept; NaN without any. */

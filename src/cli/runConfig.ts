@@ -37,6 +37,7 @@ const SETTINGS = [
   'max_error_rate',
   'judge_gate',
   'judge_decides',
+  'judge_repeats',
   'out',
 ];
 
@@ -113,6 +114,7 @@ export function readConfig(raw: unknown, env: Readonly<Record<string, string | u
     maxErrorRate: rate(config.max_error_rate ?? DEFAULT_MAX_ERROR_RATE, 'max_error_rate'),
     judgeGate: config.judge_gate === undefined ? undefined : rate(config.judge_gate, 'judge_gate'),
     judgeDecides: flag(config.judge_decides, 'judge_decides', judge !== undefined),
+    judgeRepeats: whole(config.judge_repeats ?? 1, 'judge_repeats', 1, 5),
     prices: readPrices(config.prices),
     out: typeof config.out === 'string' ? config.out : 'policylab-run',
   };

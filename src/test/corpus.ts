@@ -53,6 +53,10 @@ export interface CorpusDialogue {
   readonly judge?: Readonly<Record<string, string>>;
   /** The run lets the judge decide the policies no check covers. */
   readonly judgeDecides?: boolean;
+  /** The judge is asked this many times per policy; `judge` then lists answers by commas. */
+  readonly judgeRepeats?: number;
+  /** The report's judge spread, when given: pairs judged more than once, and unanimous ones. */
+  readonly judgeSpread?: { readonly repeated: number; readonly unanimous: number };
   /** The agent is the user's own endpoint ("this endpoint is my own agent"). */
   readonly ownAgent?: boolean;
   /** The policies the judge must have been asked about, when given (in any order). */
@@ -149,8 +153,10 @@ function scriptedJudge(says: Readonly<Record<string, string>>, asked: string[]):
     chat(request) {
       const system = request.messages[0]?.content ?? '';
       const policy = /The policy \(([^)]+)\)/.exec(system)?.[1] ?? '';
+      const nth = asked.filter((p) => p === policy).length;
       asked.push(policy);
-      const said = says[policy] ?? 'kept';
+      const answers = (says[policy] ?? 'kept').split(',').map((a) => a.trim());
+      const said = answers[Math.min(nth, answers.length - 1)] ?? 'kept';
       if (said === 'fails')
         return Promise.reject(new ModelError('auth', 'The judge’s key was refused (401).'));
       const reply = /^violated@(\d+)$/.exec(said)?.[1];
@@ -202,6 +208,7 @@ export async function playScripted(domain: CorpusDomain, dialogue: CorpusDialogu
       now: domain.model.now ?? '2026-01-01T00:00:00Z',
       ...(judge && { judge: { engine: judge, model: 'scripted-judge' } }),
       ...(dialogue.ownAgent && { externalAgent: true }),
+      ...(judge && dialogue.judgeRepeats !== undefined && { judgeRepeats: dialogue.judgeRepeats }),
       ...(judge && {
         judgeDecides: judgeDecidedPolicies(domain.model, dialogue.judgeDecides === true),
       }),

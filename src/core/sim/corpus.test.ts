@@ -53,7 +53,9 @@ describe('the verdict corpus', () => {
     describe(domain.name, () => {
       for (const dialogue of domain.dialogues)
         it(dialogue.id, async () => {
-          const { played, events, asked } = await playScripted(domain, dialogue);
+          const { played, events, asked, report } = await playScripted(domain, dialogue);
+          if (dialogue.judgeSpread)
+            expect(report.judgeOpinion.spread).toEqual(dialogue.judgeSpread);
           if (dialogue.judgeAsked) expect(new Set(asked)).toEqual(new Set(dialogue.judgeAsked));
           expect({ verdict: played.verdict, findings: findingsOf(played, events) }).toEqual({
             verdict: dialogue.verdict,

@@ -222,7 +222,7 @@ export function finish(d: DialogueAcc, facts: RunFacts): DialogueReport {
     scenarioFaults: d.scenarioFaults,
     suspect: d.suspect,
     review: d.review,
-    judgeViolations: d.judged
+    judgeViolations: settledJudgements(d)
       .filter((j) => j.violated)
       .map(({ policy, turn, reason: why, evidence }) =>
         labelled({ policy, turn, reason: why, evidence }),
@@ -279,7 +279,7 @@ function decidedByModel(
   error: boolean,
 ): { breaches: Breach[]; examined: string[]; unclear: UnclearFinding[] } {
   if (decides.size === 0 || error) return { breaches: [], examined: [], unclear: [] };
-  const judged = d.judged.filter((j) => decides.has(j.policy));
+  const judged = settledJudgements(d).filter((j) => decides.has(j.policy));
   return {
     breaches: judged
       .filter((j) => j.violated)
@@ -300,4 +300,31 @@ function decidedByModel(
         detail: `The judge decides this policy in this run, but could not judge it here: ${f.error}`,
       })),
   };
+}
+
+/**
+ * The judge's opinion of each policy in a dialogue, once: with a judge asked k times (a run's
+ * `judgeRepeats`), the majority of its answers, the first answer of that side speaking for it (a
+ * tie reads as kept, and shows in the spread). One answer is itself.
+ */
+export function settledJudgements(d: DialogueAcc): Extract<SimEvent, { type: 'judge' }>[] {
+  const byPolicy = new Map<string, Extract<SimEvent, { type: 'judge' }>[]>();
+  for (const j of d.judged) byPolicy.set(j.policy, [...(byPolicy.get(j.policy) ?? []), j]);
+  return [...byPolicy.values()].flatMap((answers) => {
+    const violated = answers.filter((j) => j.violated);
+    const side =
+      violated.length * 2 > answers.length ? violated : answers.filter((j) => !j.violated);
+    return side.slice(0, 1);
+  });
+}
+
+/** Per policy judged more than once in a dialogue: whether every answer agreed. */
+export function judgeSpread(
+  d: DialogueAcc,
+): { readonly policy: string; readonly unanimous: boolean }[] {
+  const byPolicy = new Map<string, boolean[]>();
+  for (const j of d.judged) byPolicy.set(j.policy, [...(byPolicy.get(j.policy) ?? []), j.violated]);
+  return [...byPolicy]
+    .filter(([, answers]) => answers.length > 1)
+    .map(([policy, answers]) => ({ policy, unanimous: answers.every((a) => a === answers[0]) }));
 }

@@ -249,6 +249,8 @@ export type SimEvent =
        * deterministic covers them, and the run or the policy asked for it).
        */
       readonly judgeDecides?: readonly string[];
+      /** How many times the judge was asked about each policy, when more than once. */
+      readonly judgeRepeats?: number;
     }
   | {
       readonly type: 'scenario';

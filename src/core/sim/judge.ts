@@ -33,6 +33,11 @@ export interface JudgeDeps extends CallContext {
   readonly template?: PromptTemplate;
   /** True once the run's budget is spent: the policies left are skipped. */
   readonly overBudget?: () => boolean;
+  /**
+   * How many times to ask about each policy (a run's `judgeRepeats`, 1 unless set): asked more
+   * than once, the judge samples (temperature 0.7) and the report shows how far its answers agree.
+   */
+  readonly repeats?: number;
 }
 
 /** The verdicts, the `usage` and `judge` events in the order they happened, and what was skipped. */
@@ -47,6 +52,8 @@ export interface JudgeResult {
 export type JudgeSessionDeps = CallContext & {
   readonly judge: Player;
   readonly overBudget?: () => boolean;
+  /** 0 (the default) for one settled answer; more to sample. */
+  readonly temperature?: number;
 };
 
 /** One dialogue put to the judge: the transcript as it reads it, and asking it questions. */
@@ -84,7 +91,7 @@ export function judgeSession<A>(
     const response = await loggedChat(
       'judge',
       deps.judge,
-      { messages, responseSchema: schema, temperature: 0, maxTokens: 500 },
+      { messages, responseSchema: schema, temperature: deps.temperature ?? 0, maxTokens: 500 },
       { ...deps, emit },
       { dialogue: transcript.dialogue },
     );
@@ -199,10 +206,12 @@ export async function judgeDialogue(
   deps: JudgeDeps,
   fired: readonly string[] = [],
 ): Promise<JudgeResult> {
-  const session = judgeSession<Answer>(transcript, deps, {
-    name: 'policy_verdict',
-    schema: JUDGE_SCHEMA,
-  });
+  const repeats = Math.max(1, deps.repeats ?? 1);
+  const session = judgeSession<Answer>(
+    transcript,
+    { ...deps, ...(repeats > 1 && { temperature: 0.7 }) },
+    { name: 'policy_verdict', schema: JUDGE_SCHEMA },
+  );
   const { agentTurns, sources } = session;
   const verdicts: JudgeVerdict[] = [];
   const skipped: JudgeResult['skipped'] = [];
@@ -218,40 +227,45 @@ export async function judgeDialogue(
       policy: policy.text,
       transcript: session.shown,
     });
-    try {
-      const answer = await session.ask(system, (a) => review(a, agentTurns, sources).problems);
-      const checked = review(answer, agentTurns, sources);
-      const verdict: JudgeVerdict = {
-        policy: policy.id,
-        violated: answer.violated,
-        ...(checked.turn === undefined ? {} : { turn: checked.turn }),
-        reason: answer.reason,
-        evidence: answer.evidence,
-        evidenceFound: checked.evidenceFound,
-        notes: checked.notes,
-      };
-      verdicts.push(verdict);
-      session.emit({
-        type: 'judge',
-        at: deps.clock(),
-        dialogue: transcript.dialogue,
-        policy: verdict.policy,
-        violated: verdict.violated,
-        ...(verdict.turn === undefined ? {} : { turn: verdict.turn }),
-        reason: [verdict.reason, ...verdict.notes].join(' ').trim(),
-        evidence: verdict.evidenceFound ? verdict.evidence : '',
-      });
-    } catch (error) {
-      if (!(error instanceof ModelError)) throw error;
-      skipped.push({ policy: id, error: error.message });
-      // Logged, so the report says the judge failed here, never that it found nothing.
-      session.emit({
-        type: 'judge-failed',
-        at: deps.clock(),
-        dialogue: transcript.dialogue,
-        policy: id,
-        error: error.message,
-      });
+    // Asked `repeats` times; a failure ends this policy's asking (it is logged once).
+    for (let asked = 0; asked < repeats; asked++) {
+      try {
+        const answer = await session.ask(system, (a) => review(a, agentTurns, sources).problems);
+        const checked = review(answer, agentTurns, sources);
+        const verdict: JudgeVerdict = {
+          policy: policy.id,
+          violated: answer.violated,
+          ...(checked.turn === undefined ? {} : { turn: checked.turn }),
+          reason: answer.reason,
+          evidence: answer.evidence,
+          evidenceFound: checked.evidenceFound,
+          notes: checked.notes,
+        };
+        verdicts.push(verdict);
+        session.emit({
+          type: 'judge',
+          at: deps.clock(),
+          dialogue: transcript.dialogue,
+          policy: verdict.policy,
+          violated: verdict.violated,
+          ...(verdict.turn === undefined ? {} : { turn: verdict.turn }),
+          reason: [verdict.reason, ...verdict.notes].join(' ').trim(),
+          evidence: verdict.evidenceFound ? verdict.evidence : '',
+        });
+      } catch (error) {
+        if (!(error instanceof ModelError)) throw error;
+        skipped.push({ policy: id, error: error.message });
+        // Logged, so the report says the judge failed here, never that it found nothing.
+        session.emit({
+          type: 'judge-failed',
+          at: deps.clock(),
+          dialogue: transcript.dialogue,
+          policy: id,
+          error: error.message,
+        });
+        break;
+      }
+      if (session.stopped() !== undefined) break;
     }
   }
   return { verdicts, events: session.events, skipped };

@@ -183,6 +183,7 @@ export const EVENT_FIELDS: Readonly<Record<SimEventType, Fields>> = {
     'source?': runSource,
     'shard?': object({ index: count, count }),
     'judgeDecides?': list(text),
+    'judgeRepeats?': count,
   },
   scenario: {
     at: number,

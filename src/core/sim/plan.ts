@@ -53,6 +53,8 @@ export interface RunRequest {
    * policy's `judge: decides` asks for it one policy at a time); needs a judge.
    */
   readonly judgeDecides?: boolean;
+  /** Ask the judge about each policy this many times (1 to 5) and report how far it agrees. */
+  readonly judgeRepeats?: number;
   readonly generator?: Player;
   /** The agent is the user's own bot behind its endpoint: it is sent only the conversation. */
   readonly externalAgent?: boolean;
@@ -204,6 +206,9 @@ export function planRun(
     user: request.user,
     ...(request.judge && { judge: request.judge }),
     ...(request.judge && decidedByJudge(model, request.judgeDecides === true)),
+    ...(request.judge &&
+      request.judgeRepeats !== undefined &&
+      request.judgeRepeats > 1 && { judgeRepeats: Math.min(5, Math.round(request.judgeRepeats)) }),
     ...(samples.length > 0 && request.generator && { samples, generator: request.generator }),
     // A resumed run goes on at the moment its log recorded, so re-run dialogues see the same
     // time; a new run sees the time the project fixes (database.yaml `now:`), else the caller's.

@@ -90,6 +90,7 @@ describe('reportOf', () => {
     expect(report.judgeOpinion).toEqual({
       dialoguesJudged: 2,
       failed: { judgements: 0, dialogues: 0 },
+      spread: { repeated: 0, unanimous: 0 },
       byPolicy: [
         { policy: 'privacy', judged: 1, violated: 1 },
         { policy: 'refund-window', judged: 1, violated: 0 },

@@ -6,7 +6,15 @@ import type { Shard } from './shard.ts';
 import { inShard, jobKey } from './shard.ts';
 import { generationOf } from './generationReport.ts';
 import type { DialogueAcc, RunFacts } from './dialogueFold.ts';
-import { finish, late, openDialogue, record, text } from './dialogueFold.ts';
+import {
+  finish,
+  judgeSpread,
+  late,
+  openDialogue,
+  record,
+  settledJudgements,
+  text,
+} from './dialogueFold.ts';
 import type { PassRate } from './metrics.ts';
 import { passHatK, passRate } from './metrics.ts';
 import type {
@@ -160,6 +168,8 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
   const unattributed: RunReport['unattributed'][number][] = [];
   const errors = new Map<TerminationReason, number>();
   let dialoguesJudged = 0;
+  let repeated = 0;
+  let unanimous = 0;
   let compared = 0;
   const disagreements: RunReport['judgeOpinion']['agreement']['disagreements'][number][] = [];
   const people = {
@@ -187,7 +197,12 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
   for (const d of dialogues) {
     if (d.errorReason) errors.set(d.errorReason, (errors.get(d.errorReason) ?? 0) + 1);
     if (d.verdict !== 'pass' && d.verdict !== 'fail') continue;
-    const judgements = open.get(d.dialogue)?.judged ?? [];
+    const acc = open.get(d.dialogue);
+    const judgements = acc ? settledJudgements(acc) : [];
+    for (const s of acc ? judgeSpread(acc) : []) {
+      repeated++;
+      if (s.unanimous) unanimous++;
+    }
     if (judgements.length > 0) dialoguesJudged++;
     for (const j of judgements) tally(judged, j.policy, !j.violated);
     tally(levels, levelOfId(d.scenario), d.verdict === 'pass');
@@ -322,6 +337,7 @@ export function reportOf(events: readonly SimEvent[], policies: PolicyFacts): Ru
     dialogues,
     judgeOpinion: {
       dialoguesJudged,
+      spread: { repeated, unanimous },
       failed: {
         judgements: dialogues.reduce((n, d) => n + d.judgeFailed.length, 0),
         dialogues: dialogues.filter((d) => d.judgeFailed.length > 0).length,

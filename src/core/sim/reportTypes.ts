@@ -197,6 +197,11 @@ export interface PassHatK {
 export interface JudgeOpinion {
   readonly dialoguesJudged: number;
   /**
+   * With the judge asked k times per policy (`judgeRepeats`): how many (dialogue, policy) pairs
+   * it judged more than once, and in how many all its answers agreed.
+   */
+  readonly spread: { readonly repeated: number; readonly unanimous: number };
+  /**
    * Judgements the judge model was asked for and could not give (a provider error, broken
    * output), over every dialogue, and in how many dialogues: an error of the run, not silence.
    */

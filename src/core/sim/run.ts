@@ -65,6 +65,8 @@ export interface RunPlan {
   readonly judge?: Player;
   /** The policies whose verdict the judge's opinion decides (plan.ts `decidedByJudge`). */
   readonly judgeDecides?: readonly string[];
+  /** How many times the judge is asked about each policy (1 unless set; its spread is reported). */
+  readonly judgeRepeats?: number;
   /** With `generator`: policy combinations to write scenarios for before the dialogues start. */
   readonly samples?: readonly ScenarioSample[];
   readonly generator?: Player;
@@ -192,6 +194,11 @@ export async function runSimulation(
       database: startingData(model),
       ...(plan.source && { source: plan.source }),
       ...(plan.judge && plan.judgeDecides && { judgeDecides: plan.judgeDecides }),
+      ...(plan.judge &&
+        plan.judgeRepeats !== undefined &&
+        plan.judgeRepeats > 1 && {
+          judgeRepeats: plan.judgeRepeats,
+        }),
       ...(plan.shard && { shard: plan.shard }),
     });
     for (const { scenario, source } of plan.scenarios) {
@@ -345,6 +352,7 @@ export async function runSimulation(
           {
             ...judging,
             ...(plan.prompts?.policyJudge && { template: plan.prompts.policyJudge }),
+            ...(plan.judgeRepeats !== undefined && { repeats: plan.judgeRepeats }),
           },
           fired,
         );

@@ -121,6 +121,7 @@ export function RunForm({ compact = false }: { compact?: boolean }) {
       {numberField('generated', 'Generate', { min: 0, max: 200 })}
       {settings.generated > 0 && numberField('seed', 'Seed', { max: 1_000_000 })}
       {settings.generated > 0 && <LevelsField disabled={live} />}
+      {numberField('judgeRepeats', 'Judge asks', { max: 5 })}
       <label
         className="run-field run-field-check"
         title="With a judge model: its opinion decides the verdict of each policy that no guard, precondition, check or expectation covers, labelled “decided by a model”."

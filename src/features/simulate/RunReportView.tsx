@@ -115,6 +115,8 @@ export function RunReportView({ run, report }: { run: CurrentRun; report: RunRep
                   ? `It decides ${report.run.judgeDecides.length === 1 ? '1 policy' : `${report.run.judgeDecides.length} policies`} no check covers (${report.run.judgeDecides.join(', ')}): decided by a model.`
                   : 'A model’s opinion, not a verdict.'
               }`}
+              {report.judgeOpinion.spread.repeated > 0 &&
+                ` Asked more than once, it gave the same answer every time for ${report.judgeOpinion.spread.unanimous} of ${report.judgeOpinion.spread.repeated} policy judgements.`}
               {report.judgeOpinion.people.judgeMarked > 0 &&
                 ` People reviewing it found the judge right ${report.judgeOpinion.people.judgeRight} of ${report.judgeOpinion.people.judgeMarked} times.`}
             </div>

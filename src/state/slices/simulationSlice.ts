@@ -40,6 +40,8 @@ export interface RunSettings {
   readonly maxToolRounds: number;
   /** The judge's opinion decides policies no deterministic check covers (needs a judge). */
   readonly judgeDecides: boolean;
+  /** How many times the judge is asked about each policy (1 to 5); its spread is reported. */
+  readonly judgeRepeats: number;
   /** Stop cleanly once this many dollars are spent; null for no limit. */
   readonly budgetDollars: number | null;
   /** Stop cleanly once this many tokens are spent (what limits a model without a price); null for no limit. */
@@ -109,6 +111,7 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = {
   maxTurns: 10,
   maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
   judgeDecides: false,
+  judgeRepeats: 1,
   budgetDollars: 1,
   budgetTokens: null,
   seed: 1,
@@ -172,6 +175,7 @@ export function createSimulationSlice(
           maxTurns: settings.maxTurns,
           maxToolRounds: settings.maxToolRounds,
           ...(settings.judgeDecides && { judgeDecides: true }),
+          ...(settings.judgeRepeats > 1 && { judgeRepeats: settings.judgeRepeats }),
           ...((settings.budgetDollars !== null || settings.budgetTokens !== null) && {
             budget: {
               ...(settings.budgetDollars !== null && { dollars: settings.budgetDollars }),
