@@ -1,4 +1,5 @@
 import type { Check } from '../format/model.ts';
+import { CHECK_KINDS } from '../format/schemas.ts';
 import type { Finding } from './events.ts';
 import type { Transcript } from './transcript.ts';
 
@@ -10,19 +11,13 @@ import type { Transcript } from './transcript.ts';
  * that dialogue. An agent that reports its calls (they are in the transcript) is judged whole.
  */
 
+/** The check kinds that read only the agent's words: every other kind reads its calls too. */
+const WORDS_ONLY: ReadonlySet<Check['kind']> = new Set(['must_say', 'must_not_say']);
+
 /** The check kinds that read the agent's calls or their results, not only its words. */
-const READS_CALLS: ReadonlySet<Check['kind']> = new Set([
-  'tool_order',
-  'confirm_before',
-  'never_call',
-  'max_calls',
-  'max_calls_per_turn',
-  'say_before_call',
-  'grounded',
-  'silent_call',
-  'wait_for_result',
-  'transfer_only_when',
-]);
+const READS_CALLS: ReadonlySet<Check['kind']> = new Set(
+  CHECK_KINDS.filter((kind) => !WORDS_ONLY.has(kind)),
+);
 
 /** The expectations an agent's own side decides: its actions, the database, its end state. */
 const UNSEEN_EXPECTATION = /^expected\.(?:database|required_actions|forbidden_actions|end_state)\b/;
